@@ -1,0 +1,756 @@
+"""The board model: layouts, boards, the rules of every game variant.
+
+A *layout* is a set of tile positions on the half-tile grid: a tile at ``(row, col, lev)``
+covers the cells ``row..row+1`` x ``col..col+1`` on level ``lev``. Level 0 is the bottom,
+rows go down and columns go right (the convention of xmahjongg, KMahjongg and GNOME
+Mahjongg). The relations the rules need (who covers whom, who touches whom) are derived
+once per layout, as python-chess builds its attack tables once.
+
+A *board* is a layout plus the group (face) of every tile plus the game. Tiles are
+numbered ``0..n-1`` in the order of the layout: these numbers (:data:`TileId`) are what
+move lists, board files and solvers speak of.
+
+The games are subclasses of :class:`Board` overriding the rule hooks
+:meth:`Board.is_free` and :meth:`Board.blocked_reason`:
+
+* :class:`MahjongBoard` -- a tile is free iff no tile on ``lev+1`` overlaps it (any higher
+  level with the layout's GNOME rule) and its left or its right side is untouched;
+* :class:`TransposedMahjongBoard` -- the same with front and rear instead of left and right;
+* :class:`ShisenShoBoard` -- two equal tiles go when a path of at most three axis-parallel
+  segments through empty cells joins them; the path may run one cell outside the board.
+
+>>> layout = Layout([(0, 0, 0), (0, 2, 0), (0, 4, 0), (0, 6, 0)])
+>>> board = MahjongBoard(layout, [0, 1, 1, 0])
+>>> sorted(board.generate_legal_moves())
+[(0, 3)]
+>>> board = MahjongBoard(layout, [0, 0, 1, 1])
+>>> sorted(board.generate_legal_moves())
+[]
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import itertools
+from collections import Counter
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from functools import cached_property
+from typing import Any, ClassVar, TypeAlias
+
+import numpy as np
+
+__all__ = [
+    "TileId",
+    "GroupId",
+    "Position",
+    "Move",
+    "MAX_COORD",
+    "MAX_LEVEL",
+    "InvalidLayoutError",
+    "InvalidBoardError",
+    "IllegalMoveError",
+    "Status",
+    "Layout",
+    "LayoutArrays",
+    "Board",
+    "MahjongBoard",
+    "TransposedMahjongBoard",
+    "ShisenShoBoard",
+    "VARIANTS",
+    "GAMES",
+    "find_variant",
+    "normalize_move",
+]
+
+TileId: TypeAlias = int
+"""Index of a tile in its layout (``0..n-1``)."""
+GroupId: TypeAlias = int
+"""A tile's group (face): two tiles match iff their groups are equal."""
+Position: TypeAlias = tuple[int, int, int]
+"""``(row, col, lev)`` in half-tile units."""
+Move: TypeAlias = tuple[TileId, TileId]
+"""A move removes two tiles; solvers and files write it as ``(a, b)`` with ``a < b``."""
+
+MAX_COORD = 32766
+"""Largest row or column accepted (the geometry arrays handed to numba are int16)."""
+MAX_LEVEL = 126
+"""Largest level accepted (int8 in the kernels)."""
+
+
+class InvalidLayoutError(ValueError):
+    """A layout breaks the geometry rules (overlap, odd size, coordinates out of range)."""
+
+
+class InvalidBoardError(ValueError):
+    """A board's groups do not fit its layout (length, odd group, unknown game)."""
+
+
+class IllegalMoveError(ValueError):
+    """A move that the rules of the board's game forbid in the current position."""
+
+
+class Status(enum.IntFlag):
+    """Validity flags of a board, as :meth:`Board.status` reports them."""
+
+    VALID = 0
+    ODD_TILE_COUNT = 1 << 0
+    ODD_GROUP = 1 << 1
+    GROUPS_LENGTH = 1 << 2
+    NOT_A_GRID = 1 << 3  # Shisen-Sho boards need tiles on a one-level grid of whole tiles
+
+
+def normalize_move(a: int, b: int) -> Move:
+    """Return the move ``(a, b)`` with its smaller tile first."""
+    a, b = int(a), int(b)
+    return (a, b) if a <= b else (b, a)
+
+
+# --------------------------------------------------------------------------- layout
+
+
+@dataclasses.dataclass(frozen=True)
+class LayoutArrays:
+    """A layout's relations as flat numpy arrays (CSR), for numba kernels.
+
+    ``above_ptr[t]:above_ptr[t+1]`` indexes ``above_idx`` with the tiles that cover ``t``;
+    likewise ``left``, ``right``, ``front`` and ``rear``. ``pos`` is an ``(n, 3)`` int16
+    array of ``(row, col, lev)``.
+    """
+
+    pos: np.ndarray
+    above_ptr: np.ndarray
+    above_idx: np.ndarray
+    left_ptr: np.ndarray
+    left_idx: np.ndarray
+    right_ptr: np.ndarray
+    right_idx: np.ndarray
+    front_ptr: np.ndarray
+    front_idx: np.ndarray
+    rear_ptr: np.ndarray
+    rear_idx: np.ndarray
+
+
+def _csr(rows: Sequence[Sequence[int]]) -> tuple[np.ndarray, np.ndarray]:
+    ptr = np.zeros(len(rows) + 1, dtype=np.int32)
+    ptr[1:] = np.cumsum([len(r) for r in rows])
+    idx = np.fromiter(itertools.chain.from_iterable(rows), dtype=np.int32, count=int(ptr[-1]))
+    return ptr, idx
+
+
+class Layout:
+    """Tile positions on the half-tile grid with the relations the rules need.
+
+    Parameters
+    ----------
+    positions : iterable of (row, col, lev)
+        The tiles, in the order that defines their :data:`TileId`.
+    name : str, optional
+        A name for listings and pictures.
+    block_any_higher : bool, optional (default=False)
+        GNOME Mahjongg's rule: a tile is covered by an overlapping tile on *any* higher
+        level, not only on ``lev+1``.
+
+    Raises
+    ------
+    InvalidLayoutError
+        Two tiles overlap on one level, the number of tiles is odd, or a coordinate is
+        out of range.
+
+    Notes
+    -----
+    The derived tables (:attr:`above`, :attr:`left`, :attr:`right`, :attr:`front`,
+    :attr:`rear`, :attr:`below`) are built once in :math:`O(n)` expected time from a
+    dictionary of occupied cells.
+    """
+
+    __slots__ = ("positions", "name", "block_any_higher", "__dict__")
+
+    def __init__(
+        self,
+        positions: Iterable[Sequence[int]],
+        *,
+        name: str = "",
+        block_any_higher: bool = False,
+    ) -> None:
+        pos: list[Position] = []
+        for i, p in enumerate(positions):
+            if len(p) != 3:
+                raise InvalidLayoutError(f"tile {i}: expected (row, col, lev), got {tuple(p)!r}")
+            r, c, l = (int(v) for v in p)
+            if not (0 <= r <= MAX_COORD and 0 <= c <= MAX_COORD):
+                raise InvalidLayoutError(
+                    f"tile {i} at {(r, c, l)}: row and col must lie in 0..{MAX_COORD}"
+                )
+            if not 0 <= l <= MAX_LEVEL:
+                raise InvalidLayoutError(f"tile {i} at {(r, c, l)}: level must lie in 0..{MAX_LEVEL}")
+            pos.append((r, c, l))
+        if len(pos) % 2:
+            raise InvalidLayoutError(f"a layout needs an even number of tiles, got {len(pos)}")
+        self.positions: tuple[Position, ...] = tuple(pos)
+        self.name = name
+        self.block_any_higher = bool(block_any_higher)
+        self._check_overlaps()
+
+    # -- construction helpers
+    def _check_overlaps(self) -> None:
+        cells = self._cells
+        if len(cells) != 4 * len(self.positions):
+            seen: dict[tuple[int, int, int], int] = {}
+            for t, (r, c, l) in enumerate(self.positions):
+                for cell in ((l, r, c), (l, r + 1, c), (l, r, c + 1), (l, r + 1, c + 1)):
+                    if cell in seen:
+                        o = seen[cell]
+                        raise InvalidLayoutError(
+                            f"tiles {o} at {self.positions[o]} and {t} at {self.positions[t]} "
+                            f"overlap on level {l}"
+                        )
+                    seen[cell] = t
+
+    @cached_property
+    def _cells(self) -> dict[tuple[int, int, int], TileId]:
+        """Map ``(lev, row, col)`` of every covered cell to its tile."""
+        cells: dict[tuple[int, int, int], TileId] = {}
+        for t, (r, c, l) in enumerate(self.positions):
+            cells[(l, r, c)] = t
+            cells[(l, r + 1, c)] = t
+            cells[(l, r, c + 1)] = t
+            cells[(l, r + 1, c + 1)] = t
+        return cells
+
+    def tile_at(self, row: int, col: int, lev: int) -> TileId | None:
+        """The tile covering cell ``(row, col)`` on level ``lev``, if any."""
+        return self._cells.get((lev, row, col))
+
+    def _touching(self, t: TileId, offsets: Sequence[tuple[int, int]], dl: int = 0) -> tuple[TileId, ...]:
+        r, c, l = self.positions[t]
+        cells = self._cells
+        out: list[TileId] = []
+        for dr, dc in offsets:
+            o = cells.get((l + dl, r + dr, c + dc))
+            if o is not None and o != t and o not in out:
+                out.append(o)
+        return tuple(sorted(out))
+
+    _OVER = ((0, 0), (1, 0), (0, 1), (1, 1))
+
+    @cached_property
+    def above(self) -> tuple[tuple[TileId, ...], ...]:
+        """For each tile the tiles that cover it (``lev+1``, or any higher level)."""
+        if not self.block_any_higher:
+            return tuple(self._touching(t, self._OVER, 1) for t in range(len(self)))
+        top = self.levels
+        out = []
+        for t in range(len(self)):
+            acc: set[TileId] = set()
+            for dl in range(1, top - self.positions[t][2]):
+                acc.update(self._touching(t, self._OVER, dl))
+            out.append(tuple(sorted(acc)))
+        return tuple(out)
+
+    @cached_property
+    def below(self) -> tuple[tuple[TileId, ...], ...]:
+        """For each tile the tiles it covers directly (``lev-1``)."""
+        return tuple(self._touching(t, self._OVER, -1) for t in range(len(self)))
+
+    @cached_property
+    def left(self) -> tuple[tuple[TileId, ...], ...]:
+        """For each tile the same-level tiles touching its left side."""
+        return tuple(self._touching(t, ((0, -1), (1, -1))) for t in range(len(self)))
+
+    @cached_property
+    def right(self) -> tuple[tuple[TileId, ...], ...]:
+        """For each tile the same-level tiles touching its right side."""
+        return tuple(self._touching(t, ((0, 2), (1, 2))) for t in range(len(self)))
+
+    @cached_property
+    def front(self) -> tuple[tuple[TileId, ...], ...]:
+        """For each tile the same-level tiles touching its upper (front) side."""
+        return tuple(self._touching(t, ((-1, 0), (-1, 1))) for t in range(len(self)))
+
+    @cached_property
+    def rear(self) -> tuple[tuple[TileId, ...], ...]:
+        """For each tile the same-level tiles touching its lower (rear) side."""
+        return tuple(self._touching(t, ((2, 0), (2, 1))) for t in range(len(self)))
+
+    @cached_property
+    def levels(self) -> int:
+        """Number of levels (``max lev + 1``; 0 for an empty layout)."""
+        return max((p[2] for p in self.positions), default=-1) + 1
+
+    def level_counts(self) -> list[int]:
+        """Number of tiles on each level, bottom first."""
+        counts = Counter(p[2] for p in self.positions)
+        return [counts.get(l, 0) for l in range(self.levels)]
+
+    def bounds(self) -> tuple[int, int, int, int]:
+        """``(min_row, min_col, max_row, max_col)`` of the covered cells."""
+        if not self.positions:
+            return (0, 0, -1, -1)
+        rows = [p[0] for p in self.positions]
+        cols = [p[1] for p in self.positions]
+        return (min(rows), min(cols), max(rows) + 1, max(cols) + 1)
+
+    def normalized(self) -> Layout:
+        """The same layout translated so that its smallest row and column are 0."""
+        r0, c0, _, _ = self.bounds()
+        return Layout(
+            [(r - r0, c - c0, l) for r, c, l in self.positions],
+            name=self.name,
+            block_any_higher=self.block_any_higher,
+        )
+
+    def is_isolated_stacks(self) -> bool:
+        """True iff every tile lies exactly on the one below it and no stacks touch."""
+        for t, (r, c, l) in enumerate(self.positions):
+            if self.left[t] or self.right[t] or self.front[t] or self.rear[t]:
+                return False
+            if l > 0:
+                below = self.below[t]
+                if len(below) != 1 or self.positions[below[0]][:2] != (r, c):
+                    return False
+            for o in self.above[t]:
+                if self.positions[o][:2] != (r, c):
+                    return False
+        return True
+
+    def stacks(self) -> list[list[TileId]]:
+        """For a layout of isolated stacks, the stacks bottom to top, by position."""
+        by_rc: dict[tuple[int, int], list[TileId]] = {}
+        for t, (r, c, l) in enumerate(self.positions):
+            by_rc.setdefault((r, c), []).append(t)
+        return [sorted(ts, key=lambda t: self.positions[t][2]) for _, ts in sorted(by_rc.items())]
+
+    @cached_property
+    def arrays(self) -> LayoutArrays:
+        """The relations as CSR numpy arrays for numba kernels (built once)."""
+        pos = np.array(self.positions, dtype=np.int16).reshape(len(self), 3)
+        a = _csr(self.above)
+        le = _csr(self.left)
+        ri = _csr(self.right)
+        fr = _csr(self.front)
+        re = _csr(self.rear)
+        return LayoutArrays(pos, *a, *le, *ri, *fr, *re)
+
+    # -- dunder
+    def __len__(self) -> int:
+        return len(self.positions)
+
+    def __iter__(self) -> Iterator[Position]:
+        return iter(self.positions)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Layout):
+            return NotImplemented
+        return self.positions == other.positions and self.block_any_higher == other.block_any_higher
+
+    def __hash__(self) -> int:
+        return hash((self.positions, self.block_any_higher))
+
+    def __repr__(self) -> str:
+        extra = f", name={self.name!r}" if self.name else ""
+        if self.block_any_higher:
+            extra += ", block_any_higher=True"
+        return f"Layout({[list(p) for p in self.positions]!r}{extra})"
+
+    def same_shape(self, other: Layout) -> bool:
+        """True iff the two layouts are equal up to translation and tile order."""
+        return sorted(self.normalized().positions) == sorted(other.normalized().positions)
+
+
+# --------------------------------------------------------------------------- boards
+
+
+class _LegalMoves:
+    """A lazy view of a board's legal moves (python-chess's ``LegalMoveGenerator``)."""
+
+    def __init__(self, board: Board) -> None:
+        self.board = board
+
+    def __iter__(self) -> Iterator[Move]:
+        return self.board.generate_legal_moves()
+
+    def __contains__(self, move: object) -> bool:
+        return isinstance(move, tuple) and len(move) == 2 and self.board.is_legal(move)  # type: ignore[arg-type]
+
+    def __bool__(self) -> bool:
+        return any(True for _ in self.board.generate_legal_moves())
+
+    def count(self) -> int:
+        return sum(1 for _ in self.board.generate_legal_moves())
+
+    def __repr__(self) -> str:
+        return f"<LegalMoves {list(self)!r}>"
+
+
+class Board:
+    """A deal: a layout, the group of every tile, and the tiles still present.
+
+    This base class holds what every game shares; subclasses give the rule hooks
+    :meth:`is_free` and :meth:`blocked_reason`. Use :func:`find_variant` to get the class
+    of a game by name.
+
+    Parameters
+    ----------
+    layout : Layout
+    groups : sequence of int
+        The group of each tile; every group must have an even, non-zero number of tiles.
+    names : mapping of int to str, optional
+        Names of groups (for example the gadget roles of a reduction board).
+    meta : mapping, optional
+        Free-form provenance (seed, formula hash, ...) kept in board files.
+
+    Notes
+    -----
+    :meth:`push` and :meth:`pop` are the fast make/unmake for search: ``push`` does not
+    check legality. :meth:`play` checks and raises :class:`IllegalMoveError`.
+    """
+
+    game: ClassVar[str] = ""
+    aliases: ClassVar[tuple[str, ...]] = ()
+
+    def __init__(
+        self,
+        layout: Layout,
+        groups: Sequence[int],
+        *,
+        names: Mapping[int, str] | None = None,
+        meta: Mapping[str, Any] | None = None,
+    ) -> None:
+        if not isinstance(layout, Layout):
+            layout = Layout(layout)
+        self.layout = layout
+        self.groups: tuple[GroupId, ...] = tuple(int(g) for g in groups)
+        self.names: dict[int, str] = {int(k): str(v) for k, v in (names or {}).items()}
+        self.meta: dict[str, Any] = dict(meta or {})
+        status = self.status()
+        if status:
+            raise InvalidBoardError(self._status_message(status))
+        self._present = bytearray(b"\x01") * len(layout)
+        self._stack: list[Move] = []
+
+    # -- validity
+    def status(self) -> Status:
+        """Validity flags; :attr:`Status.VALID` (0) for a valid board."""
+        s = Status.VALID
+        if len(self.groups) != len(self.layout):
+            s |= Status.GROUPS_LENGTH
+        if len(self.layout) % 2:
+            s |= Status.ODD_TILE_COUNT
+        if any(v % 2 for v in Counter(self.groups).values()):
+            s |= Status.ODD_GROUP
+        return s
+
+    def is_valid(self) -> bool:
+        return self.status() == Status.VALID
+
+    def _status_message(self, status: Status) -> str:
+        if status & Status.GROUPS_LENGTH:
+            return f"{len(self.groups)} groups given for {len(self.layout)} tiles"
+        if status & Status.ODD_GROUP:
+            odd = sorted(g for g, v in Counter(self.groups).items() if v % 2)
+            g = odd[0]
+            return f"group {self.group_label(g)} has {self.groups.count(g)} tiles (an odd number)"
+        if status & Status.NOT_A_GRID:
+            return "Shisen-Sho needs one level of tiles on even rows and columns (a grid of whole tiles)"
+        return f"invalid board ({status!r})"
+
+    # -- basic queries
+    def __len__(self) -> int:
+        return len(self.layout)
+
+    @property
+    def n(self) -> int:
+        """Number of tiles of the layout (present or not)."""
+        return len(self.layout)
+
+    def is_present(self, t: TileId) -> bool:
+        return bool(self._present[t])
+
+    def present_tiles(self) -> list[TileId]:
+        return [t for t in range(len(self.layout)) if self._present[t]]
+
+    def remaining(self) -> int:
+        """Number of tiles still on the board."""
+        return len(self.layout) - 2 * len(self._stack)
+
+    def is_solved(self) -> bool:
+        """True when every tile has been removed."""
+        return self.remaining() == 0
+
+    @property
+    def move_stack(self) -> list[Move]:
+        """The moves played so far (a copy)."""
+        return list(self._stack)
+
+    def position_key(self) -> bytes:
+        """A hashable key of the current position (which tiles are present)."""
+        return bytes(self._present)
+
+    def group_sizes(self) -> dict[GroupId, int]:
+        return dict(Counter(self.groups))
+
+    def group_members(self) -> dict[GroupId, list[TileId]]:
+        out: dict[GroupId, list[TileId]] = {}
+        for t, g in enumerate(self.groups):
+            out.setdefault(g, []).append(t)
+        return out
+
+    def group_label(self, g: GroupId) -> str:
+        return self.names.get(g, str(g))
+
+    # -- rule hooks
+    def is_free(self, t: TileId) -> bool:  # pragma: no cover - abstract
+        """True iff tile ``t`` is present and may be taken in a move."""
+        raise NotImplementedError
+
+    def blocked_reason(self, a: TileId, b: TileId) -> str | None:  # pragma: no cover - abstract
+        """Why the two present, equal tiles cannot go together now, or ``None``."""
+        raise NotImplementedError
+
+    # -- rules
+    def illegal_reason(self, move: Sequence[int]) -> str | None:
+        """Why ``move`` is illegal in the current position, or ``None`` when it is legal."""
+        if len(move) != 2:
+            return f"a move names two tiles, got {len(move)}"
+        a, b = int(move[0]), int(move[1])
+        n = len(self.layout)
+        for t in (a, b):
+            if not 0 <= t < n:
+                return f"tile {t} does not exist (the board has tiles 0..{n - 1})"
+        if a == b:
+            return f"tile {a} named twice"
+        for t in (a, b):
+            if not self._present[t]:
+                return f"tile {t} already gone"
+        if self.groups[a] != self.groups[b]:
+            return (
+                f"groups differ: tile {a} is {self.group_label(self.groups[a])}, "
+                f"tile {b} is {self.group_label(self.groups[b])}"
+            )
+        return self.blocked_reason(a, b)
+
+    def is_legal(self, move: Sequence[int]) -> bool:
+        return self.illegal_reason(move) is None
+
+    def generate_legal_moves(self) -> Iterator[Move]:
+        """Yield every legal move ``(a, b)``, ``a < b``."""
+        free: dict[GroupId, list[TileId]] = {}
+        for t in range(len(self.layout)):
+            if self._present[t] and self.is_free(t):
+                free.setdefault(self.groups[t], []).append(t)
+        for ts in free.values():
+            for a, b in itertools.combinations(ts, 2):
+                if self.blocked_reason(a, b) is None:
+                    yield (a, b)
+
+    @property
+    def legal_moves(self) -> _LegalMoves:
+        return _LegalMoves(self)
+
+    def free_tiles(self) -> list[TileId]:
+        return [t for t in range(len(self.layout)) if self._present[t] and self.is_free(t)]
+
+    # -- make / unmake
+    def push(self, move: Sequence[int]) -> None:
+        """Remove the two tiles of ``move`` without checking legality (fast path)."""
+        a, b = normalize_move(move[0], move[1])
+        self._present[a] = 0
+        self._present[b] = 0
+        self._stack.append((a, b))
+
+    def play(self, move: Sequence[int]) -> None:
+        """Remove the two tiles of ``move`` after checking it; raises :class:`IllegalMoveError`."""
+        reason = self.illegal_reason(move)
+        if reason is not None:
+            raise IllegalMoveError(f"illegal move {tuple(move)}: {reason}")
+        self.push(move)
+
+    def pop(self) -> Move:
+        """Undo the last move and return it."""
+        a, b = self._stack.pop()
+        self._present[a] = 1
+        self._present[b] = 1
+        return (a, b)
+
+    def reset(self) -> None:
+        """Put every tile back."""
+        self._present = bytearray(b"\x01") * len(self.layout)
+        self._stack.clear()
+
+    def copy(self, *, stack: bool = True) -> Board:
+        """A copy of the board (with its moves when ``stack``; else the full deal)."""
+        other = type(self)(self.layout, self.groups, names=self.names, meta=self.meta)
+        if stack:
+            for m in self._stack:
+                other.push(m)
+        return other
+
+    def with_groups(self, groups: Sequence[int]) -> Board:
+        """The same game and layout with other groups."""
+        return type(self)(self.layout, groups, names=None, meta=None)
+
+    # -- renderings
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.layout!r}, {list(self.groups)!r})"
+
+    def __str__(self) -> str:
+        from mjsat.render import ascii_board
+
+        return ascii_board(self)
+
+    def _repr_svg_(self) -> str:
+        from mjsat.render import svg_board
+
+        return svg_board(self)
+
+
+class MahjongBoard(Board):
+    """Mahjong Solitaire: a free tile has nothing on top and one side untouched."""
+
+    game = "mahjong"
+    aliases = ("mahjong-solitaire", "mahjongg")
+
+    def _sides(self) -> tuple[tuple[tuple[TileId, ...], ...], tuple[tuple[TileId, ...], ...]]:
+        return self.layout.left, self.layout.right
+
+    @cached_property
+    def _tables(self) -> tuple[Any, Any, Any]:
+        one, two = self._sides()
+        return self.layout.above, one, two
+
+    def is_free(self, t: TileId) -> bool:
+        p = self._present
+        if not p[t]:
+            return False
+        above, one, two = self._tables
+        for o in above[t]:
+            if p[o]:
+                return False
+        return not any(p[o] for o in one[t]) or not any(p[o] for o in two[t])
+
+    def side_names(self) -> tuple[str, str]:
+        return ("left", "right")
+
+    def tile_blocked_reason(self, t: TileId) -> str | None:
+        """Why present tile ``t`` is not free, or ``None``."""
+        p = self._present
+        above, one, two = self._tables
+        cover = [o for o in above[t] if p[o]]
+        if cover:
+            return f"tile {t} is blocked: covered by tile {cover[0]}"
+        s1 = [o for o in one[t] if p[o]]
+        s2 = [o for o in two[t] if p[o]]
+        if s1 and s2:
+            n1, n2 = self.side_names()
+            return f"tile {t} is blocked: tile {s1[0]} on its {n1}, tile {s2[0]} on its {n2}"
+        return None
+
+    def blocked_reason(self, a: TileId, b: TileId) -> str | None:
+        return self.tile_blocked_reason(a) or self.tile_blocked_reason(b)
+
+
+class TransposedMahjongBoard(MahjongBoard):
+    """Transposed Mahjong Solitaire (seed 002): front and rear replace left and right."""
+
+    game = "mahjong-transposed"
+    aliases = ("transposed",)
+
+    def _sides(self) -> tuple[tuple[tuple[TileId, ...], ...], tuple[tuple[TileId, ...], ...]]:
+        return self.layout.front, self.layout.rear
+
+    def side_names(self) -> tuple[str, str]:
+        return ("front", "rear")
+
+
+class ShisenShoBoard(Board):
+    """Shisen-Sho on a rectangular one-level grid of whole tiles.
+
+    A tile at ``(row, col, 0)`` sits in grid cell ``(row // 2, col // 2)``; rows and columns
+    must be even (after translation). Two equal tiles can be removed when a path of at
+    most three axis-parallel segments through empty cells joins them; the path may run
+    one cell outside the bounding box of the layout.
+    """
+
+    game = "shisen-sho"
+    aliases = ("shisensho", "shisen")
+
+    def status(self) -> Status:
+        s = super().status()
+        pos = self.layout.positions
+        if pos:
+            r0, c0, _, _ = self.layout.bounds()
+            if any(l != 0 or (r - r0) % 2 or (c - c0) % 2 for r, c, l in pos):
+                s |= Status.NOT_A_GRID
+        return s
+
+    @cached_property
+    def grid_shape(self) -> tuple[int, int]:
+        """``(height, width)`` of the grid in whole tiles."""
+        r0, c0, r1, c1 = self.layout.bounds()
+        return ((r1 - r0 + 1) // 2, (c1 - c0 + 1) // 2)
+
+    @cached_property
+    def cells(self) -> tuple[tuple[int, int], ...]:
+        """Grid cell ``(y, x)`` of each tile, ``0 <= y < height``, ``0 <= x < width``."""
+        r0, c0, _, _ = self.layout.bounds()
+        return tuple(((r - r0) // 2, (c - c0) // 2) for r, c, _ in self.layout.positions)
+
+    def occupancy(self) -> np.ndarray:
+        """A ``(height+2, width+2)`` bool array of occupied cells, with the empty margin."""
+        h, w = self.grid_shape
+        occ = np.zeros((h + 2, w + 2), dtype=bool)
+        for t, (y, x) in enumerate(self.cells):
+            if self._present[t]:
+                occ[y + 1, x + 1] = True
+        return occ
+
+    def is_free(self, t: TileId) -> bool:
+        """A present tile with at least one empty orthogonal neighbour (or on the edge)."""
+        if not self._present[t]:
+            return False
+        occ = self.occupancy()
+        y, x = self.cells[t]
+        y, x = y + 1, x + 1
+        return not (occ[y - 1, x] and occ[y + 1, x] and occ[y, x - 1] and occ[y, x + 1])
+
+    def generate_legal_moves(self) -> Iterator[Move]:
+        occ = self.occupancy()
+        from mjsat.shisen import connectable
+
+        for ts in self.group_members().values():
+            live = [t for t in ts if self._present[t]]
+            for a, b in itertools.combinations(live, 2):
+                if connectable(occ, self._cell1(a), self._cell1(b)):
+                    yield (a, b)
+
+    def _cell1(self, t: TileId) -> tuple[int, int]:
+        y, x = self.cells[t]
+        return (y + 1, x + 1)
+
+    def blocked_reason(self, a: TileId, b: TileId) -> str | None:
+        from mjsat.shisen import connectable
+
+        if connectable(self.occupancy(), self._cell1(a), self._cell1(b)):
+            return None
+        return f"no path of at most three segments joins tiles {a} and {b}"
+
+
+VARIANTS: dict[str, type[Board]] = {
+    cls.game: cls for cls in (MahjongBoard, TransposedMahjongBoard, ShisenShoBoard)
+}
+"""The games by canonical name."""
+GAMES: tuple[str, ...] = tuple(VARIANTS)
+
+
+def find_variant(name: str) -> type[Board]:
+    """The board class of a game by name or alias.
+
+    >>> find_variant("shisen").__name__
+    'ShisenShoBoard'
+    """
+    key = name.strip().lower()
+    for cls in VARIANTS.values():
+        if key == cls.game or key in cls.aliases:
+            return cls
+    raise InvalidBoardError(f"unknown game {name!r} (known: {', '.join(GAMES)})")

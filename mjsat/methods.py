@@ -1,0 +1,100 @@
+"""The registry of solving methods and :func:`solve`, the one way to run any of them.
+
+A method is a function ``fn(board, *, time_limit, seed, **options) -> SolveResult`` living
+in its own part of the toolkit. The registry maps a name to ``"module:function"`` and
+imports lazily, so ``mjsat solve --method ref`` never pays for numba or OR-Tools. Every
+``solvable`` answer is replayed here before anyone sees it; an answer that fails replay is
+a bug and raises :class:`~mjsat.result.SolverError`.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import time
+from collections.abc import Callable
+from typing import Any
+
+from mjsat.board import Board
+from mjsat.replay import InvalidSolutionError, replay
+from mjsat.result import SOLVABLE, SolveResult, SolverError
+
+__all__ = ["METHODS", "get_method", "method_options", "solve"]
+
+METHODS: dict[str, str] = {
+    "ref": "mjsat.ref:solve_ref",
+}
+"""Method name -> ``module:function``. Each part adds its own entry here."""
+
+
+def get_method(name: str) -> Callable[..., SolveResult]:
+    """The solving function registered under ``name``."""
+    try:
+        target = METHODS[name]
+    except KeyError:
+        raise ValueError(f"unknown method {name!r} (known: {', '.join(sorted(METHODS))})") from None
+    module, _, func = target.partition(":")
+    return getattr(importlib.import_module(module), func)
+
+
+def method_options(name: str) -> set[str]:
+    """Names of the keyword options a method accepts beyond ``time_limit`` and ``seed``."""
+    sig = inspect.signature(get_method(name))
+    return {
+        p.name
+        for p in sig.parameters.values()
+        if p.kind is inspect.Parameter.KEYWORD_ONLY and p.name not in ("time_limit", "seed")
+    }
+
+
+def solve(
+    board: Board,
+    method: str = "ref",
+    *,
+    time_limit: float | None = None,
+    seed: int = 0,
+    **options: Any,
+) -> SolveResult:
+    """Decide ``board`` with ``method`` and return a verified :class:`SolveResult`.
+
+    Parameters
+    ----------
+    board : Board
+        Solved from its full deal (moves already pushed are ignored).
+    method : str
+        A key of :data:`METHODS`.
+    time_limit : float or None
+        Seconds; the method answers ``unknown`` when it runs out.
+    seed : int
+        Seed of every random choice the method makes.
+    **options
+        Method-specific options; ``None`` values are dropped, unknown ones raise.
+
+    Raises
+    ------
+    ValueError
+        Unknown method or an option the method does not take.
+    SolverError
+        The method claimed a solution that replay rejects.
+    """
+    fn = get_method(method)
+    options = {k: v for k, v in options.items() if v is not None}
+    accepted = method_options(method)
+    extra = sorted(set(options) - accepted)
+    if extra:
+        raise ValueError(
+            f"method {method!r} takes no option {extra[0]!r}"
+            + (f" (it takes: {', '.join(sorted(accepted))})" if accepted else "")
+        )
+    if time_limit is not None and time_limit <= 0:
+        raise ValueError(f"time limit must be positive, got {time_limit}")
+    start = time.perf_counter()
+    result = fn(board.copy(stack=False), time_limit=time_limit, seed=seed, **options)
+    result.seconds = time.perf_counter() - start
+    if result.status == SOLVABLE:
+        try:
+            replay(board, result.moves)
+        except InvalidSolutionError as exc:
+            raise SolverError(f"method {result.method!r} returned a wrong solution: {exc}") from exc
+        result.verified = True
+    return result
