@@ -1,0 +1,35 @@
+# The two commands of the README: `make demo` and `make test`. Each sets up .venv itself.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed-stamp
+PYTEST_WORKERS ?= 2
+
+.PHONY: install demo test test-slow bench clean
+
+$(STAMP): pyproject.toml
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	@touch $(STAMP)
+
+install: $(STAMP)
+
+# Deal a seeded random turtle board, solve it, print the verified answer and a picture.
+demo: $(STAMP)
+	$(BIN)/mjsat solve --layout turtle --seed 1 --time-limit 60 --show
+
+# The whole default test suite (under ten minutes on two cores); slow checks excluded.
+test: $(STAMP)
+	$(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) -m "not slow"
+
+# The long checks, marked `slow`.
+test-slow: $(STAMP)
+	$(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) -m slow
+
+# Benchmarks: print tables and write JSON under benchmarks/results/.
+bench: $(STAMP)
+	$(BIN)/python -m benchmarks.run
+
+clean:
+	rm -rf $(VENV) .pytest_cache build *.egg-info

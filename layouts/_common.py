@@ -1,0 +1,122 @@
+"""Helpers shared by the layout readers: turning parsed tiles into a checked :class:`Layout`.
+
+Every reader collects ``(position, line)`` pairs, the line being the 1-based line of the
+file the tile came from (or ``None``), and hands them to :func:`build_layout`. That
+function reports range errors, overlaps and odd counts as
+:class:`~mjsat.fileio.InputFileError` naming the file and the offending line, before the
+core :class:`~mjsat.board.Layout` constructor sees the tiles.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+
+from mjsat.board import MAX_COORD, MAX_LEVEL, InvalidLayoutError, Layout, Position
+from mjsat.fileio import InputFileError
+
+__all__ = ["ParsedTile", "PathLike", "build_layout", "check_position", "parse_int"]
+
+PathLike = str | os.PathLike[str]
+"""A file name as the readers accept it."""
+
+ParsedTile = tuple[Position, int | None]
+"""A tile read from a file: its ``(row, col, lev)`` and the line it came from."""
+
+
+def parse_int(path: PathLike, line: int | None, text: str, what: str) -> int:
+    """``int(text)``, or :class:`InputFileError` saying which field is not an integer.
+
+    >>> parse_int("f", 1, "12", "row")
+    12
+    >>> parse_int("f", 3, "1.5", "row")
+    Traceback (most recent call last):
+    ...
+    mjsat.fileio.InputFileError: f:3: row: expected an integer, got '1.5'
+    """
+    try:
+        return int(text)
+    except ValueError:
+        raise InputFileError(path, line, f"{what}: expected an integer, got {text!r}") from None
+
+
+def check_position(path: PathLike, line: int | None, pos: Position) -> None:
+    """Raise :class:`InputFileError` unless ``pos`` lies in the core's coordinate range."""
+    r, c, l = pos
+    if not (0 <= r <= MAX_COORD and 0 <= c <= MAX_COORD):
+        raise InputFileError(
+            path, line, f"tile at (row={r}, col={c}, lev={l}): row and col must lie in 0..{MAX_COORD}"
+        )
+    if not 0 <= l <= MAX_LEVEL:
+        raise InputFileError(
+            path, line, f"tile at (row={r}, col={c}, lev={l}): level must lie in 0..{MAX_LEVEL}"
+        )
+
+
+def _where(line: int | None) -> str:
+    return "" if line is None else f" (line {line})"
+
+
+def build_layout(
+    path: PathLike,
+    tiles: Sequence[ParsedTile],
+    *,
+    name: str = "",
+    block_any_higher: bool = False,
+) -> Layout:
+    """Check parsed tiles and build a :class:`Layout`, with file-and-line errors.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The file the tiles came from (for messages only).
+    tiles : sequence of ((row, col, lev), line)
+        The tiles in file order with their 1-based line numbers (``None`` when unknown).
+    name : str, optional
+        The layout's name.
+    block_any_higher : bool, optional
+        GNOME's covering rule, passed on to :class:`Layout`.
+
+    Returns
+    -------
+    Layout
+
+    Raises
+    ------
+    InputFileError
+        A coordinate is out of range, two tiles overlap (the error names the line of the
+        second tile), or the number of tiles is odd (the error names the last tile's line).
+
+    Examples
+    --------
+    >>> build_layout("f", [((0, 0, 0), 1), ((0, 2, 0), 2)], name="two").level_counts()
+    [2]
+    >>> build_layout("f", [((0, 0, 0), 1), ((1, 1, 0), 2)])
+    Traceback (most recent call last):
+    ...
+    mjsat.fileio.InputFileError: f:2: tile at (row=1, col=1, lev=0) overlaps the tile at (row=0, col=0, lev=0) (line 1) on level 0
+    """
+    seen: dict[tuple[int, int, int], int] = {}
+    for i, (pos, line) in enumerate(tiles):
+        check_position(path, line, pos)
+        r, c, l = pos
+        for cell in ((l, r, c), (l, r + 1, c), (l, r, c + 1), (l, r + 1, c + 1)):
+            j = seen.get(cell)
+            if j is not None:
+                (r0, c0, _), line0 = tiles[j]
+                raise InputFileError(
+                    path,
+                    line,
+                    f"tile at (row={r}, col={c}, lev={l}) overlaps the tile at "
+                    f"(row={r0}, col={c0}, lev={l}){_where(line0)} on level {l}",
+                )
+            seen[cell] = i
+    if len(tiles) % 2:
+        last = tiles[-1][1]
+        raise InputFileError(
+            path, last, f"odd number of tiles ({len(tiles)}): a layout needs an even number"
+        )
+    try:
+        return Layout([p for p, _ in tiles], name=name, block_any_higher=block_any_higher)
+    except InvalidLayoutError as exc:  # pragma: no cover - the checks above come first
+        raise InputFileError(path, None, str(exc)) from None

@@ -1,0 +1,416 @@
+"""The ``mjsat`` command line: a thin shell over the library.
+
+Each command parses its arguments, calls the library and writes the answer; there is no
+logic here. Bad input (malformed files, unknown names, bad options) is reported on one
+line with exit code 2; a solution that does not clear the board exits 1.
+
+Commands of the core are defined here; the parts (search, encoders, reductions) define
+theirs in their own ``cli`` modules, registered explicitly in :data:`LAZY_COMMANDS` and
+imported only when used.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import click
+
+from mjsat import __version__
+from mjsat.board import GAMES, Board
+from mjsat.fileio import write_text_atomic
+
+__all__ = ["main", "cli", "LAZY_COMMANDS", "board_options", "board_from_options"]
+
+LAZY_COMMANDS: dict[str, str] = {
+    # name -> "module:command"; each part registers its commands here, explicitly.
+}
+
+
+class MjsatGroup(click.Group):
+    """A click group that loads the parts' commands lazily and reports bad input in one line."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(set(super().list_commands(ctx)) | set(LAZY_COMMANDS))
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        cmd = super().get_command(ctx, name)
+        if cmd is None and name in LAZY_COMMANDS:
+            module, _, attr = LAZY_COMMANDS[name].partition(":")
+            cmd = getattr(importlib.import_module(module), attr)
+        return cmd
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException):
+            raise
+        except ValueError as exc:  # every input error of the library is a ValueError
+            click.echo(f"mjsat: error: {exc}", err=True)
+            ctx.exit(2)
+
+
+@click.group(cls=MjsatGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="mjsat")
+def cli() -> None:
+    """Decide, explain and manufacture Mahjong Solitaire and Shisen-Sho boards.
+
+    \b
+    Typical session:
+      mjsat layouts                              # what layouts there are
+      mjsat deal --layout turtle --seed 7 -o b.json
+      mjsat solve b.json                         # solvable / unsolvable / unknown
+      mjsat solve b.json --json > sol.json
+      mjsat verify b.json sol.json               # replay the moves, name the first bad one
+      mjsat render b.json -o b.svg --solution sol.json
+
+    Tiles are numbered in the order they stand in the board file; a move is a pair of
+    tile numbers. Every answer `solvable` has been replayed move by move before it is
+    printed; `unsolvable` comes only from a method that searched exhaustively; `unknown`
+    means a time or node limit was reached.
+    """
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Entry point of the ``mjsat`` script."""
+    cli.main(args=list(argv) if argv is not None else None, prog_name="mjsat")
+
+
+# --------------------------------------------------------------------------- shared options
+
+_game_choice = click.Choice(list(GAMES), case_sensitive=False)
+
+
+def board_options(func: Any) -> Any:
+    """Options naming a board: a BOARD file argument, or ``--layout`` with ``--seed``."""
+    options = [
+        click.argument("board_file", metavar="[BOARD]", required=False, type=click.Path(dir_okay=False)),
+        click.option("--layout", "layout_spec", metavar="NAME|FILE", help="Deal on this layout instead of reading BOARD."),
+        click.option("--map", "map_name", metavar="MAP", help="Map of a GNOME .map file (name or scorename)."),
+        click.option("--seed", type=int, default=None, help="Seed of the deal (with --layout; default 0)."),
+        click.option("--game", type=_game_choice, default=None, help="Game rules (default: the board file's, else mahjong)."),
+        click.option("--solvable", is_flag=True, help="With --layout: deal solvable by construction (seed 003, Algorithm 1)."),
+    ]
+    for opt in reversed(options):
+        func = opt(func)
+    return func
+
+
+def board_from_options(
+    board_file: str | None,
+    layout_spec: str | None,
+    map_name: str | None,
+    seed: int | None,
+    game: str | None,
+    solvable: bool,
+) -> Board:
+    """The board named by :func:`board_options`."""
+    from mjsat.boardio import load_board
+    from mjsat.deal import deal_random, deal_solvable
+
+    if board_file and layout_spec:
+        raise click.UsageError("give either a BOARD file or --layout, not both")
+    if board_file:
+        if seed is not None or solvable:
+            raise click.UsageError("--seed and --solvable go with --layout, not with a BOARD file")
+        return load_board(board_file, game=game)
+    if not layout_spec:
+        raise click.UsageError("name a BOARD file or a layout with --layout NAME (see `mjsat layouts`)")
+    from mjsat.layouts import load_layout
+
+    layout = load_layout(layout_spec, map_name=map_name)
+    seed = 0 if seed is None else seed
+    if solvable:
+        board, _ = deal_solvable(layout, seed=seed, game=game or "mahjong")
+        return board
+    return deal_random(layout, seed=seed, game=game or "mahjong")
+
+
+def _write_or_print(text: str, output: str | None) -> None:
+    if output:
+        write_text_atomic(output, text)
+    else:
+        click.echo(text, nl=not text.endswith("\n"))
+
+
+# --------------------------------------------------------------------------- layouts
+
+
+@cli.group(invoke_without_command=True)
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON list instead of a table.")
+@click.option("--dir", "dirs", multiple=True, type=click.Path(file_okay=False), help="Also look for layout files here.")
+@click.pass_context
+def layouts(ctx: click.Context, as_json: bool, dirs: tuple[str, ...]) -> None:
+    """List the layouts: those mjsat ships and those found on this system.
+
+    \b
+    mjsat layouts                       # table of name, source, tiles
+    mjsat layouts show turtle --json    # the tiles of one layout
+    """
+    if ctx.invoked_subcommand is not None:
+        return
+    from mjsat.layouts import list_layouts
+
+    infos = list_layouts(extra_dirs=list(dirs)) if dirs else list_layouts()
+    if as_json:
+        click.echo(json.dumps([info.__dict__ for info in infos], indent=1))
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table("name", "source", "tiles", "file", title="layouts")
+    for info in infos:
+        table.add_row(info.name, info.source, str(info.tiles), info.path or "")
+    Console().print(table)
+
+
+@layouts.command("show")
+@click.argument("spec", metavar="NAME|FILE")
+@click.option("--map", "map_name", metavar="MAP", help="Map of a GNOME .map file (name or scorename).")
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON object with a `tiles` list of [row, col, lev].")
+def layouts_show(spec: str, map_name: str | None, as_json: bool) -> None:
+    """Show one layout: its tiles per level and a top view (or JSON with --json)."""
+    from mjsat.board import MahjongBoard
+    from mjsat.layouts import load_layout
+    from mjsat.render import ascii_top_view
+
+    layout = load_layout(spec, map_name=map_name)
+    if as_json:
+        click.echo(
+            json.dumps(
+                {
+                    "name": layout.name,
+                    "tiles_count": len(layout),
+                    "levels": layout.level_counts(),
+                    "block_any_higher": layout.block_any_higher,
+                    "tiles": [list(p) for p in layout.positions],
+                }
+            )
+        )
+        return
+    click.echo(f"{layout.name or spec}: {len(layout)} tiles, per level {layout.level_counts()}")
+    click.echo(ascii_top_view(MahjongBoard(layout, [0] * len(layout))))
+
+
+# --------------------------------------------------------------------------- deal / convert
+
+
+@cli.command()
+@click.option("--layout", "layout_spec", required=True, metavar="NAME|FILE", help="Layout to deal on.")
+@click.option("--map", "map_name", metavar="MAP", help="Map of a GNOME .map file.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of every random choice.")
+@click.option("--game", type=_game_choice, default="mahjong", show_default=True)
+@click.option("--solvable", is_flag=True, help="Solvable by construction (seed 003, Algorithm 1).")
+@click.option("--group-sizes", metavar="S1,S2,...", help="Sizes of the groups (even; default: groups of four).")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Board file to write (.json or .txt); default stdout JSON.")
+def deal(
+    layout_spec: str,
+    map_name: str | None,
+    seed: int,
+    game: str,
+    solvable: bool,
+    group_sizes: str | None,
+    output: str | None,
+) -> None:
+    """Deal a board: uniform random groups, or solvable by construction.
+
+    \b
+    mjsat deal --layout turtle --seed 1 -o board.json
+    mjsat deal --layout rect-6x4 --game shisen-sho --solvable -o s.json
+    """
+    from mjsat.boardio import board_to_json, write_board
+    from mjsat.deal import deal_random, deal_solvable
+    from mjsat.layouts import load_layout
+
+    sizes = None
+    if group_sizes:
+        try:
+            sizes = [int(s) for s in group_sizes.split(",")]
+        except ValueError:
+            raise click.BadParameter(f"expected comma-separated integers, got {group_sizes!r}", param_hint="--group-sizes")
+    layout = load_layout(layout_spec, map_name=map_name)
+    if solvable:
+        board, _ = deal_solvable(layout, seed=seed, game=game, group_sizes=sizes)
+    else:
+        board = deal_random(layout, seed=seed, game=game, group_sizes=sizes)
+    if output:
+        write_board(board, output)
+        click.echo(f"wrote {output}: {len(board)} tiles, {len(board.group_sizes())} groups, {board.game}", err=True)
+    else:
+        click.echo(board_to_json(board), nl=False)
+
+
+@cli.command()
+@click.argument("board_file", metavar="BOARD", type=click.Path(dir_okay=False))
+@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="Output file; .json or .txt picks the format.")
+@click.option("--game", type=_game_choice, default=None, help="Game of a .txt board (default mahjong).")
+def convert(board_file: str, output: str, game: str | None) -> None:
+    """Convert a board between the JSON format and de Bondt's text format.
+
+    \b
+    mjsat convert board.json -o board.txt
+    mjsat convert board.txt -o board.json --game mahjong
+    """
+    from mjsat.boardio import load_board, write_board
+
+    board = load_board(board_file, game=game)
+    write_board(board, output)
+    click.echo(f"wrote {output}", err=True)
+
+
+# --------------------------------------------------------------------------- solve / verify
+
+
+@cli.command()
+@board_options
+@click.option("--method", default="ref", show_default=True, help="Solving method: see the list below.")
+@click.option("--time-limit", type=float, default=None, metavar="SECONDS", help="Answer `unknown` after this long.")
+@click.option("--node-limit", type=int, default=None, help="Search methods: answer `unknown` after this many nodes.")
+@click.option("--encoding", default=None, help="SAT method: which encoding.")
+@click.option("--solver", default=None, help="SAT method: which SAT solver (python-sat name).")
+@click.option("--certify", is_flag=True, default=None, help="SAT method: check a DRUP proof of `unsolvable`.")
+@click.option("--method-seed", type=int, default=0, show_default=True, help="Seed of the method's random choices.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (status, moves, method, seconds, stats).")
+@click.option("--show", is_flag=True, help="Also print an ASCII picture of the board.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Also write the result as JSON to this file.")
+def solve(
+    board_file: str | None,
+    layout_spec: str | None,
+    map_name: str | None,
+    seed: int | None,
+    game: str | None,
+    solvable: bool,
+    method: str,
+    time_limit: float | None,
+    node_limit: int | None,
+    encoding: str | None,
+    solver: str | None,
+    certify: bool | None,
+    method_seed: int,
+    as_json: bool,
+    show: bool,
+    output: str | None,
+) -> None:
+    """Decide whether a board can be cleared, and print how.
+
+    The answer is `solvable` with a move list that has been replayed, `unsolvable`
+    (only from an exhaustive method), or `unknown` (a limit was reached).
+
+    \b
+    mjsat solve board.json
+    mjsat solve --layout turtle --seed 3 --time-limit 10 --json
+    """
+    from mjsat.methods import METHODS, solve as run
+
+    board = board_from_options(board_file, layout_spec, map_name, seed, game, solvable)
+    if method not in METHODS:
+        raise click.BadParameter(f"unknown method {method!r} (known: {', '.join(sorted(METHODS))})", param_hint="--method")
+    result = run(
+        board,
+        method,
+        time_limit=time_limit,
+        seed=method_seed,
+        node_limit=node_limit,
+        encoding=encoding,
+        solver=solver,
+        certify=certify,
+    )
+    data = result.to_dict()
+    data["tiles"] = len(board)
+    data["game"] = board.game
+    if board.meta.get("seed") is not None:
+        data["deal_seed"] = board.meta["seed"]
+    if output:
+        write_text_atomic(output, json.dumps(data) + "\n")
+    if as_json:
+        click.echo(json.dumps(data))
+        return
+    if show:
+        click.echo(str(board))
+    extra = f", {len(result.moves)} moves, verified by replay" if result.verified else ""
+    why = f" ({result.reason})" if result.reason else ""
+    click.echo(f"{result.label}{why}: method {result.method}, {result.seconds:.3f} s{extra}")
+    if result.moves:
+        click.echo("moves: " + " ".join(f"{a}-{b}" for a, b in result.moves))
+    if result.stats:
+        click.echo("stats: " + ", ".join(f"{k}={v}" for k, v in result.stats.items()))
+
+
+@cli.command()
+@click.argument("board_file", metavar="BOARD", type=click.Path(dir_okay=False))
+@click.argument("solution_file", metavar="SOLUTION", type=click.Path(dir_okay=False))
+@click.option("--game", type=_game_choice, default=None, help="Game of a .txt board (default mahjong).")
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON object {ok, moves, error, move_index}.")
+def verify(board_file: str, solution_file: str, game: str | None, as_json: bool) -> None:
+    """Replay a move list on a board and name the first illegal move.
+
+    SOLUTION is the JSON that `mjsat solve --json` prints (its `moves`), a JSON list of
+    pairs, or text with one move `a b` a line. Exit 0 when the moves clear the board, 1
+    when they do not, 2 for a malformed file.
+    """
+    from mjsat.boardio import load_board, load_solution
+    from mjsat.replay import InvalidSolutionError, replay
+
+    board = load_board(board_file, game=game)
+    moves = load_solution(solution_file, board)
+    try:
+        replay(board, moves)
+    except InvalidSolutionError as exc:
+        if as_json:
+            click.echo(json.dumps({"ok": False, "moves": len(moves), "error": str(exc), "move_index": exc.index}))
+        else:
+            click.echo(f"invalid: {exc}")
+        sys.exit(1)
+    if as_json:
+        click.echo(json.dumps({"ok": True, "moves": len(moves), "error": None, "move_index": None}))
+    else:
+        click.echo(f"ok: {len(moves)} moves clear the board ({len(board)} tiles)")
+
+
+# --------------------------------------------------------------------------- render
+
+
+@cli.command()
+@board_options
+@click.option("-o", "--output", type=click.Path(dir_okay=False), help="SVG file to write; without it, ASCII on stdout.")
+@click.option("--solution", "solution_file", type=click.Path(dir_okay=False), help="Write each tile's move number (SVG).")
+@click.option("--unit", type=click.IntRange(6, 80), default=18, show_default=True, help="Pixels per half tile.")
+@click.option("--title", default=None, help="Title written above the picture.")
+def render(
+    board_file: str | None,
+    layout_spec: str | None,
+    map_name: str | None,
+    seed: int | None,
+    game: str | None,
+    solvable: bool,
+    output: str | None,
+    solution_file: str | None,
+    unit: int,
+    title: str | None,
+) -> None:
+    """Draw a board: SVG with -o (levels shaded, group labels), else ASCII.
+
+    \b
+    mjsat render board.json -o board.svg --solution sol.json
+    mjsat render --layout turtle --seed 1          # ASCII
+    """
+    from mjsat.boardio import load_solution
+    from mjsat.render import svg_board
+
+    board = board_from_options(board_file, layout_spec, map_name, seed, game, solvable)
+    moves = load_solution(solution_file, board) if solution_file else None
+    if output is None:
+        click.echo(str(board))
+        return
+    if Path(output).suffix.lower() != ".svg":
+        raise click.BadParameter("the picture is SVG: name a .svg file", param_hint="-o")
+    write_text_atomic(output, svg_board(board, solution=moves, unit=unit, title=title))
+    click.echo(f"wrote {output}", err=True)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()
