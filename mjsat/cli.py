@@ -130,11 +130,29 @@ def board_from_options(
     return deal_random(layout, seed=seed, game=game or "mahjong")
 
 
-def _write_or_print(text: str, output: str | None) -> None:
-    if output:
-        write_text_atomic(output, text)
-    else:
-        click.echo(text, nl=not text.endswith("\n"))
+def _parse_value(text: str) -> Any:
+    low = text.lower()
+    if low in ("true", "yes", "on"):
+        return True
+    if low in ("false", "no", "off"):
+        return False
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+def parse_key_values(items: Sequence[str]) -> dict[str, Any]:
+    """``["a=1", "b=off"]`` -> ``{"a": 1, "b": False}`` (ints, floats, booleans, strings)."""
+    out: dict[str, Any] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise click.BadParameter(f"expected KEY=VALUE, got {item!r}", param_hint="-O/--option")
+        out[key.strip().replace("-", "_")] = _parse_value(value.strip())
+    return out
 
 
 # --------------------------------------------------------------------------- layouts
@@ -274,6 +292,7 @@ def convert(board_file: str, output: str, game: str | None) -> None:
 @click.option("--solver", default=None, help="SAT method: which SAT solver (python-sat name).")
 @click.option("--certify", is_flag=True, default=None, help="SAT method: check a DRUP proof of `unsolvable`.")
 @click.option("--method-seed", type=int, default=0, show_default=True, help="Seed of the method's random choices.")
+@click.option("-O", "--option", "extra_options", multiple=True, metavar="KEY=VALUE", help="A method-specific option (repeatable), e.g. -O attempts=0.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (status, moves, method, seconds, stats).")
 @click.option("--show", is_flag=True, help="Also print an ASCII picture of the board.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Also write the result as JSON to this file.")
@@ -291,6 +310,7 @@ def solve(
     solver: str | None,
     certify: bool | None,
     method_seed: int,
+    extra_options: tuple[str, ...],
     as_json: bool,
     show: bool,
     output: str | None,
@@ -318,6 +338,7 @@ def solve(
         encoding=encoding,
         solver=solver,
         certify=certify,
+        **parse_key_values(extra_options),
     )
     data = result.to_dict()
     data["tiles"] = len(board)
