@@ -74,7 +74,11 @@ def shipped_infos() -> list[LayoutInfo]:
     ]
 
 
-def list_layouts(dirs: Iterable[PathLike] | None = None) -> list[LayoutInfo]:
+def list_layouts(
+    dirs: Iterable[PathLike] | None = None,
+    *,
+    extra_dirs: Iterable[PathLike] | None = None,
+) -> list[LayoutInfo]:
     """The shipped layouts, then the layouts discovered on the system.
 
     Parameters
@@ -82,6 +86,8 @@ def list_layouts(dirs: Iterable[PathLike] | None = None) -> list[LayoutInfo]:
     dirs : iterable of str or path-like, optional
         Where to discover game layouts (default :data:`SYSTEM_DIRS`); see
         :func:`mjsat.layouts.discover.discover_layouts`.
+    extra_dirs : iterable of str or path-like, optional
+        More places to search, besides ``dirs`` (their layouts win name clashes).
 
     Returns
     -------
@@ -89,7 +95,7 @@ def list_layouts(dirs: Iterable[PathLike] | None = None) -> list[LayoutInfo]:
         The parametric families (``rect-WxH``, ``rect-WxHxD``, ``row-N``) appear through a
         few examples only; any parameters are accepted by :func:`load_layout`.
     """
-    return shipped_infos() + discover_layouts(dirs)
+    return shipped_infos() + discover_layouts(dirs, extra_dirs=extra_dirs)
 
 
 def _match(spec: str, infos: list[LayoutInfo]) -> list[LayoutInfo]:
@@ -132,6 +138,7 @@ def load_layout(
     *,
     map_name: str | None = None,
     dirs: Iterable[PathLike] | None = None,
+    extra_dirs: Iterable[PathLike] | None = None,
 ) -> Layout:
     """Load a layout by shipped name, file path, or discovered name.
 
@@ -144,6 +151,8 @@ def load_layout(
         For a GNOME ``.map`` file with several maps: the map's ``name`` or ``scorename``.
     dirs : iterable of str or path-like, optional
         Where to discover installed layouts (default :data:`SYSTEM_DIRS`).
+    extra_dirs : iterable of str or path-like, optional
+        More places to search, besides ``dirs``.
 
     Returns
     -------
@@ -175,7 +184,7 @@ def load_layout(
         return shipped_layout(spec)
     if spec and Path(spec).is_file():
         return read_layout(spec, map_name=map_name)
-    infos = discover_layouts(dirs)
+    infos = discover_layouts(dirs, extra_dirs=extra_dirs)
     hits = _match(spec, infos)
     if len(hits) > 1:
         raise ValueError(

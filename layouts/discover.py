@@ -149,13 +149,20 @@ def _infos_of(path: Path) -> list[LayoutInfo]:
     return [LayoutInfo(f"{source}:{path.stem}", source, len(layout), str(path))]
 
 
-def discover_layouts(dirs: Iterable[PathLike] | None = None) -> list[LayoutInfo]:
+def discover_layouts(
+    dirs: Iterable[PathLike] | None = None,
+    *,
+    extra_dirs: Iterable[PathLike] | None = None,
+) -> list[LayoutInfo]:
     """The layouts installed in ``dirs`` (default :data:`SYSTEM_DIRS`).
 
     Parameters
     ----------
     dirs : iterable of str or path-like, optional
-        Directories (searched with their immediate subdirectories) or single files.
+        Directories (searched with their immediate subdirectories) or single files;
+        ``None`` means :data:`SYSTEM_DIRS`.
+    extra_dirs : iterable of str or path-like, optional
+        More places to search, before ``dirs`` (so their layouts win name clashes).
 
     Returns
     -------
@@ -165,7 +172,8 @@ def discover_layouts(dirs: Iterable[PathLike] | None = None) -> list[LayoutInfo]
     """
     seen: set[str] = set()
     out: list[LayoutInfo] = []
-    for f in _files(SYSTEM_DIRS if dirs is None else dirs):
+    where = [*(extra_dirs or ()), *(SYSTEM_DIRS if dirs is None else dirs)]
+    for f in _files(where):
         for info in _infos_of(f):
             if info.name not in seen:
                 seen.add(info.name)
