@@ -329,17 +329,12 @@ def solve(
     board = board_from_options(board_file, layout_spec, map_name, seed, game, solvable)
     if method not in METHODS:
         raise click.BadParameter(f"unknown method {method!r} (known: {', '.join(sorted(METHODS))})", param_hint="--method")
-    result = run(
-        board,
-        method,
-        time_limit=time_limit,
-        seed=method_seed,
-        node_limit=node_limit,
-        encoding=encoding,
-        solver=solver,
-        certify=certify,
-        **parse_key_values(extra_options),
-    )
+    options: dict[str, Any] = {"node_limit": node_limit, "encoding": encoding, "solver": solver, "certify": certify}
+    for key, value in parse_key_values(extra_options).items():
+        if options.get(key) is not None:
+            raise click.UsageError(f"option {key!r} given twice (as --{key.replace('_', '-')} and -O)")
+        options[key] = value
+    result = run(board, method, time_limit=time_limit, seed=method_seed, **options)
     data = result.to_dict()
     data["tiles"] = len(board)
     data["game"] = board.game

@@ -1,0 +1,137 @@
+"""The board model and the Mahjong rules, against naive geometry."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mjsat.board import (
+    IllegalMoveError,
+    InvalidBoardError,
+    InvalidLayoutError,
+    Layout,
+    MahjongBoard,
+    ShisenShoBoard,
+    Status,
+    TransposedMahjongBoard,
+    find_variant,
+)
+from mjsat.generate import random_small_board, random_small_layout
+from naive import naive_free
+
+
+def test_layout_rejects_overlap_odd_and_range():
+    with pytest.raises(InvalidLayoutError, match="overlap"):
+        Layout([(0, 0, 0), (1, 1, 0)])
+    with pytest.raises(InvalidLayoutError, match="even"):
+        Layout([(0, 0, 0)])
+    with pytest.raises(InvalidLayoutError, match="row and col"):
+        Layout([(-1, 0, 0), (0, 2, 0)])
+    with pytest.raises(InvalidLayoutError, match="level"):
+        Layout([(0, 0, 200), (0, 2, 0)])
+    Layout([(0, 0, 0), (1, 1, 1)])  # overlap on different levels is fine
+
+
+def test_relations_of_a_small_pile():
+    # a row of three with one tile on top of the middle, half-offset
+    lay = Layout([(0, 0, 0), (0, 2, 0), (0, 4, 0), (1, 3, 1)])
+    assert lay.left[1] == (0,) and lay.right[1] == (2,)
+    assert lay.above[1] == (3,) and lay.above[2] == (3,) and lay.above[0] == ()
+    assert lay.below[3] == (1, 2)
+    assert lay.level_counts() == [3, 1]
+    arr = lay.arrays
+    assert list(arr.above_idx[arr.above_ptr[2] : arr.above_ptr[3]]) == [3]
+
+
+def test_group_validation():
+    lay = Layout([(0, 0, 0), (0, 2, 0), (0, 4, 0), (0, 6, 0)])
+    with pytest.raises(InvalidBoardError, match="odd"):
+        MahjongBoard(lay, [0, 0, 0, 1])
+    with pytest.raises(InvalidBoardError, match="groups given"):
+        MahjongBoard(lay, [0, 0])
+    b = MahjongBoard(lay, [5, 5, 5, 5, ])
+    assert b.status() == Status.VALID and b.group_sizes() == {5: 4}
+
+
+def test_push_pop_play():
+    lay = Layout([(0, 0, 0), (0, 2, 0), (0, 4, 0), (0, 6, 0)])
+    b = MahjongBoard(lay, [0, 1, 1, 0])
+    assert list(b.legal_moves) == [(0, 3)] and (0, 3) in b.legal_moves and b.legal_moves.count() == 1
+    with pytest.raises(IllegalMoveError, match="blocked"):
+        b.play((1, 2))
+    b.play((3, 0))
+    assert b.move_stack == [(0, 3)] and b.remaining() == 2
+    b.play((1, 2))
+    assert b.is_solved() and not b.legal_moves
+    assert b.pop() == (1, 2) and b.remaining() == 2
+    with pytest.raises(IllegalMoveError, match="already gone"):
+        b.play((0, 1))
+
+
+def test_illegal_reasons_name_the_failure():
+    b = MahjongBoard(Layout([(0, 0, 0), (0, 2, 0), (0, 4, 0), (0, 6, 0)]), [0, 1, 0, 1])
+    assert "groups differ" in b.illegal_reason((0, 3))
+    assert "does not exist" in b.illegal_reason((0, 9))
+    assert "twice" in b.illegal_reason((0, 0))
+    assert "blocked" in b.illegal_reason((0, 2))
+
+
+def test_gnome_any_higher_rule():
+    # tile 0 on level 0, tile 1 floats on level 2 above it: only GNOME's rule blocks
+    pos = [(0, 0, 0), (0, 0, 2)]
+    assert MahjongBoard(Layout(pos), [0, 0]).is_free(0)
+    assert not MahjongBoard(Layout(pos, block_any_higher=True), [0, 0]).is_free(0)
+
+
+def test_transposed_uses_front_and_rear():
+    col = Layout([(0, 0, 0), (2, 0, 0), (4, 0, 0), (6, 0, 0)])
+    assert not TransposedMahjongBoard(col, [0, 1, 1, 0]).is_free(1)
+    assert MahjongBoard(col, [0, 1, 1, 0]).is_free(1)
+    assert find_variant("transposed") is TransposedMahjongBoard
+    with pytest.raises(InvalidBoardError):
+        find_variant("chess")
+
+
+def test_shisen_needs_a_grid():
+    with pytest.raises(InvalidBoardError, match="Shisen-Sho"):
+        ShisenShoBoard(Layout([(0, 0, 0), (1, 2, 0)]), [0, 0])
+    with pytest.raises(InvalidBoardError, match="Shisen-Sho"):
+        ShisenShoBoard(Layout([(0, 0, 0), (0, 0, 1)]), [0, 0])
+
+
+@settings(max_examples=150, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), transposed=st.booleans())
+def test_free_agrees_with_naive_geometry(seed, transposed):
+    rng = np.random.default_rng(seed)
+    b = random_small_board(rng, game="mahjong-transposed" if transposed else "mahjong", max_tiles=20)
+    # remove a random subset of pairs (unchecked) and compare every tile
+    order = rng.permutation(len(b))
+    for k in range(0, int(rng.integers(0, len(b) // 2 + 1)) * 2, 2):
+        b.push((int(order[k]), int(order[k + 1])))
+    present = [b.is_present(t) for t in range(len(b))]
+    for t in range(len(b)):
+        expect = present[t] and naive_free(b.layout.positions, present, t, transposed=transposed)
+        assert b.is_free(t) == expect
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_freeness_is_monotone(seed):
+    rng = np.random.default_rng(seed)
+    b = random_small_board(rng, max_tiles=20)
+    before = set(b.free_tiles())
+    order = rng.permutation(len(b))
+    b.push((int(order[0]), int(order[1])))
+    after = set(b.free_tiles())
+    assert before - {int(order[0]), int(order[1])} <= after
+
+
+def test_repr_round_trips():
+    lay = random_small_layout(np.random.default_rng(3))
+    b = MahjongBoard(lay, [t // 2 for t in range(len(lay))])
+    again = eval(repr(b), {"MahjongBoard": MahjongBoard, "Layout": Layout})
+    assert again.layout == b.layout and again.groups == b.groups
+    assert eval(repr(lay), {"Layout": Layout}) == lay
+    assert "top view" in str(b)

@@ -1,0 +1,121 @@
+"""The core CLI, in-process with click's CliRunner."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from mjsat.boardio import load_board
+from mjsat.cli import cli
+from mjsat.replay import replay
+
+
+@pytest.fixture
+def run():
+    runner = CliRunner()
+
+    def invoke(*args: str):
+        return runner.invoke(cli, list(args), catch_exceptions=False)
+
+    return invoke
+
+
+def test_help_teaches(run):
+    out = run("--help").output
+    for cmd in ("deal", "solve", "verify", "convert", "render", "layouts"):
+        assert cmd in out
+    assert "mjsat deal --layout turtle" in out
+    for cmd in ("deal", "solve", "verify", "convert", "render"):
+        assert run(cmd, "--help").exit_code == 0
+
+
+def test_layouts_list_and_show(run):
+    res = run("layouts", "--json")
+    names = {d["name"]: d for d in json.loads(res.output)}
+    assert names["turtle"]["tiles"] == 144
+    data = json.loads(run("layouts", "show", "turtle", "--json").output)
+    assert len(data["tiles"]) == 144 and data["levels"] == [87, 36, 16, 4, 1]
+    assert all(len(t) == 3 for t in data["tiles"])
+    assert "144 tiles" in run("layouts", "show", "turtle").output
+
+
+def test_deal_solve_verify_render_convert(run, tmp_path):
+    board = tmp_path / "b.json"
+    res = run("deal", "--layout", "pyramid", "--seed", "3", "--solvable", "-o", str(board))
+    assert res.exit_code == 0 and board.exists()
+    res = run("solve", str(board), "--json")
+    data = json.loads(res.output)
+    assert data["status"] == "solvable" and data["method"] == "ref" and data["verified"]
+    assert set(data) >= {"status", "moves", "method", "seconds"}
+    replay(load_board(board), data["moves"])
+    sol = tmp_path / "sol.json"
+    sol.write_text(res.output)
+    res = run("verify", str(board), str(sol))
+    assert res.exit_code == 0 and res.output.startswith("ok:")
+    # a wrong solution: the moves reversed
+    moves = data["moves"][::-1]
+    (tmp_path / "bad.json").write_text(json.dumps({"moves": moves}))
+    res = CliRunner().invoke(cli, ["verify", str(board), str(tmp_path / "bad.json"), "--json"])
+    assert res.exit_code == 1 and json.loads(res.output)["ok"] is False
+    svg = tmp_path / "b.svg"
+    assert run("render", str(board), "-o", str(svg), "--solution", str(sol)).exit_code == 0
+    text = svg.read_text()
+    assert text.startswith("<svg") and text.count("<rect") >= len(load_board(board))
+    assert "top view" in run("render", str(board)).output
+    txt = tmp_path / "b.txt"
+    assert run("convert", str(board), "-o", str(txt)).exit_code == 0
+    assert load_board(txt).groups == load_board(board).groups
+
+
+def test_solve_from_layout_and_limits(run):
+    res = run("solve", "--layout", "turtle", "--seed", "1", "--json")
+    data = json.loads(res.output)
+    assert data["status"] == "solvable" and data["tiles"] == 144 and data["deal_seed"] == 1
+    res = run("solve", "--layout", "turtle", "--seed", "2", "--node-limit", "10", "--json")
+    data = json.loads(res.output)
+    assert data["status"] == "unknown" and data["reason"] == "node limit" and data["moves"] == []
+    res = run("solve", "--layout", "tiny", "--seed", "2", "-O", "node_limit=100000")
+    assert res.exit_code == 0 and res.output.split(":")[0] in ("solvable", "unsolvable")
+
+
+@pytest.mark.parametrize(
+    "args,words",
+    [
+        (["solve", "{missing}"], "no such file"),
+        (["solve", "{bad}"], "bad.txt:2: expected 4 integers"),
+        (["solve", "--layout", "no-such-layout"], "no-such-layout"),
+        (["solve", "--layout", "tiny", "--method", "nope"], "unknown method"),
+        (["solve", "--layout", "tiny", "--encoding", "x"], "takes no option 'encoding'"),
+        (["solve", "--layout", "tiny", "--time-limit", "-1"], "time limit must be positive"),
+        (["verify", "{good}", "{badsol}"], "sol.txt:1: not a tile index"),
+        (["render", "{good}", "-o", "{out}.png"], "SVG"),
+        (["deal", "--layout", "tiny", "--group-sizes", "3,5"], "even"),
+        (["solve"], "name a BOARD"),
+        (["solve", "-O", "justakey", "--layout", "tiny"], "KEY=VALUE"),
+    ],
+)
+def test_bad_input_is_one_line_exit_2(tmp_path, args, words):
+    (tmp_path / "bad.txt").write_text("0 0 0 1\n0 2 0\n")
+    (tmp_path / "good.txt").write_text("0 0 0 1\n0 2 0 1\n")
+    (tmp_path / "sol.txt").write_text("0 x\n")
+    paths = {
+        "missing": str(tmp_path / "missing.json"),
+        "bad": str(tmp_path / "bad.txt"),
+        "good": str(tmp_path / "good.txt"),
+        "badsol": str(tmp_path / "sol.txt"),
+        "out": str(tmp_path / "out"),
+    }
+    res = CliRunner().invoke(cli, [a.format(**paths) for a in args])
+    assert res.exit_code == 2, res.output
+    assert words in res.output
+    assert "Traceback" not in res.output
+    assert not (tmp_path / "out.png").exists()
+
+
+def test_failed_write_overwrites_nothing(tmp_path, run):
+    board = tmp_path / "b.json"
+    board.write_text("keep me")
+    res = CliRunner().invoke(cli, ["deal", "--layout", "tiny", "--group-sizes", "3,5", "-o", str(board)])
+    assert res.exit_code == 2 and board.read_text() == "keep me"

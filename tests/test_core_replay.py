@@ -1,0 +1,84 @@
+"""Replay rejects each kind of illegal move and names it."""
+
+from __future__ import annotations
+
+import pytest
+
+from mjsat.board import Layout, MahjongBoard, ShisenShoBoard
+from mjsat.methods import METHODS, solve
+from mjsat.replay import InvalidSolutionError, first_illegal, replay
+from mjsat.result import SOLVABLE, SolveResult, SolverError
+
+# tiles 0..3 in a row, tile 4 on top of tile 1, tile 5 alone; solution (0,3) (2,4) (1,5)
+BOARD = MahjongBoard(Layout([(0, 0, 0), (0, 2, 0), (0, 4, 0), (0, 6, 0), (0, 2, 1), (4, 0, 0)]), [0, 1, 2, 0, 2, 1])
+
+
+@pytest.mark.parametrize(
+    "moves,index,words",
+    [
+        ([(1, 5)], 0, "covered by tile 4"),
+        ([(0, 3), (2, 4), (0, 1)], 2, "already gone"),
+        ([(0, 4)], 0, "groups differ"),
+        ([(0, 3), (0, 3)], 1, "already gone"),
+        ([(0, 7)], 0, "does not exist"),
+        ([(2, 2)], 0, "named twice"),
+        ([(0, 3), (2, 4), (1, 5), (1, 5)], 3, "already gone"),
+    ],
+)
+def test_replay_names_first_illegal_move(moves, index, words):
+    with pytest.raises(InvalidSolutionError) as exc:
+        replay(BOARD, moves)
+    assert exc.value.index == index and words in str(exc.value)
+    assert first_illegal(BOARD, moves)[0] == index
+
+
+def test_blocked_on_both_sides():
+    b = MahjongBoard(Layout([(0, 0, 0), (0, 2, 0), (0, 4, 0), (0, 6, 0)]), [0, 1, 0, 1])
+    with pytest.raises(InvalidSolutionError, match="on its left, tile 2 on its right"):
+        replay(b, [(1, 3)])
+
+
+def test_replay_requires_a_clear_board():
+    with pytest.raises(InvalidSolutionError, match="not cleared: 2 tiles left") as exc:
+        replay(BOARD, [(0, 3), (4, 2)])
+    assert exc.value.index is None
+    assert replay(BOARD, [(0, 3), (4, 2)], require_clear=False).remaining() == 2
+    assert replay(BOARD, [(0, 3), (2, 4), (1, 5)]).is_solved()
+
+
+def test_replay_starts_from_the_deal_and_leaves_the_board_alone():
+    b = BOARD.copy()
+    b.push((0, 3))
+    assert replay(b, [(0, 3), (2, 4), (1, 5)]).is_solved()
+    assert b.move_stack == [(0, 3)]
+
+
+def test_shisen_replay_checks_paths():
+    lay = Layout([(0, 2 * x, 0) for x in range(4)] + [(2, 2 * x, 0) for x in range(4)])
+    good = ShisenShoBoard(lay, [0, 1, 1, 0, 2, 3, 3, 2])
+    replay(good, [(1, 2), (0, 3), (5, 6), (4, 7)])
+    replay(good, [(0, 3), (1, 2), (4, 7), (5, 6)])  # the ends first, round the margin
+    stuck = ShisenShoBoard(lay, [0, 1, 2, 3, 3, 2, 1, 0])
+    assert not stuck.legal_moves
+    with pytest.raises(InvalidSolutionError, match="no path"):
+        replay(stuck, [(0, 7)])
+
+
+def test_solve_rejects_a_wrong_solver_answer(monkeypatch):
+    import sys
+    import types
+
+    mod = types.ModuleType("fake_method")
+
+    def liar(board, *, time_limit=None, seed=0):
+        return SolveResult(SOLVABLE, "liar", moves=[(1, 5)])
+
+    mod.liar = liar
+    monkeypatch.setitem(sys.modules, "fake_method", mod)
+    monkeypatch.setitem(METHODS, "liar", "fake_method:liar")
+    with pytest.raises(SolverError, match="covered by tile 4"):
+        solve(BOARD, "liar")
+    with pytest.raises(ValueError, match="takes no option 'encoding'"):
+        solve(BOARD, "liar", encoding="x")
+    with pytest.raises(ValueError, match="unknown method"):
+        solve(BOARD, "nope")
