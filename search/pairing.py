@@ -1,0 +1,450 @@
+"""The pairing-set search in pure Python: the readable reference of :mod:`mjsat.search.kernels`.
+
+A solution of a Mahjong Solitaire or Shisen-Sho board is, first of all, a *pairing* of
+every group: which tile goes with which (seed 000). Because removing tiles never blocks
+another tile (freeness and Shisen-Sho connections are monotone), the order of the moves
+does not matter once the pairings are fixed: *applying* a pairing set (removing any pair
+it allows, as long as one is playable) either clears the board or gets stuck, whatever
+the order. So the search enumerates pairings of groups, not move orders.
+
+The search here is group-directed (seed 001, section 3.2). A node holds a position and a
+partial pairing set. It
+
+1. **applies** the pairing set, with the cleaning rules of seeds 000/001 on the groups
+   without a pairing: the *freeze* rule (every remaining tile of the group is free, so any
+   pairing does) and the *loose-tile* rule (three of the four remaining tiles are free and
+   one of them blocks nothing: play the other two);
+2. runs the **pruning scan** (seed 001, section 3.1): a relaxed game in which a group
+   without a pairing plays its first two tiles together (any match) and its other tiles
+   one by one as soon as they are free (Shisen-Sho: as soon as they connect to a tile of
+   their group, present or already gone, seed 002); groups with a pairing play by it. The
+   relaxed game cannot go wrong, so when it cannot clear the board neither can the real
+   one;
+3. picks a group to branch on. Without ``critical``: the first group with a playable pair
+   (seed 000). With ``critical``: every pairing of every unpaired group is *probed* with a
+   scan; a group with no surviving pairing prunes the node, a group with one is forced
+   (assigned at once, and the node starts again), and otherwise the group with the
+   fewest surviving pairings is branched on, over those pairings only (the "fewest
+   pairings in the scan" heuristic of seed 001, section 3.2).
+
+Before the exhaustive search, ``attempts`` random playouts (random playable pairs with
+the cleaning rules, seed 001, section 3.3) look for an easy solution.
+
+The numba kernels follow the same steps over flat arrays; this module is the version to
+read, and the one the tests compare the kernels with.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import time
+from collections.abc import Sequence
+from functools import lru_cache
+
+import numpy as np
+
+from mjsat.board import Board, Move, ShisenShoBoard, TransposedMahjongBoard
+from mjsat.shisen import connectable
+
+__all__ = [
+    "MAHJONG",
+    "SHISEN",
+    "Geometry",
+    "geometry",
+    "pairings",
+    "SearchLimit",
+    "PythonSearch",
+]
+
+MAHJONG = 0
+"""Kind of a geometry whose pair test is 'both tiles free' (Mahjong, transposed Mahjong)."""
+SHISEN = 1
+"""Kind of a geometry whose pair test is a Shisen-Sho path of at most three segments."""
+
+
+@lru_cache(maxsize=None)
+def pairings(r: int) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """Every way to split ``r`` (even) items into pairs, as tuples of index pairs.
+
+    >>> pairings(4)
+    (((0, 1), (2, 3)), ((0, 2), (1, 3)), ((0, 3), (1, 2)))
+    >>> [len(pairings(r)) for r in (2, 4, 6, 8)]
+    [1, 3, 15, 105]
+
+    Notes
+    -----
+    ``(r - 1)!!`` pairings, built recursively in time proportional to their number.
+    """
+    if r % 2:
+        raise ValueError(f"cannot pair an odd number of items ({r})")
+
+    def rec(items: tuple[int, ...]) -> list[tuple[tuple[int, int], ...]]:
+        if not items:
+            return [()]
+        first, rest = items[0], items[1:]
+        out = []
+        for i, other in enumerate(rest):
+            for tail in rec(rest[:i] + rest[i + 1 :]):
+                out.append(((first, other),) + tail)
+        return out
+
+    return tuple(rec(tuple(range(r))))
+
+
+@dataclasses.dataclass(frozen=True)
+class Geometry:
+    """What the search needs of a board: groups, and the relations of its pair test.
+
+    For :data:`MAHJONG`: ``above``/``one``/``two`` (the tiles covering a tile and those on
+    its two sides) and their reverses ``covered``/``ones_of``/``twos_of`` (``u`` is in
+    ``ones_of[t]`` when ``t`` is in ``one[u]``). For :data:`SHISEN`: ``cells`` (grid cell
+    of each tile, margin included) and ``shape`` (the grid with its margin).
+    """
+
+    kind: int
+    n: int
+    group: tuple[int, ...]
+    members: tuple[tuple[int, ...], ...]
+    above: tuple[tuple[int, ...], ...] = ()
+    one: tuple[tuple[int, ...], ...] = ()
+    two: tuple[tuple[int, ...], ...] = ()
+    covered: tuple[tuple[int, ...], ...] = ()
+    ones_of: tuple[tuple[int, ...], ...] = ()
+    twos_of: tuple[tuple[int, ...], ...] = ()
+    cells: tuple[tuple[int, int], ...] = ()
+    shape: tuple[int, int] = (0, 0)
+
+
+def _reverse(rel: Sequence[Sequence[int]], n: int) -> tuple[tuple[int, ...], ...]:
+    out: list[list[int]] = [[] for _ in range(n)]
+    for t, others in enumerate(rel):
+        for o in others:
+            out[o].append(t)
+    return tuple(tuple(sorted(r)) for r in out)
+
+
+def geometry(board: Board) -> Geometry:
+    """The :class:`Geometry` of ``board`` (groups renumbered ``0..G-1`` by first tile).
+
+    Notes
+    -----
+    :math:`O(n + e)` for ``n`` tiles and ``e`` relations, after the layout's own tables.
+    """
+    ids: dict[int, int] = {}
+    group = tuple(ids.setdefault(g, len(ids)) for g in board.groups)
+    members: list[list[int]] = [[] for _ in ids]
+    for t, g in enumerate(group):
+        members[g].append(t)
+    n = len(board)
+    mem = tuple(tuple(m) for m in members)
+    if isinstance(board, ShisenShoBoard):
+        h, w = board.grid_shape
+        cells = tuple((y + 1, x + 1) for y, x in board.cells)
+        return Geometry(SHISEN, n, group, mem, cells=cells, shape=(h + 2, w + 2))
+    lay = board.layout
+    if isinstance(board, TransposedMahjongBoard):
+        one, two = lay.front, lay.rear
+    elif board.game in ("mahjong",):
+        one, two = lay.left, lay.right
+    else:
+        raise ValueError(f"the pairing search does not know the game {board.game!r}")
+    return Geometry(
+        MAHJONG,
+        n,
+        group,
+        mem,
+        above=lay.above,
+        one=one,
+        two=two,
+        covered=_reverse(lay.above, n),
+        ones_of=_reverse(one, n),
+        twos_of=_reverse(two, n),
+    )
+
+
+class SearchLimit(Exception):
+    """Raised inside the search when the node or time limit is reached."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class PythonSearch:
+    """The pairing-set search over a :class:`Geometry`, in plain Python.
+
+    Parameters
+    ----------
+    geo : Geometry
+    freeze, loose, scan, critical : bool
+        The improvements (see the module docstring); each can be switched off.
+    node_limit : int or None
+        Nodes before :class:`SearchLimit` is raised.
+    deadline : float or None
+        ``time.monotonic()`` value after which :class:`SearchLimit` is raised.
+
+    Notes
+    -----
+    A node costs :math:`O(n^2)` for apply and scan (rounds over the tiles until nothing
+    changes; a Shisen-Sho pair test costs :math:`O((h + w)^2)` more), and with
+    ``critical`` one scan per pairing of every unpaired group. The tree has at most one
+    level per group and ``(r-1)!!`` children per node for a group of ``r`` tiles left.
+    """
+
+    def __init__(
+        self,
+        geo: Geometry,
+        *,
+        freeze: bool = True,
+        loose: bool = True,
+        scan: bool = True,
+        critical: bool = True,
+        node_limit: int | None = None,
+        deadline: float | None = None,
+    ) -> None:
+        self.geo = geo
+        self.freeze = freeze
+        self.loose = loose and geo.kind == MAHJONG
+        self.use_scan = scan
+        self.critical = critical
+        self.node_limit = node_limit
+        self.deadline = deadline
+        self.nodes = 0
+        self.scans = 0
+
+    # ------------------------------------------------------------------ the pair test
+    def _occ(self, present: bytearray) -> np.ndarray:
+        occ = np.zeros(self.geo.shape, dtype=bool)
+        for t, (y, x) in enumerate(self.geo.cells):
+            if present[t]:
+                occ[y, x] = True
+        return occ
+
+    def is_free(self, t: int, present: bytearray) -> bool:
+        """Mahjong freeness of a present tile ``t``."""
+        g = self.geo
+        if any(present[o] for o in g.above[t]):
+            return False
+        return not any(present[o] for o in g.one[t]) or not any(present[o] for o in g.two[t])
+
+    def playable(self, a: int, b: int, present: bytearray) -> bool:
+        """True iff present tiles ``a`` and ``b`` could go together now (groups aside)."""
+        if self.geo.kind == MAHJONG:
+            return self.is_free(a, present) and self.is_free(b, present)
+        return connectable(self._occ(present), self.geo.cells[a], self.geo.cells[b])
+
+    def is_loose(self, t: int, present: bytearray) -> bool:
+        """True iff the presence of ``t`` can never block another tile (seed 000).
+
+        ``t`` covers no present tile, and every present tile touching one of its sides
+        already has its other side open (so ``t`` does not decide its freeness).
+        """
+        g = self.geo
+        if any(present[u] for u in g.covered[t]):
+            return False
+        for u in g.ones_of[t]:  # t is on u's first side
+            if present[u] and any(present[o] for o in g.two[u]):
+                return False
+        for u in g.twos_of[t]:
+            if present[u] and any(present[o] for o in g.one[u]):
+                return False
+        return True
+
+    # ------------------------------------------------------------------ apply
+    def apply(self, present: bytearray, partner: list[int], moves: list[Move]) -> None:
+        """Play every pair the pairing set allows, and the cleaning moves, until stuck.
+
+        Tiles of a group with a pairing have ``partner[t] >= 0``; a group left with two
+        tiles is paired at once. Moves are appended to ``moves`` in playing order.
+        """
+        changed = True
+        while changed:
+            changed = False
+            for tiles in self.geo.members:
+                live = [t for t in tiles if present[t]]
+                if not live:
+                    continue
+                if partner[live[0]] >= 0:
+                    for t in live:
+                        p = partner[t]
+                        if t < p and present[t] and present[p] and self.playable(t, p, present):
+                            present[t] = present[p] = 0
+                            moves.append((t, p))
+                            changed = True
+                elif self._clean(live, present, partner, moves):
+                    changed = True
+
+    def _clean(self, live: list[int], present: bytearray, partner: list[int], moves: list[Move]) -> bool:
+        if len(live) == 2:
+            partner[live[0]], partner[live[1]] = live[1], live[0]
+            return True
+        if self.freeze:
+            if self.geo.kind == MAHJONG:
+                frozen = all(self.is_free(t, present) for t in live)
+            else:
+                frozen = all(self.playable(a, b, present) for a, b in itertools.combinations(live, 2))
+            if frozen:
+                for i in range(0, len(live), 2):
+                    present[live[i]] = present[live[i + 1]] = 0
+                    moves.append((live[i], live[i + 1]))
+                return True
+        if self.loose and len(live) == 4:
+            free = [t for t in live if self.is_free(t, present)]
+            if len(free) == 3:
+                for loose in free:
+                    if self.is_loose(loose, present):
+                        a, b = (t for t in free if t != loose)
+                        present[a] = present[b] = 0
+                        moves.append((a, b))
+                        (last,) = (t for t in live if t not in free)
+                        partner[loose], partner[last] = last, loose
+                        return True
+        return False
+
+    # ------------------------------------------------------------------ the pruning scan
+    def scan(self, present: bytearray, partner: list[int]) -> bool:
+        """True iff the relaxed game of the pruning scan clears the position."""
+        self.scans += 1
+        pres = bytearray(present)
+        opened: set[int] = set()
+        start = [[t for t in tiles if pres[t]] for tiles in self.geo.members]
+        changed = True
+        while changed:
+            changed = False
+            for g, tiles in enumerate(start):
+                live = [t for t in tiles if pres[t]]
+                if not live:
+                    continue
+                if partner[live[0]] >= 0:
+                    for t in live:
+                        p = partner[t]
+                        if t < p and pres[t] and pres[p] and self.playable(t, p, pres):
+                            pres[t] = pres[p] = 0
+                            changed = True
+                    continue
+                if g not in opened:
+                    for a, b in itertools.combinations(live, 2):
+                        if self.playable(a, b, pres):
+                            pres[a] = pres[b] = 0
+                            opened.add(g)
+                            changed = True
+                            break
+                if g in opened:
+                    for t in live:
+                        if pres[t] and self._single(t, tiles, pres):
+                            pres[t] = 0
+                            changed = True
+        return not any(pres)
+
+    def _single(self, t: int, tiles: list[int], pres: bytearray) -> bool:
+        if self.geo.kind == MAHJONG:
+            return self.is_free(t, pres)
+        occ = self._occ(pres)
+        cells = self.geo.cells
+        return any(connectable(occ, cells[t], cells[u]) for u in tiles if u != t)
+
+    def _probe(self, live: list[int], pairing: Sequence[tuple[int, int]], present: bytearray, partner: list[int]) -> bool:
+        for i, j in pairing:
+            partner[live[i]], partner[live[j]] = live[j], live[i]
+        ok = self.scan(present, partner)
+        for t in live:
+            partner[t] = -1
+        return ok
+
+    # ------------------------------------------------------------------ the search
+    def _tick(self) -> None:
+        self.nodes += 1
+        if self.node_limit is not None and self.nodes > self.node_limit:
+            raise SearchLimit("node limit")
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise SearchLimit("time limit")
+
+    def search(self) -> list[Move] | None:
+        """A clearing move list, or ``None`` when there is none (exhaustive).
+
+        Raises
+        ------
+        SearchLimit
+            When the node or time limit is reached.
+        """
+        present = bytearray(b"\x01") * self.geo.n
+        partner = [-1] * self.geo.n
+        path: list[Move] = []
+        return path if self._node(present, partner, path) else None
+
+    def _node(self, present: bytearray, partner: list[int], path: list[Move]) -> bool:
+        self._tick()
+        here: list[Move] = []
+        while True:
+            self.apply(present, partner, here)
+            if not any(present):
+                path.extend(here)
+                return True
+            if self.use_scan and not self.scan(present, partner):
+                return False
+            open_groups = []
+            for tiles in self.geo.members:
+                live = [t for t in tiles if present[t]]
+                if live and partner[live[0]] < 0:
+                    open_groups.append(live)
+            if not open_groups:
+                return False
+            if not self.critical:
+                playable = [
+                    live for live in open_groups
+                    if any(self.playable(a, b, present) for a, b in itertools.combinations(live, 2))
+                ]
+                if not playable:
+                    return False
+                live = playable[0]
+                choices = list(pairings(len(live)))
+                break
+            best: tuple[list[int], list] | None = None
+            forced = False
+            for live in open_groups:
+                ok = [p for p in pairings(len(live)) if self._probe(live, p, present, partner)]
+                if not ok:
+                    return False
+                if len(ok) == 1:
+                    for i, j in ok[0]:
+                        partner[live[i]], partner[live[j]] = live[j], live[i]
+                    forced = True
+                elif best is None or len(ok) < len(best[1]):
+                    best = (live, ok)
+            if forced:
+                continue
+            assert best is not None
+            live, choices = best
+            break
+        path.extend(here)
+        for pairing in choices:
+            child_present = bytearray(present)
+            child_partner = list(partner)
+            for i, j in pairing:
+                child_partner[live[i]], child_partner[live[j]] = live[j], live[i]
+            if self._node(child_present, child_partner, path):
+                return True
+        del path[len(path) - len(here) :]
+        return False
+
+    # ------------------------------------------------------------------ random attempts
+    def attempt(self, rng: np.random.Generator) -> list[Move] | None:
+        """One random playout with the cleaning rules; its moves when it clears the board."""
+        present = bytearray(b"\x01") * self.geo.n
+        partner = [-1] * self.geo.n
+        moves: list[Move] = []
+        while True:
+            self.apply(present, partner, moves)
+            if not any(present):
+                return moves
+            legal = []
+            for tiles in self.geo.members:
+                live = [t for t in tiles if present[t]]
+                if len(live) >= 2 and partner[live[0]] < 0:
+                    legal.extend((a, b) for a, b in itertools.combinations(live, 2) if self.playable(a, b, present))
+            if not legal:
+                return None
+            a, b = legal[int(rng.integers(len(legal)))]
+            present[a] = present[b] = 0
+            moves.append((a, b))

@@ -1,0 +1,256 @@
+"""``solve_search``: the pairing-set search behind ``mjsat solve --method search``.
+
+The wrapper validates the board, runs the phases in order and times each of them:
+
+1. **prior** analysis (Mahjong only, seed 000): a tile that lies, directly or through
+   other tiles, on tiles of its own group forces an order between them; a group none of
+   whose pairings respects these orders makes the board unsolvable at once;
+2. **random attempts** (seed 001, section 3.3): random playouts with the cleaning rules;
+3. the exhaustive **search** (:mod:`mjsat.search.pairing` in Python,
+   :mod:`mjsat.search.kernels` in numba), in chunks of nodes so that the time limit is
+   checked between them.
+
+>>> from mjsat.board import Layout, MahjongBoard
+>>> board = MahjongBoard(Layout([(0, 0, 0), (0, 2, 0), (0, 4, 0), (0, 6, 0)]), [0, 1, 1, 0])
+>>> solve_search(board, engine="python").status
+'solvable'
+>>> solve_search(board.with_groups([0, 0, 1, 1]), engine="python").status
+'unsolvable'
+"""
+
+from __future__ import annotations
+
+import time
+from collections import OrderedDict
+from typing import Any
+
+import numpy as np
+
+from mjsat.board import Board, Layout, Move
+from mjsat.result import SOLVABLE, UNKNOWN, UNSOLVABLE, SolveResult
+from mjsat.search.pairing import MAHJONG, Geometry, PythonSearch, SearchLimit, geometry, pairings
+
+__all__ = ["solve_search", "ENGINES", "UnknownEngineError", "default_attempts", "prior_conflict"]
+
+ENGINES = ("numba", "python")
+"""The implementations of the search."""
+
+CHUNK_NODES = 2000
+"""Nodes the numba kernel runs between two looks at the clock."""
+
+
+class UnknownEngineError(ValueError):
+    """An ``engine`` option that is neither ``numba`` nor ``python``."""
+
+
+def default_attempts(geo: Geometry) -> int:
+    """de Bondt's number of random attempts: the number of groups of four tiles or more.
+
+    Seed 002 section 5 gives it for Mahjong (36 on the 144-tile layouts, as in seed 001);
+    the same number is used for Shisen-Sho here.
+    """
+    return sum(1 for m in geo.members if len(m) >= 4)
+
+
+# --------------------------------------------------------------------------- prior analysis
+
+_DESC_CACHE: OrderedDict[tuple[Layout, int], list[int]] = OrderedDict()
+
+
+def _descendants(board: Board) -> list[int]:
+    """For each tile, the bit mask of the tiles it lies on, directly or through others."""
+    key = (board.layout, id(board.layout))
+    hit = _DESC_CACHE.get(key)
+    if hit is not None:
+        return hit
+    lay = board.layout
+    covered: list[list[int]] = [[] for _ in range(len(lay))]
+    for t, over in enumerate(lay.above):
+        for o in over:
+            covered[o].append(t)
+    desc = [0] * len(lay)
+    for t in sorted(range(len(lay)), key=lambda t: lay.positions[t][2]):
+        m = 0
+        for u in covered[t]:
+            m |= (1 << u) | desc[u]
+        desc[t] = m
+    _DESC_CACHE[key] = desc
+    while len(_DESC_CACHE) > 16:
+        _DESC_CACHE.popitem(last=False)
+    return desc
+
+
+def _pairing_ok(tiles: tuple[int, ...], pairing: Any, desc: list[int]) -> bool:
+    pairs = [(tiles[i], tiles[j]) for i, j in pairing]
+    masks = []
+    for a, b in pairs:
+        if desc[a] >> b & 1 or desc[b] >> a & 1:
+            return False
+        masks.append(((1 << a) | (1 << b), desc[a] | desc[b]))
+    # pair i must go before pair j when a tile of i lies on a tile of j: no cycle allowed
+    k = len(pairs)
+    succ = [[j for j in range(k) if j != i and masks[i][1] & masks[j][0]] for i in range(k)]
+    indeg = [0] * k
+    for i in range(k):
+        for j in succ[i]:
+            indeg[j] += 1
+    stack = [i for i in range(k) if indeg[i] == 0]
+    seen = 0
+    while stack:
+        i = stack.pop()
+        seen += 1
+        for j in succ[i]:
+            indeg[j] -= 1
+            if indeg[j] == 0:
+                stack.append(j)
+    return seen == k
+
+
+def prior_conflict(board: Board, geo: Geometry | None = None) -> int | None:
+    """A group (renumbered as in :func:`~mjsat.search.pairing.geometry`) that no pairing can
+    remove, by the cover order alone; ``None`` when there is none.
+
+    A tile lying (directly or through other tiles) on another one must go strictly
+    before it. A pairing of a group is impossible when it pairs two such tiles, or when
+    its pairs must go before one another in a cycle (seed 000: a tile on two tiles of its
+    group stacked on each other, or on three tiles of its group). Groups of more than
+    eight tiles are not checked.
+
+    Notes
+    -----
+    :math:`O(n \\cdot e)` bit operations once per layout, then :math:`O(r \\cdot (r-1)!!)`
+    per group of ``r`` tiles.
+    """
+    geo = geo or geometry(board)
+    if geo.kind != MAHJONG:
+        return None
+    desc = _descendants(board)
+    for g, tiles in enumerate(geo.members):
+        if len(tiles) > 8:
+            continue
+        if not any(desc[t] for t in tiles):
+            continue
+        if not any(_pairing_ok(tiles, p, desc) for p in pairings(len(tiles))):
+            return g
+    return None
+
+
+# --------------------------------------------------------------------------- the wrapper
+
+
+def solve_search(
+    board: Board,
+    *,
+    time_limit: float | None = None,
+    seed: int = 0,
+    node_limit: int | None = None,
+    attempts: int | None = None,
+    freeze: bool = True,
+    loose: bool = True,
+    prior: bool = True,
+    scan: bool = True,
+    critical: bool = True,
+    engine: str = "numba",
+) -> SolveResult:
+    """Decide ``board`` with the pairing-set search (seeds 000, 001, 002).
+
+    Parameters
+    ----------
+    board : Board
+        A Mahjong, transposed Mahjong or Shisen-Sho board, solved from its full deal.
+    time_limit : float or None
+        Seconds before answering ``unknown``.
+    seed : int
+        Seed of the random attempts.
+    node_limit : int or None
+        Search nodes before answering ``unknown``.
+    attempts : int or None
+        Random playouts before the exhaustive search; default :func:`default_attempts`
+        (de Bondt's choice); 0 switches them off.
+    freeze, loose, prior, scan, critical : bool
+        The improvements, each switchable for measurement: the freeze and loose-tile
+        cleaning rules, the prior analysis, the pruning scan, the critical-group probing
+        (see :mod:`mjsat.search.pairing`).
+    engine : {"numba", "python"}
+        The compiled kernels or the pure-Python reference.
+
+    Returns
+    -------
+    SolveResult
+        ``solvable`` with the moves, ``unsolvable`` (exhaustive), or ``unknown``.
+        ``stats`` holds ``nodes``, ``scans``, ``attempts`` and ``seconds_<phase>``.
+
+    Raises
+    ------
+    UnknownEngineError
+        ``engine`` is not one of :data:`ENGINES`.
+
+    Notes
+    -----
+    Exponential in the worst case (the problem is NP-complete): at most one tree level per
+    group and ``(r-1)!!`` children for a group of ``r`` tiles. A node costs
+    :math:`O(n + e)` for apply and scan in the numba engine on Mahjong (event-driven), and
+    one scan per pairing of every unpaired group with ``critical``.
+    """
+    if engine not in ENGINES:
+        raise UnknownEngineError(f"unknown engine {engine!r} (known: {', '.join(ENGINES)})")
+    t0 = time.perf_counter()
+    deadline = None if time_limit is None else time.monotonic() + float(time_limit)
+    geo = geometry(board)
+    stats: dict[str, Any] = {"engine": engine, "nodes": 0, "scans": 0, "attempts": 0}
+    t_prior = time.perf_counter()
+    if prior:
+        g = prior_conflict(board, geo)
+        stats["seconds_prior"] = time.perf_counter() - t_prior
+        if g is not None:
+            t = geo.members[g][0]
+            return SolveResult(
+                UNSOLVABLE, "search", stats=stats,
+                reason=f"prior analysis: group {board.group_label(board.groups[t])} blocks itself",
+            )
+    n_attempts = default_attempts(geo) if attempts is None else int(attempts)
+    if n_attempts < 0:
+        raise ValueError(f"attempts must be >= 0, got {attempts}")
+    opts = dict(freeze=bool(freeze), loose=bool(loose), scan=bool(scan), critical=bool(critical))
+    if engine == "python":
+        result = _run_python(geo, opts, n_attempts, seed, node_limit, deadline, stats)
+    else:
+        from mjsat.search import kernels
+
+        result = kernels.run(geo, opts, n_attempts, seed, node_limit, deadline, stats)
+    stats["seconds_total"] = time.perf_counter() - t0
+    return result
+
+
+def _run_python(
+    geo: Geometry,
+    opts: dict[str, bool],
+    n_attempts: int,
+    seed: int,
+    node_limit: int | None,
+    deadline: float | None,
+    stats: dict[str, Any],
+) -> SolveResult:
+    search = PythonSearch(geo, node_limit=node_limit, deadline=deadline, **opts)
+    rng = np.random.default_rng(seed)
+    t = time.perf_counter()
+    for i in range(n_attempts):
+        moves = search.attempt(rng)
+        stats["attempts"] = i + 1
+        if moves is not None:
+            stats["seconds_attempts"] = time.perf_counter() - t
+            return SolveResult(SOLVABLE, "search", moves=moves, stats=stats, reason=f"random attempt {i + 1}")
+        if deadline is not None and time.monotonic() > deadline:
+            stats["seconds_attempts"] = time.perf_counter() - t
+            return SolveResult(UNKNOWN, "search", stats=stats, reason="time limit")
+    stats["seconds_attempts"] = time.perf_counter() - t
+    t = time.perf_counter()
+    try:
+        moves: list[Move] | None = search.search()
+    except SearchLimit as lim:
+        stats.update(nodes=search.nodes, scans=search.scans, seconds_search=time.perf_counter() - t)
+        return SolveResult(UNKNOWN, "search", stats=stats, reason=lim.reason)
+    stats.update(nodes=search.nodes, scans=search.scans, seconds_search=time.perf_counter() - t)
+    if moves is None:
+        return SolveResult(UNSOLVABLE, "search", stats=stats)
+    return SolveResult(SOLVABLE, "search", moves=moves, stats=stats)
