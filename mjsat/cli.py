@@ -11,6 +11,7 @@ imported only when used.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import json
 import sys
@@ -28,11 +29,22 @@ __all__ = ["main", "cli", "LAZY_COMMANDS", "board_options", "board_from_options"
 
 LAZY_COMMANDS: dict[str, str] = {
     # name -> "module:command"; each part registers its commands here, explicitly.
+    "sample": "mjsat.search.cli:sample",
 }
 
 
+def _lazy_target(name: str) -> tuple[str, str]:
+    """``(module:attr, short help)`` of a lazily registered command."""
+    entry = LAZY_COMMANDS[name]
+    return (entry, "") if isinstance(entry, str) else (entry[0], entry[1])
+
+
 class MjsatGroup(click.Group):
-    """A click group that loads the parts' commands lazily and reports bad input in one line."""
+    """A click group that loads the parts' commands lazily and reports bad input in one line.
+
+    ``LAZY_COMMANDS`` maps a name to ``"module:attr"`` or to ``("module:attr", "short
+    help")``; with the short help, ``mjsat --help`` lists the command without importing it.
+    """
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(set(super().list_commands(ctx)) | set(LAZY_COMMANDS))
@@ -40,9 +52,29 @@ class MjsatGroup(click.Group):
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         cmd = super().get_command(ctx, name)
         if cmd is None and name in LAZY_COMMANDS:
-            module, _, attr = LAZY_COMMANDS[name].partition(":")
+            module, _, attr = _lazy_target(name)[0].partition(":")
             cmd = getattr(importlib.import_module(module), attr)
         return cmd
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows: list[tuple[str, str]] = []
+        limit = formatter.width - 6 - max((len(n) for n in self.list_commands(ctx)), default=0)
+        for name in self.list_commands(ctx):
+            if name in self.commands:
+                cmd = self.commands[name]
+                if not cmd.hidden:
+                    rows.append((name, cmd.get_short_help_str(limit)))
+                continue
+            short = _lazy_target(name)[1]
+            if not short:
+                try:
+                    short = self.get_command(ctx, name).get_short_help_str(limit)  # type: ignore[union-attr]
+                except Exception as exc:  # a part that fails to import must not break --help
+                    short = f"(unavailable: {exc})"
+            rows.append((name, short))
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -86,7 +118,25 @@ _game_choice = click.Choice(list(GAMES), case_sensitive=False)
 
 
 def board_options(func: Any) -> Any:
-    """Options naming a board: a BOARD file argument, or ``--layout`` with ``--seed``."""
+    """Options naming a board: a BOARD file argument, or ``--layout`` with ``--seed``.
+
+    The decorated command receives the board built from them as its ``board`` argument.
+    """
+
+    @functools.wraps(func)
+    def wrapper(
+        *args: Any,
+        board_file: str | None,
+        layout_spec: str | None,
+        map_name: str | None,
+        seed: int | None,
+        game: str | None,
+        solvable: bool,
+        **kwargs: Any,
+    ) -> Any:
+        board = board_from_options(board_file, layout_spec, map_name, seed, game, solvable)
+        return func(*args, board=board, **kwargs)
+
     options = [
         click.argument("board_file", metavar="[BOARD]", required=False, type=click.Path(dir_okay=False)),
         click.option("--layout", "layout_spec", metavar="NAME|FILE", help="Deal on this layout instead of reading BOARD."),
@@ -96,8 +146,8 @@ def board_options(func: Any) -> Any:
         click.option("--solvable", is_flag=True, help="With --layout: deal solvable by construction (seed 003, Algorithm 1)."),
     ]
     for opt in reversed(options):
-        func = opt(func)
-    return func
+        wrapper = opt(wrapper)
+    return wrapper
 
 
 def board_from_options(
@@ -297,12 +347,7 @@ def convert(board_file: str, output: str, game: str | None) -> None:
 @click.option("--show", is_flag=True, help="Also print an ASCII picture of the board.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Also write the result as JSON to this file.")
 def solve(
-    board_file: str | None,
-    layout_spec: str | None,
-    map_name: str | None,
-    seed: int | None,
-    game: str | None,
-    solvable: bool,
+    board: Board,
     method: str,
     time_limit: float | None,
     node_limit: int | None,
@@ -326,7 +371,6 @@ def solve(
     """
     from mjsat.methods import METHODS, solve as run
 
-    board = board_from_options(board_file, layout_spec, map_name, seed, game, solvable)
     if method not in METHODS:
         raise click.BadParameter(f"unknown method {method!r} (known: {', '.join(sorted(METHODS))})", param_hint="--method")
     options: dict[str, Any] = {"node_limit": node_limit, "encoding": encoding, "solver": solver, "certify": certify}
@@ -397,12 +441,7 @@ def verify(board_file: str, solution_file: str, game: str | None, as_json: bool)
 @click.option("--unit", type=click.IntRange(6, 80), default=18, show_default=True, help="Pixels per half tile.")
 @click.option("--title", default=None, help="Title written above the picture.")
 def render(
-    board_file: str | None,
-    layout_spec: str | None,
-    map_name: str | None,
-    seed: int | None,
-    game: str | None,
-    solvable: bool,
+    board: Board,
     output: str | None,
     solution_file: str | None,
     unit: int,
@@ -417,7 +456,6 @@ def render(
     from mjsat.boardio import load_solution
     from mjsat.render import svg_board
 
-    board = board_from_options(board_file, layout_spec, map_name, seed, game, solvable)
     moves = load_solution(solution_file, board) if solution_file else None
     if output is None:
         click.echo(str(board))
