@@ -1,0 +1,403 @@
+"""The four playing strategies of seed 003 (Stam, section 3.4).
+
+Each strategy sees the board only through a :class:`~mjsat.search.play.PlayerView` and
+answers one move at a time through :meth:`Strategy.choose` (``None``: no move left).
+A strategy that plans several moves at once keeps them in a queue and plays them one
+by one; a planned pair whose tiles are gone is dropped, one not yet free waits.
+
+* :class:`RandomStrategy` (Algorithm 2): the heuristic's best pair among all free pairs.
+* :class:`MultipleFirstStrategy` (Algorithm 3): all free quadruples first, else one pair
+  from every free triple (the heuristic picks which), else every free pair.
+* :class:`GreedyStrategy` (Algorithm 4): the pair whose two stones free the most stones;
+  the heuristic breaks ties.
+* :class:`ObstructionTreeStrategy` (Algorithms 5-9): iterative deepening over a tree that
+  alternates matches and obstructors, from a root stone chosen by the heuristic.
+
+>>> from mjsat.board import Layout, MahjongBoard
+>>> from mjsat.search.play import play_game
+>>> lay = Layout([(0, 2 * i, 0) for i in range(6)])
+>>> board = MahjongBoard(lay, [0, 1, 2, 2, 1, 0])
+>>> [play_game(board, s, "maxblock", seed=3).cleared for s in STRATEGIES]
+[True, True, True, True]
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+
+import numpy as np
+
+from mjsat.board import Move, TileId
+from mjsat.search.heuristics import Heuristic, make_heuristic
+
+__all__ = [
+    "Strategy",
+    "RandomStrategy",
+    "MultipleFirstStrategy",
+    "GreedyStrategy",
+    "ObstructionTreeStrategy",
+    "STRATEGIES",
+    "make_strategy",
+    "UnknownStrategyError",
+]
+
+
+class UnknownStrategyError(ValueError):
+    """No strategy of that name."""
+
+
+class Strategy:
+    """A player: ``choose(view, rng)`` returns the next move or ``None`` (nothing to play)."""
+
+    name = ""
+
+    def __init__(self, heuristic: str | Heuristic = "random") -> None:
+        self.heuristic = make_heuristic(heuristic)
+        self._queue: list[Move] = []
+
+    def choose(self, view, rng: np.random.Generator) -> Move | None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _next_planned(self, view) -> Move | None:
+        """The first queued pair that is playable now; pairs with a tile gone are dropped."""
+        q = self._queue
+        i = 0
+        while i < len(q):
+            a, b = q[i]
+            if not (view.is_present(a) and view.is_present(b)):
+                q.pop(i)
+            elif view.is_free(a) and view.is_free(b):
+                q.pop(i)
+                return (a, b)
+            else:
+                i += 1
+        return None
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.heuristic.name!r})"
+
+
+class RandomStrategy(Strategy):
+    """Algorithm 2: among all free pairs, the one the heuristic likes best.
+
+    Notes
+    -----
+    :math:`O(f^2)` per move for ``f`` free tiles (the pairs), plus the heuristic.
+    """
+
+    name = "random"
+
+    def choose(self, view, rng: np.random.Generator) -> Move | None:
+        pairs = view.free_pairs()
+        return self.heuristic.best_pair(view, pairs, rng) if pairs else None
+
+
+class MultipleFirstStrategy(Strategy):
+    """Algorithm 3: remove free quadruples first, then free triples, then free pairs.
+
+    Counting the free stones of every face: when some face has four (or more) free
+    stones, all of those go, face after face; else, when some face has three, one pair
+    of each such face goes (the heuristic picks the pair); else every free pair goes.
+    Only then are the free stones counted again.
+
+    Notes
+    -----
+    :math:`O(f)` per round for ``f`` free tiles, plus the heuristic on triples.
+    """
+
+    name = "multiple-first"
+
+    def choose(self, view, rng: np.random.Generator) -> Move | None:
+        move = self._next_planned(view)
+        if move is None:
+            self._queue = self._plan(view, rng)
+            move = self._next_planned(view)
+        return move
+
+    def _plan(self, view, rng: np.random.Generator) -> list[Move]:
+        by_face = view.free_by_face()
+        top = max((len(ts) for ts in by_face.values()), default=0)
+        if top < 2:
+            return []
+        plan: list[Move] = []
+        for face in sorted(by_face):
+            ts = list(by_face[face])
+            if not (len(ts) >= 4 if top >= 4 else len(ts) == top):
+                continue
+            if len(ts) % 2 == 0:  # "pick first pair; pick remaining pair"
+                plan.extend((ts[i], ts[i + 1]) for i in range(0, len(ts), 2))
+                continue
+            while len(ts) >= 2:  # a triple: the heuristic picks the pair, one stone stays
+                a, b = self.heuristic.best_pair(view, list(itertools.combinations(ts, 2)), rng)
+                plan.append((a, b))
+                ts.remove(a)
+                ts.remove(b)
+        return plan
+
+
+class GreedyStrategy(Strategy):
+    """Algorithm 4: the free pair ``(i, j)`` maximising ``freed(i) + freed(j)``.
+
+    ``freed(s)`` counts the stones that would become free by removing ``s`` alone (the
+    paper's per-stone count). Ties go to the heuristic.
+
+    Notes
+    -----
+    :math:`O(f d + f^2)` per move for ``f`` free tiles with ``d`` neighbours each.
+    """
+
+    name = "greedy"
+
+    def choose(self, view, rng: np.random.Generator) -> Move | None:
+        pairs = view.free_pairs()
+        if not pairs:
+            return None
+        gain: dict[TileId, int] = {}
+        for a, b in pairs:
+            for t in (a, b):
+                if t not in gain:
+                    gain[t] = view.freed_by(t)
+        values = [gain[a] + gain[b] for a, b in pairs]
+        top = max(values)
+        tied = [p for p, v in zip(pairs, values) if v == top]
+        return tied[0] if len(tied) == 1 else self.heuristic.best_pair(view, tied, rng)
+
+
+# --------------------------------------------------------------------------- Obstruction-Tree
+
+
+class _Search:
+    """State of one root search: the view, the node budget, whether a frontier remains."""
+
+    __slots__ = ("view", "nodes", "max_nodes", "frontier", "exhausted")
+
+    def __init__(self, view, max_nodes: int) -> None:
+        self.view = view
+        self.nodes = 0
+        self.max_nodes = max_nodes
+        self.frontier = False
+        self.exhausted = False
+
+
+class _TwoStageNode:
+    """A stone and its visible matches (seed 003's TwoStageNode).
+
+    Status ``1``: a pickPath (``path``) ends by picking the stone with a match; ``-1``: no
+    path exists below; ``0``: undecided, search deeper. Decided statuses are kept.
+    """
+
+    __slots__ = ("stone", "depth", "ancestors", "status", "path", "sets", "built")
+
+    def __init__(self, stone: TileId, depth: int, ancestors: frozenset[TileId]) -> None:
+        self.stone = stone
+        self.depth = depth
+        self.ancestors = ancestors | {stone}
+        self.status = 0
+        self.path: list[Move] = []
+        self.sets: list[_MatchObstructorSet] = []
+        self.built = False
+
+    def evaluate(self, s: _Search, level: int) -> None:
+        """findMatches (Algorithm 6) and expandObstructors (Algorithm 8) to ``level``."""
+        if self.status:
+            return
+        if not self.built:
+            if s.nodes >= s.max_nodes:
+                s.exhausted = True
+                return
+            s.nodes += 1
+            self.built = True
+            self._find_matches(s.view)
+            if self.status:
+                return
+        if self.depth >= level:
+            s.frontier = True
+            return
+        for mos in self.sets:
+            mos.evaluate(s, level)
+            if mos.status == 1:  # the first pickPath found
+                self.status, self.path = 1, mos.path
+                return
+        if all(mos.status == -1 for mos in self.sets):
+            self.status = -1
+
+    def _find_matches(self, view) -> None:
+        stone = self.stone
+        if not view.is_visible(stone):  # a hidden face has no visible match
+            self.status = -1
+            return
+        matches = [m for m in view.visible_matches(stone) if m not in self.ancestors]
+        if not matches:
+            self.status = -1
+            return
+        if view.is_free(stone):
+            for m in matches:
+                if view.is_free(m):
+                    self.status, self.path = 1, [(stone, m) if stone < m else (m, stone)]
+                    return
+        self.sets = [_MatchObstructorSet(stone, m, self.depth, self.ancestors | {m}) for m in matches]
+
+
+class _MatchObstructorSet:
+    """The obstructors (left, above, right) of a stone and its match (MatchObstructorSet).
+
+    For the root the stone is free and only the match's obstructors count, as in the
+    paper; deeper down the stone itself must be freed too, so its obstructors join.
+    """
+
+    __slots__ = ("stone", "match", "depth", "ancestors", "status", "path", "needs", "children")
+
+    def __init__(self, stone: TileId, match: TileId, depth: int, ancestors: frozenset[TileId]) -> None:
+        self.stone = stone
+        self.match = match
+        self.depth = depth
+        self.ancestors = ancestors
+        self.status = 0
+        self.path: list[Move] = []
+        self.needs: list[tuple[list[TileId], list[TileId], list[TileId]]] | None = None
+        self.children: dict[TileId, _TwoStageNode] = {}
+
+    def _build(self, view) -> None:
+        self.needs = []
+        for x in (self.stone, self.match):
+            if view.is_free(x):
+                continue
+            left, right = view.side_chains(x)
+            # outermost first, the order in which a chain can be picked
+            self.needs.append((view.covering(x), left[::-1], right[::-1]))
+        for group in self.needs:
+            for tiles in group:
+                for o in tiles:
+                    if o not in self.ancestors and o not in self.children:
+                        self.children[o] = _TwoStageNode(o, self.depth + 1, self.ancestors)
+
+    def _direction(self, tiles: list[TileId]) -> int:
+        status = 1
+        for o in tiles:
+            if o in self.ancestors:  # cyclic: a stone higher up in the tree
+                return -1
+            status = min(status, self.children[o].status)
+        return status
+
+    def _paths(self, tiles: list[TileId]) -> list[Move]:
+        return [m for o in tiles for m in self.children[o].path]
+
+    def evaluate(self, s: _Search, level: int) -> None:
+        """findMatches (Algorithm 7) and expandObstructors (Algorithm 9) to ``level``."""
+        if self.status:
+            return
+        if self.needs is None:
+            self._build(s.view)
+        assert self.needs is not None
+        for above, left, right in self.needs:  # a blocked stone above: fatal at once
+            if self._direction(above) == -1:
+                self.status = -1
+                return
+        for child in self.children.values():
+            child.evaluate(s, level)
+        path: list[Move] = []
+        decided = True
+        for above, left, right in self.needs:
+            a, l, r = self._direction(above), self._direction(left), self._direction(right)
+            if a == -1 or (l == -1 and r == -1):
+                self.status = -1
+                return
+            if a == 1 and (l == 1 or r == 1):
+                side = left if l == 1 and (r != 1 or len(self._paths(left)) <= len(self._paths(right))) else right
+                path += self._paths(above) + self._paths(side)
+            else:
+                decided = False
+        if decided:
+            pair = (self.stone, self.match) if self.stone < self.match else (self.match, self.stone)
+            seen: set[Move] = set()
+            self.path = [m for m in [*path, pair] if not (m in seen or seen.add(m))]
+            self.status = 1
+
+
+class ObstructionTreeStrategy(Strategy):
+    """Algorithms 5-9: search a pickPath that frees a root stone's match, then pick it.
+
+    The root stone is the heuristic's best free stone; when no pickPath is found for
+    it, the next best is tried, and so on (``skipFirst``). For a root, iterative
+    deepening alternates finding visible matches of a stone and the obstructors (left
+    chain, above, right chain) of a match, each obstructor a new node, until the root
+    is decided. The pruning of the paper: decided statuses are kept; a stone already
+    higher in the tree is negative; one negative obstructor above, or one on the left
+    and one on the right, makes a match negative; all above and all of one side
+    positive make it positive. The pickPath is picked blockers first, root pair last.
+
+    Parameters
+    ----------
+    heuristic : str or Heuristic
+    max_nodes : int, optional (default=4000)
+        Nodes per root search; past it the root counts as undecided and is skipped.
+    max_level : int, optional (default=12)
+        Deepest iteration per root search.
+
+    Notes
+    -----
+    Exponential in ``max_level`` in the worst case (up to three matches times the
+    obstructors per level), bounded by ``max_nodes`` per root and so by
+    :math:`O(f \\cdot \\text{max\\_nodes} \\cdot c)` per move for ``f`` free tiles.
+    """
+
+    name = "obstruction-tree"
+
+    def __init__(self, heuristic: str | Heuristic = "random", *, max_nodes: int = 4000, max_level: int = 12) -> None:
+        super().__init__(heuristic)
+        self.max_nodes = int(max_nodes)
+        self.max_level = int(max_level)
+
+    def choose(self, view, rng: np.random.Generator) -> Move | None:
+        move = self._next_planned(view)
+        if move is not None:
+            return move
+        self._queue = []
+        for root in self.heuristic.rank(view, view.free_tiles(), rng):
+            path = self.pick_path(view, root)
+            if path:
+                self._queue = list(path)
+                move = self._next_planned(view)
+                if move is not None:
+                    return move
+        return None
+
+    def pick_path(self, view, root: TileId) -> list[Move] | None:
+        """The pickPath found for ``root`` by iterative deepening, or ``None``."""
+        s = _Search(view, self.max_nodes)
+        node = _TwoStageNode(root, 0, frozenset())
+        for level in range(self.max_level + 1):
+            s.frontier = False
+            node.evaluate(s, level)
+            if node.status or not s.frontier or s.exhausted:
+                break
+        return node.path if node.status == 1 else None
+
+
+STRATEGIES: dict[str, type[Strategy]] = {
+    "random": RandomStrategy,
+    "multiple-first": MultipleFirstStrategy,
+    "greedy": GreedyStrategy,
+    "obstruction-tree": ObstructionTreeStrategy,
+}
+"""The strategies by name, in the order of Table 1."""
+
+
+def make_strategy(name: str | Strategy, heuristic: str | Heuristic = "random", **options) -> Strategy:
+    """A fresh strategy by name (``random``, ``multiple-first``, ``greedy``, ``obstruction-tree``).
+
+    Spellings without dashes and the initials ``mf`` and ``ot`` also work.
+    """
+    if isinstance(name, Strategy):
+        return name
+    key = str(name).strip().lower().replace("_", "-")
+    aliases = {"multiplefirst": "multiple-first", "mf": "multiple-first", "obstructiontree": "obstruction-tree", "ot": "obstruction-tree"}
+    key = aliases.get(key.replace("-", ""), key)
+    if key not in STRATEGIES:
+        raise UnknownStrategyError(f"unknown strategy {name!r} (known: {', '.join(STRATEGIES)})")
+    return STRATEGIES[key](heuristic, **options)
+
+
+def strategy_names() -> Sequence[str]:
+    return tuple(STRATEGIES)
