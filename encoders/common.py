@@ -1,0 +1,419 @@
+"""What every encoding of a board shares: the rules as precedence requirements.
+
+A solution is a *pairing* (a perfect matching inside every group) plus an order of the
+pairs; once the pairing is fixed the order does not matter (seed 000). Freeness is
+monotone (a removed tile never blocks again), so a pairing can be cleared iff the pairs
+can be ordered so that, when a pair goes, every tile it needs gone is already gone.
+
+:func:`requirements` turns a board into that static data, the same for every encoding:
+
+* ``pairs`` -- the candidate pairs ``(a, b)``, ``a < b``, of equal tiles (minus the pairs
+  that can never go together, such as a tile and the tile that covers it);
+* ``need[t]`` -- tiles that must be gone before ``t`` goes (Mahjong: the tiles above);
+* ``sides[t]`` -- ``()`` or two tile sets of which one must be gone before ``t`` goes
+  (Mahjong: left and right, or front and rear in the transposed game);
+* ``paths[p]`` -- for a Shisen-Sho candidate pair, the minimal tile sets of its candidate
+  paths (at most three segments, one-cell margin): one set must be gone before the pair.
+
+The module also has the pairing view used by the tests and the decoders:
+:func:`linearize` orders a pairing by the rules (greedy, exact by monotonicity) and
+:func:`feasible_pairings` enumerates every pairing that clears a tiny board.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+from collections.abc import Callable, Iterable, Iterator, Sequence
+
+from pysat.card import CardEnc, EncType
+from pysat.formula import CNF, IDPool
+
+from mjsat.board import Board, MahjongBoard, Move, ShisenShoBoard, TileId
+
+__all__ = [
+    "EncodingError",
+    "Requirements",
+    "requirements",
+    "shisen_paths",
+    "add_matching",
+    "add_precedence",
+    "pair_vars",
+    "Decoded",
+    "Decoder",
+    "linearize",
+    "perfect_matchings",
+    "feasible_pairings",
+    "true_set",
+]
+
+
+class EncodingError(ValueError):
+    """A board or an option an encoder cannot handle (unknown game, bad step bound)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Requirements:
+    """The rules of one board as precedence data (see the module docstring).
+
+    Attributes
+    ----------
+    n : int
+        Number of tiles.
+    game : str
+    pairs : tuple of (a, b)
+        Candidate pairs, ``a < b``, equal groups, sorted.
+    need : tuple of tuple of int
+        ``need[t]``: tiles gone strictly before ``t``.
+    sides : tuple of tuple of frozenset
+        ``sides[t]``: ``()`` or the two side sets; one of them is gone before ``t``.
+    paths : dict of (a, b) -> tuple of frozenset
+        Shisen-Sho only: minimal blocker sets of the candidate paths of each pair.
+    impossible : tuple of int
+        Tiles with no candidate partner at all (the board is then unsolvable).
+    """
+
+    n: int
+    game: str
+    pairs: tuple[Move, ...]
+    need: tuple[tuple[TileId, ...], ...]
+    sides: tuple[tuple[frozenset[TileId], ...], ...]
+    paths: dict[Move, tuple[frozenset[TileId], ...]]
+    impossible: tuple[TileId, ...]
+
+    def incident(self) -> list[list[Move]]:
+        """For each tile the candidate pairs it is in."""
+        out: list[list[Move]] = [[] for _ in range(self.n)]
+        for p in self.pairs:
+            out[p[0]].append(p)
+            out[p[1]].append(p)
+        return out
+
+    def edges(self) -> set[tuple[TileId, TileId]]:
+        """Every potential strict precedence ``(u, v)``: u gone before v (tiles of a pair
+        are represented by the smaller one for Shisen-Sho paths)."""
+        out: set[tuple[TileId, TileId]] = set()
+        for t in range(self.n):
+            out.update((o, t) for o in self.need[t])
+            for side in self.sides[t]:
+                out.update((o, t) for o in side)
+        for (a, _b), alts in self.paths.items():
+            for alt in alts:
+                out.update((o, a) for o in alt)
+        return out
+
+
+def shisen_paths(board: ShisenShoBoard, a: TileId, b: TileId) -> tuple[frozenset[TileId], ...]:
+    """The minimal tile sets whose removal opens a path of at most three segments.
+
+    Parameters
+    ----------
+    board : ShisenShoBoard
+    a, b : int
+        Two tiles (any groups).
+
+    Returns
+    -------
+    tuple of frozenset
+        Distinct, inclusion-minimal sets of tiles (not ``a`` or ``b``) lying on one
+        candidate path; the empty set when a path is open on the full board.
+
+    Notes
+    -----
+    Every path of at most three segments has a middle segment on some row (or column)
+    of the grid with its margin, so there are :math:`h + w + 4` candidates, each of
+    :math:`O(h + w)` cells: :math:`O((h + w)^2)` time. Agrees with
+    :func:`mjsat.shisen.connectable` on every occupancy (tested).
+    """
+    h, w = board.grid_shape
+    at = {(y + 1, x + 1): t for t, (y, x) in enumerate(board.cells)}
+    ya, xa = board.cells[a][0] + 1, board.cells[a][1] + 1
+    yb, xb = board.cells[b][0] + 1, board.cells[b][1] + 1
+
+    def col(x: int, y0: int, y1: int) -> Iterator[tuple[int, int]]:
+        for y in range(min(y0, y1), max(y0, y1) + 1):
+            yield (y, x)
+
+    def row(y: int, x0: int, x1: int) -> Iterator[tuple[int, int]]:
+        for x in range(min(x0, x1), max(x0, x1) + 1):
+            yield (y, x)
+
+    cands: set[frozenset[TileId]] = set()
+    for y in range(h + 2):  # vertical, horizontal on row y, vertical
+        cells = itertools.chain(col(xa, ya, y), row(y, xa, xb), col(xb, y, yb))
+        cands.add(frozenset(at[c] for c in cells if c in at) - {a, b})
+    for x in range(w + 2):  # horizontal, vertical on column x, horizontal
+        cells = itertools.chain(row(ya, xa, x), col(x, ya, yb), row(yb, x, xb))
+        cands.add(frozenset(at[c] for c in cells if c in at) - {a, b})
+    ordered = sorted(cands, key=lambda s: (len(s), sorted(s)))
+    minimal: list[frozenset[TileId]] = []
+    for s in ordered:
+        if not any(m <= s for m in minimal):
+            minimal.append(s)
+    return tuple(minimal)
+
+
+def requirements(board: Board) -> Requirements:
+    """The precedence data of ``board`` (see the module docstring).
+
+    Raises
+    ------
+    EncodingError
+        The board's game is not Mahjong, transposed Mahjong or Shisen-Sho.
+
+    Notes
+    -----
+    Mahjong: :math:`O(n d + P)` for ``d`` neighbours per tile and ``P`` candidate pairs
+    (:math:`P = \\sum_g k_g (k_g - 1) / 2` over group sizes :math:`k_g`). Shisen-Sho adds
+    :math:`O(P (h + w)^2)` for the paths.
+    """
+    n = len(board)
+    members = board.group_members()
+    raw = [p for ts in members.values() for p in itertools.combinations(sorted(ts), 2)]
+    paths: dict[Move, tuple[frozenset[TileId], ...]] = {}
+    if isinstance(board, MahjongBoard):
+        one, two = board._sides()
+        above = board.layout.above
+        need = tuple(tuple(above[t]) for t in range(n))
+        sides = tuple(
+            (frozenset(one[t]), frozenset(two[t])) if one[t] and two[t] else () for t in range(n)
+        )
+
+        def possible(a: TileId, b: TileId) -> bool:
+            if a in need[b] or b in need[a]:
+                return False
+            return not any(sides[t] and all(o in s for s in sides[t]) for t, o in ((a, b), (b, a)))
+
+        pairs = tuple(sorted(p for p in raw if possible(*p)))
+    elif isinstance(board, ShisenShoBoard):
+        need = tuple(() for _ in range(n))
+        sides = tuple(() for _ in range(n))
+        pairs = tuple(sorted(raw))
+        for p in pairs:
+            paths[p] = shisen_paths(board, *p)
+    else:
+        raise EncodingError(f"no encoding for the game {board.game!r}")
+    covered = {t for p in pairs for t in p}
+    impossible = tuple(t for t in range(n) if t not in covered)
+    return Requirements(n, board.game, pairs, need, sides, paths, impossible)
+
+
+def pair_vars(req: Requirements, vpool: IDPool) -> dict[Move, int]:
+    """The pairing variables ``('m', a, b)`` of every candidate pair."""
+    return {p: vpool.id(("m", p[0], p[1])) for p in req.pairs}
+
+
+def add_matching(cnf: CNF, req: Requirements, m: dict[Move, int], vpool: IDPool) -> None:
+    """Clauses making the chosen pairs a perfect matching inside every group.
+
+    Every tile is in exactly one chosen pair: python-sat's pairwise encoding for up to
+    five candidates (groups of up to six), its ladder encoding beyond. A tile with no
+    candidate partner gets the empty clause.
+
+    Notes
+    -----
+    A group of size :math:`k` has :math:`k(k-1)/2` pair variables and, pairwise,
+    :math:`k (1 + (k-1)(k-2)/2)` clauses; the ladder adds :math:`O(k^2)` variables and
+    clauses for large groups.
+    """
+    inc = req.incident()
+    for t in range(req.n):
+        lits = [m[p] for p in inc[t]]
+        if not lits:
+            cnf.append([])
+        elif len(lits) == 1:
+            cnf.append(lits)
+        else:
+            enc = EncType.pairwise if len(lits) <= 5 else EncType.ladder
+            cnf.extend(CardEnc.equals(lits, 1, vpool=vpool, encoding=enc).clauses)
+
+
+def add_precedence(
+    cnf: CNF,
+    req: Requirements,
+    m: dict[Move, int],
+    vpool: IDPool,
+    lt: Callable[[TileId, TileId], int],
+) -> None:
+    """The rules as clauses over precedence literals ``lt(u, v)`` (u gone before v).
+
+    ``need``: unit ``lt(o, t)``; ``sides``: a side variable ``('side', t)`` true for the
+    first set, ``-side -> lt(o, t)`` per tile of the second; Shisen-Sho: a path variable
+    ``('path', a, b, j)`` per candidate path, at least one when the pair is chosen, each
+    implying ``lt(o, a)`` for its tiles. Used by the order and acyclicity encodings.
+
+    Notes
+    -----
+    :math:`\sum_t (|need_t| + |sides_t|)` clauses for Mahjong; for Shisen-Sho one clause
+    per chosen-path implication, :math:`O(P (h + w)^2)` at most.
+    """
+    for t in range(req.n):
+        for o in req.need[t]:
+            cnf.append([lt(o, t)])
+        if req.sides[t]:
+            c = vpool.id(("side", t))
+            s0, s1 = req.sides[t]
+            for o in s0:
+                cnf.append([-c, lt(o, t)])
+            for o in s1:
+                cnf.append([c, lt(o, t)])
+    for p, alts in req.paths.items():
+        if not alts or any(not alt for alt in alts):
+            continue  # an open path: nothing to wait for
+        a = p[0]
+        ks = [vpool.id(("path", p[0], p[1], j)) for j in range(len(alts))]
+        cnf.append([-m[p], *ks])
+        for k, alt in zip(ks, alts):
+            for o in sorted(alt):
+                cnf.append([-k, lt(o, a)])
+
+
+def true_set(model: Iterable[int]) -> set[int]:
+    """The variables set true in a model (a list of signed ints)."""
+    return {v for v in model if v > 0}
+
+
+@dataclasses.dataclass(frozen=True)
+class Decoded:
+    """A model read back: the chosen pairing and the pairs in the encoding's order."""
+
+    pairing: list[Move]
+    moves: list[Move]
+
+
+@dataclasses.dataclass
+class Decoder:
+    """How to read a model of one encoding back into moves.
+
+    Attributes
+    ----------
+    encoding : str
+        The encoding's name (``layered``, ``order``, ``acyclic``).
+    keys : dict of tuple -> int
+        Every named variable (``('m', a, b)``, ``('r', t, s)``, ``('lt', u, v)``, ...).
+    params : dict
+        Encoding parameters (``steps`` for layered; ``exhaustive``: True when UNSAT of
+        this CNF proves the board unsolvable).
+    """
+
+    encoding: str
+    keys: dict[tuple, int]
+    params: dict
+
+    def pairing(self, model: Iterable[int]) -> list[Move]:
+        """The chosen pairs of a model."""
+        on = true_set(model)
+        return sorted((k[1], k[2]) for k, v in self.keys.items() if k[0] == "m" and v in on)
+
+    def decode(self, model: Iterable[int]) -> Decoded:
+        """The pairing and the move order the model states (not yet replayed)."""
+        on = true_set(model)
+        pairing = self.pairing(on)
+        if self.encoding == "layered":
+            first: dict[TileId, int] = {}
+            for k, v in self.keys.items():
+                if k[0] == "r" and v in on:
+                    t, s = k[1], k[2]
+                    first[t] = min(first.get(t, s), s)
+            steps = int(self.params["steps"])
+            order = sorted(pairing, key=lambda p: (first.get(p[0], steps), p))
+        else:
+            before = []
+            for k, v in self.keys.items():
+                if k[0] == "lt" and v in on:
+                    before.append((k[1], k[2]))
+                elif k[0] == "o":  # one variable for u < v (true) or v < u (false)
+                    before.append((k[1], k[2]) if v in on else (k[2], k[1]))
+            order = _topological(pairing, before)
+        return Decoded(pairing, order)
+
+    def to_json(self) -> dict:
+        return {
+            "encoding": self.encoding,
+            "params": self.params,
+            "vars": [[v, *k] for k, v in sorted(self.keys.items(), key=lambda kv: kv[1])],
+        }
+
+    @classmethod
+    def from_json(cls, data: dict) -> Decoder:
+        keys = {tuple(item[1:]): int(item[0]) for item in data["vars"]}
+        return cls(str(data["encoding"]), keys, dict(data.get("params", {})))
+
+
+def _topological(pairing: Sequence[Move], before: Sequence[tuple[TileId, TileId]]) -> list[Move]:
+    """The pairs ordered so that every true ``lt(u, v)`` goes earlier-to-later (Kahn)."""
+    owner = {t: i for i, p in enumerate(pairing) for t in p}
+    succ: list[set[int]] = [set() for _ in pairing]
+    indeg = [0] * len(pairing)
+    for u, v in before:
+        i, j = owner.get(u), owner.get(v)
+        if i is None or j is None or i == j or j in succ[i]:
+            continue
+        succ[i].add(j)
+        indeg[j] += 1
+    ready = sorted(i for i in range(len(pairing)) if indeg[i] == 0)
+    out: list[int] = []
+    while ready:
+        i = ready.pop(0)
+        out.append(i)
+        for j in sorted(succ[i]):
+            indeg[j] -= 1
+            if indeg[j] == 0:
+                ready.append(j)
+        ready.sort()
+    if len(out) != len(pairing):  # a cycle: the model broke the encoding; replay will say so
+        out += [i for i in range(len(pairing)) if i not in set(out)]
+    return [pairing[i] for i in out]
+
+
+def linearize(board: Board, pairing: Iterable[Move]) -> list[Move] | None:
+    """An order clearing ``board`` with exactly these pairs, or ``None`` if none exists.
+
+    Greedy: play any pair that is legal now, until none is. By monotonicity of freeness
+    (and of Shisen-Sho paths) a pair legal now stays legal, so greedy fails only when no
+    order exists (seed 000).
+
+    Notes
+    -----
+    :math:`O(q^2 c)` for ``q`` pairs and ``c`` the cost of one legality test.
+    """
+    b = board.copy(stack=False)
+    left = sorted(tuple(sorted(p)) for p in pairing)
+    order: list[Move] = []
+    progress = True
+    while left and progress:
+        progress = False
+        for p in list(left):
+            if b.is_legal(p):
+                b.push(p)
+                order.append(p)
+                left.remove(p)
+                progress = True
+    return order if not left else None
+
+
+def perfect_matchings(tiles: Sequence[TileId]) -> Iterator[list[Move]]:
+    """Every perfect matching of a sorted list of tiles (``(k-1)!!`` of them)."""
+    if not tiles:
+        yield []
+        return
+    first, rest = tiles[0], tiles[1:]
+    for i, partner in enumerate(rest):
+        for tail in perfect_matchings(rest[:i] + rest[i + 1 :]):
+            yield [(first, partner), *tail]
+
+
+def feasible_pairings(board: Board) -> set[tuple[Move, ...]]:
+    """Every pairing of ``board`` that some order clears (brute force, tiny boards only).
+
+    Notes
+    -----
+    :math:`\\prod_g (k_g - 1)!!` pairings, each linearised greedily.
+    """
+    per_group = [list(perfect_matchings(sorted(ts))) for ts in board.group_members().values()]
+    out: set[tuple[Move, ...]] = set()
+    for combo in itertools.product(*per_group):
+        pairing = tuple(sorted(p for part in combo for p in part))
+        if linearize(board, pairing) is not None:
+            out.add(pairing)
+    return out

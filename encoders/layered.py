@@ -1,0 +1,176 @@
+"""The layered encoding: removal-by-step variables with parallel steps.
+
+Planning as satisfiability (Kautz and Selman) with Rintanen's parallel-step semantics:
+several pairs may go in one step when each was free before the step. Freeness is
+monotone, so any parallel plan linearises into a legal move list (steps in order, any
+order inside a step).
+
+Variables (``T`` steps, ``n`` tiles, ``P`` candidate pairs)
+------------------------------------------------------------
+* ``('r', t, s)`` -- tile ``t`` is gone by the end of step ``s`` (cumulative): ``nT``;
+* ``('m', a, b)`` -- the pair ``(a, b)`` is chosen: ``P = sum_g k_g (k_g - 1) / 2``;
+* ``('side', t)`` -- Mahjong: the tile goes with its first side (left, or front) clear,
+  else with its second side clear; one per tile with both sides occupied;
+* ``('path', a, b, j)`` -- Shisen-Sho: candidate path ``j`` of the pair is used.
+
+Clauses
+-------
+* monotone ``r(t, s) -> r(t, s+1)`` and goal ``r(t, T-1)``: :math:`nT`;
+* a chosen pair goes in one step, ``m -> (r(a, s) <-> r(b, s))``: :math:`2PT`;
+* tiles above gone one step earlier, ``r(t, s) -> r(o, s-1)``: :math:`T \\sum_t |above_t|`;
+* one side gone earlier, chosen by ``side``: :math:`T \\sum_t (|left_t| + |right_t|)`;
+* Shisen-Sho: a chosen pair uses one of its paths, whose tiles are gone one step
+  earlier: :math:`P + T \\sum_p \\sum_j |path_{p,j}|`;
+* the matching (:func:`mjsat.encoders.common.add_matching`).
+
+Size: :math:`O(nT + P)` variables and :math:`O(T (n d + P))` clauses for ``d`` the
+largest number of neighbours (Mahjong). Unsatisfiable with ``T`` steps proves the board
+unsolvable only when ``T`` is at least :func:`step_bound` (at most ``n/2``).
+"""
+
+from __future__ import annotations
+
+import math
+
+from pysat.formula import CNF, IDPool
+
+from mjsat.board import Board
+from mjsat.encoders.common import Decoder, EncodingError, Requirements, add_matching, pair_vars, requirements
+
+__all__ = ["encode_layered", "step_bound", "first_steps"]
+
+
+def step_bound(req: Requirements, groups: dict[int, list[int]]) -> int:
+    """A number of parallel steps that suffices for every solvable board of this kind.
+
+    Parameters
+    ----------
+    req : Requirements
+    groups : dict of group -> tiles
+        :meth:`mjsat.board.Board.group_members`.
+
+    Returns
+    -------
+    int
+        ``1 + sum_g min(k_g / 2, b_g)``, at most ``n/2``, where ``b_g`` counts the tiles
+        of group ``g`` that wait for something (Mahjong: a tile above, or both sides
+        occupied; Shisen-Sho: ``k_g/2`` when some pair of the group has no open path).
+
+    Notes
+    -----
+    Proof: take any solution and schedule each pair at the earliest step its
+    requirements allow (ASAP). No step is empty before the last, and a pair scheduled
+    after step 0 waits for something, so it holds a waiting tile (Mahjong) or is a
+    pair without an open path (Shisen-Sho). Each group holds at most ``k_g/2`` pairs and
+    at most ``b_g`` pairs with a waiting tile. :math:`O(n + P)` time.
+    """
+    waits = [bool(req.need[t]) or bool(req.sides[t]) for t in range(req.n)]
+    total = 0
+    if req.paths:
+        closed = {p for p, alts in req.paths.items() if alts and all(alts)}
+        for ts in groups.values():
+            s = set(ts)
+            if any(p[0] in s for p in closed):
+                total += len(ts) // 2
+    else:
+        for ts in groups.values():
+            total += min(len(ts) // 2, sum(waits[t] for t in ts))
+    return max(1, min(req.n // 2, 1 + total))
+
+
+def first_steps(n: int) -> int:
+    """The first number of steps :func:`mjsat.encoders.sat.solve_sat` tries: ``ceil(2 sqrt(n))``.
+
+    A guess, not a bound: solvable turtle deals need 12 to 22 parallel steps.
+    """
+    return max(2, math.ceil(2 * math.sqrt(max(n, 1))))
+
+
+def encode_layered(
+    board: Board,
+    *,
+    vpool: IDPool | None = None,
+    steps: int | None = None,
+    req: Requirements | None = None,
+) -> tuple[CNF, Decoder]:
+    """Encode ``board`` with ``steps`` parallel steps (default: :func:`step_bound`).
+
+    Parameters
+    ----------
+    board : Board
+        Mahjong, transposed Mahjong or Shisen-Sho.
+    vpool : IDPool, optional
+        Variable pool to allocate from (a fresh one by default).
+    steps : int, optional
+        Number of parallel steps ``T``; default the proved :func:`step_bound`.
+    req : Requirements, optional
+        Precomputed :func:`mjsat.encoders.common.requirements` of the board.
+
+    Returns
+    -------
+    cnf : pysat.formula.CNF
+    decoder : Decoder
+        ``params['exhaustive']`` is True iff ``steps >= step_bound``.
+
+    Raises
+    ------
+    EncodingError
+        ``steps`` below 1.
+
+    Notes
+    -----
+    Builds :math:`O(T (n d + P))` clauses in as much time (see the module docstring).
+    """
+    req = requirements(board) if req is None else req
+    bound = step_bound(req, board.group_members())
+    T = bound if steps is None else int(steps)
+    if T < 1:
+        raise EncodingError(f"the layered encoding needs at least one step, got {T}")
+    vpool = IDPool() if vpool is None else vpool
+    cnf = CNF()
+    n = req.n
+    m = pair_vars(req, vpool)
+    r = [[vpool.id(("r", t, s)) for s in range(T)] for t in range(n)]
+    cl = cnf.clauses
+    for t in range(n):
+        rt = r[t]
+        for s in range(T - 1):
+            cl.append([-rt[s], rt[s + 1]])
+        cl.append([rt[T - 1]])
+    for p, mv in m.items():
+        ra, rb = r[p[0]], r[p[1]]
+        for s in range(T):
+            cl.append([-mv, -ra[s], rb[s]])
+            cl.append([-mv, ra[s], -rb[s]])
+    for t in range(n):
+        rt = r[t]
+        if req.need[t] or req.sides[t]:
+            cl.append([-rt[0]])
+        for o in req.need[t]:
+            ro = r[o]
+            for s in range(1, T):
+                cl.append([-rt[s], ro[s - 1]])
+        if req.sides[t]:
+            c = vpool.id(("side", t))
+            s0, s1 = req.sides[t]
+            for sign, side in ((-c, s0), (c, s1)):
+                for o in sorted(side):
+                    ro = r[o]
+                    for s in range(1, T):
+                        cl.append([-rt[s], sign, ro[s - 1]])
+    for p, alts in req.paths.items():
+        if not alts or any(not alt for alt in alts):
+            continue
+        ra = r[p[0]]
+        ks = [vpool.id(("path", p[0], p[1], j)) for j in range(len(alts))]
+        cl.append([-m[p], *ks])
+        for k, alt in zip(ks, alts):
+            cl.append([-k, -ra[0]])
+            for o in sorted(alt):
+                ro = r[o]
+                for s in range(1, T):
+                    cl.append([-k, -ra[s], ro[s - 1]])
+    add_matching(cnf, req, m, vpool)
+    cnf.nv = max(cnf.nv, vpool.top)
+    keys = {k: v for k, v in vpool.obj2id.items() if isinstance(k, tuple)}
+    return cnf, Decoder("layered", keys, {"steps": T, "bound": bound, "exhaustive": T >= bound})

@@ -1,0 +1,241 @@
+"""The ``sat`` method: encode a board, run a python-sat solver, decode the moves.
+
+>>> from mjsat.board import Layout, MahjongBoard
+>>> board = MahjongBoard(Layout([(0, 0, 0), (0, 2, 0), (0, 4, 0), (0, 6, 0)]), [0, 1, 1, 0])
+>>> res = solve_sat(board, encoding="acyclic", solver="glucose4")
+>>> res.status, res.moves
+('solvable', [(0, 3), (1, 2)])
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from pysat.formula import CNF, IDPool
+from pysat.solvers import Solver, SolverNames
+
+from mjsat.board import Board
+from mjsat.encoders.acyclic import encode_acyclic
+from mjsat.encoders.certify import PROOF_SOLVERS, check_proof
+from mjsat.encoders.common import Decoder, EncodingError, requirements
+from mjsat.encoders.layered import encode_layered, first_steps, step_bound
+from mjsat.encoders.order import encode_order
+from mjsat.result import SOLVABLE, UNKNOWN, UNSOLVABLE, SolveResult, SolverError
+
+__all__ = [
+    "ENCODINGS",
+    "DEFAULT_ENCODING",
+    "DEFAULT_SOLVER",
+    "UnknownSolverError",
+    "encode",
+    "run_solver",
+    "solve_sat",
+    "solver_names",
+]
+
+ENCODINGS: dict[str, Callable[..., tuple[CNF, Decoder]]] = {
+    "layered": encode_layered,
+    "order": encode_order,
+    "acyclic": encode_acyclic,
+}
+"""Encoding name -> ``encode_<name>(board, *, vpool=None, ...)``."""
+
+DEFAULT_ENCODING = "layered"
+"""The encoding used when none is named (the fastest in ``benchmarks/bench_encoders.py``)."""
+DEFAULT_SOLVER = "cadical195"
+"""CaDiCaL 1.9.5, python-sat's build; it logs DRUP proofs."""
+
+
+class UnknownSolverError(ValueError):
+    """A SAT solver name python-sat does not know."""
+
+
+def solver_names() -> list[str]:
+    """The canonical python-sat solver names."""
+    return sorted(k for k in vars(SolverNames) if not k.startswith("_"))
+
+
+def _canonical_solver(name: str | None) -> str:
+    if name is None:
+        return DEFAULT_SOLVER
+    key = name.strip().lower()
+    for canon in solver_names():
+        if key == canon or key in getattr(SolverNames, canon):
+            return canon
+    raise UnknownSolverError(f"unknown SAT solver {name!r} (known: {', '.join(solver_names())})")
+
+
+def encode(
+    board: Board,
+    *,
+    encoding: str | None = None,
+    vpool: IDPool | None = None,
+    steps: int | None = None,
+) -> tuple[CNF, Decoder]:
+    """Encode ``board`` with the named encoding (default :data:`DEFAULT_ENCODING`).
+
+    Raises
+    ------
+    EncodingError
+        Unknown encoding, or ``steps`` with an encoding that has no steps.
+    """
+    name = DEFAULT_ENCODING if encoding is None else encoding.strip().lower()
+    if name not in ENCODINGS:
+        raise EncodingError(f"unknown encoding {encoding!r} (known: {', '.join(ENCODINGS)})")
+    if steps is not None:
+        if name != "layered":
+            raise EncodingError(f"the {name} encoding has no steps (only layered takes --steps)")
+        return encode_layered(board, vpool=vpool, steps=steps)
+    return ENCODINGS[name](board, vpool=vpool)
+
+
+def run_solver(
+    cnf: CNF,
+    *,
+    solver: str | None = None,
+    time_limit: float | None = None,
+    proof: bool = False,
+) -> tuple[bool | None, list[int] | None, list[str] | None]:
+    """Run one python-sat solver on ``cnf``.
+
+    Returns
+    -------
+    sat : bool or None
+        ``None`` when the time limit interrupted the solver.
+    model : list of int or None
+    proof : list of str or None
+        The DRUP proof lines when ``proof`` and the answer is unsatisfiable.
+
+    Raises
+    ------
+    UnknownSolverError
+    EncodingError
+        ``proof`` asked of a solver that cannot log one.
+    """
+    name = _canonical_solver(solver)
+    if proof and name not in PROOF_SOLVERS:
+        raise EncodingError(
+            f"solver {name!r} cannot log a DRUP proof (these can: {', '.join(PROOF_SOLVERS)})"
+        )
+    if time_limit is not None and time_limit <= 0:
+        return None, None, None
+    with Solver(name=name, bootstrap_with=cnf.clauses, with_proof=proof) as s:
+        if time_limit is None:
+            sat = s.solve()
+        else:
+            timer = threading.Timer(time_limit, s.interrupt)
+            timer.start()
+            try:
+                sat = s.solve_limited(expect_interrupt=True)
+            finally:
+                timer.cancel()
+        model = s.get_model() if sat else None
+        lines = s.get_proof() if (proof and sat is False) else None
+    return sat, model, lines
+
+
+def solve_sat(
+    board: Board,
+    *,
+    time_limit: float | None = None,
+    seed: int = 0,
+    encoding: str | None = None,
+    solver: str | None = None,
+    certify: bool | None = None,
+    steps: int | None = None,
+) -> SolveResult:
+    """Decide ``board`` with a SAT encoding and a python-sat solver.
+
+    Parameters
+    ----------
+    board : Board
+        Mahjong, transposed Mahjong or Shisen-Sho (solved from its full deal).
+    time_limit : float or None
+        Seconds for building and solving; ``unknown`` when they run out.
+    seed : int
+        Unused (python-sat's solvers are deterministic); kept for the common interface.
+    encoding : {'layered', 'order', 'acyclic'}, optional
+        Default :data:`DEFAULT_ENCODING`.
+    solver : str, optional
+        A python-sat solver name or alias (default ``cadical195``).
+    certify : bool, optional
+        Log a DRUP proof of ``unsolvable`` and check it with ``drup``; the result is
+        ``certified`` only when the check passed.
+    steps : int, optional
+        Layered only: try exactly this many steps (``unsolvable`` only if it is at least
+        the proved bound, else ``unknown``). By default the layered encoding tries
+        ``ceil(2 sqrt(n))`` steps, then the proved bound of
+        :func:`mjsat.encoders.layered.step_bound`.
+
+    Returns
+    -------
+    SolveResult
+        ``stats`` holds ``encoding``, ``solver``, ``variables``, ``clauses``,
+        ``build_seconds``, ``solve_seconds`` (and ``steps`` for layered, proof figures
+        when certifying).
+
+    Notes
+    -----
+    The build is linear in the CNF size (see each encoding's module); the solve is
+    exponential in the worst case (the problem is NP-complete).
+    """
+    name = DEFAULT_ENCODING if encoding is None else encoding.strip().lower()
+    solver_name = _canonical_solver(solver)
+    if certify and solver_name not in PROOF_SOLVERS:
+        raise EncodingError(
+            f"solver {solver_name!r} cannot log a DRUP proof (these can: {', '.join(PROOF_SOLVERS)})"
+        )
+    deadline = None if time_limit is None else time.perf_counter() + time_limit
+    stats: dict[str, Any] = {"encoding": name, "solver": solver_name, "build_seconds": 0.0, "solve_seconds": 0.0}
+    if name == "layered":
+        req = requirements(board)
+        bound = step_bound(req, board.group_members())
+        if steps is not None:
+            plan = [int(steps)]
+        else:
+            plan = sorted({min(first_steps(len(board)), bound), bound})
+        stats["step_bound"] = bound
+        stats["steps"] = []
+    else:
+        req = None
+        plan = [None]
+    if name not in ENCODINGS:
+        raise EncodingError(f"unknown encoding {encoding!r} (known: {', '.join(ENCODINGS)})")
+    exhaustive = False
+    for T in plan:
+        t0 = time.perf_counter()
+        if name == "layered":
+            cnf, dec = encode_layered(board, steps=T, req=req)
+            stats["steps"].append(T)
+        else:
+            cnf, dec = ENCODINGS[name](board)
+        t1 = time.perf_counter()
+        stats["build_seconds"] += t1 - t0
+        stats["variables"] = cnf.nv
+        stats["clauses"] = len(cnf.clauses)
+        exhaustive = bool(dec.params.get("exhaustive"))
+        remaining = None if deadline is None else deadline - time.perf_counter()
+        sat, model, proof = run_solver(
+            cnf, solver=solver_name, time_limit=remaining, proof=bool(certify) and exhaustive
+        )
+        stats["solve_seconds"] += time.perf_counter() - t1
+        if sat is None:
+            return SolveResult(UNKNOWN, "sat", stats=stats, reason="time limit")
+        if sat:
+            decoded = dec.decode(model)
+            return SolveResult(SOLVABLE, "sat", moves=decoded.moves, stats=stats)
+        if exhaustive:
+            certified = False
+            if certify:
+                if proof is None:  # pragma: no cover - checked above
+                    raise SolverError("the solver logged no proof")
+                check = check_proof(cnf.clauses, proof)
+                certified = check.valid
+                stats.update(proof_lemmas=check.lemmas, proof_check_seconds=round(check.seconds, 6), proof=check.message)
+            return SolveResult(UNSOLVABLE, "sat", stats=stats, certified=certified)
+    return SolveResult(
+        UNKNOWN, "sat", stats=stats, reason=f"unsatisfiable with {plan[-1]} steps, below the proved bound {stats['step_bound']}"
+    )
