@@ -11,17 +11,28 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from pathlib import Path
 
 from mjsat.board import MAX_COORD, MAX_LEVEL, InvalidLayoutError, Layout, Position
 from mjsat.fileio import InputFileError
 
-__all__ = ["ParsedTile", "PathLike", "build_layout", "check_position", "parse_int"]
+__all__ = ["ParsedTile", "PathLike", "build_layout", "check_position", "default_name", "parse_int"]
 
 PathLike = str | os.PathLike[str]
 """A file name as the readers accept it."""
 
 ParsedTile = tuple[Position, int | None]
 """A tile read from a file: its ``(row, col, lev)`` and the line it came from."""
+
+
+def default_name(path: PathLike) -> str:
+    """The name a layout read from ``path`` gets by default: the file's stem.
+
+    >>> default_name("/usr/share/games/xmahjongg/layouts/default"), default_name("<string>")
+    ('default', '')
+    """
+    text = os.fspath(path)
+    return "" if text.startswith("<") else Path(text).stem
 
 
 def parse_int(path: PathLike, line: int | None, text: str, what: str) -> int:

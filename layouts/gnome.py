@@ -206,7 +206,18 @@ def _describe(maps: list[GnomeMap]) -> str:
 def select_map(maps: list[GnomeMap], map_name: str | None, path: PathLike = "<string>") -> GnomeMap:
     """The map called ``map_name`` (its ``name`` or ``scorename``, exact, then ignoring case).
 
-    With ``map_name=None`` the file must have exactly one map.
+    Parameters
+    ----------
+    maps : list of GnomeMap
+        The maps of one file.
+    map_name : str or None
+        A map's ``name`` or ``scorename``; with ``None`` the file must have exactly one map.
+    path : str or path-like, optional
+        The file name for error messages.
+
+    Returns
+    -------
+    GnomeMap
 
     Raises
     ------
@@ -220,7 +231,7 @@ def select_map(maps: list[GnomeMap], map_name: str | None, path: PathLike = "<st
         if not maps:
             raise InputFileError(path, None, "the file has no <map>")
         raise InputFileError(
-            path, None, f"the file has {len(maps)} maps; choose one with map_name: {_describe(maps)}"
+            path, None, f"the file has {len(maps)} maps; choose one by name or scorename (map_name): {_describe(maps)}"
         )
     for key in (lambda s: s, str.casefold):
         want = key(map_name.strip())

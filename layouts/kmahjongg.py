@@ -14,12 +14,10 @@ anything else are empty. Cell ``(x, y, z)`` maps to ``(row, col, lev) = (y, x, z
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from mjsat.board import Layout
 from mjsat.fileio import InputFileError, read_text
 
-from ._common import ParsedTile, PathLike, build_layout
+from ._common import ParsedTile, PathLike, build_layout, default_name
 
 __all__ = ["MAGIC_V10", "MAGIC_V11", "V10_SHAPE", "MAX_CELLS", "parse_kmahjongg", "read_kmahjongg"]
 
@@ -114,7 +112,7 @@ def parse_kmahjongg(text: str, path: PathLike = "<string>", *, name: str | None 
         raise InputFileError(
             path, last, f"expected {width}x{height}x{depth} = {total} cells, got {k}"
         )
-    return build_layout(path, tiles, name=Path(path).stem if name is None else name)
+    return build_layout(path, tiles, name=default_name(path) if name is None else name)
 
 
 def read_kmahjongg(path: PathLike, *, name: str | None = None) -> Layout:

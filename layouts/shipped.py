@@ -160,6 +160,16 @@ def rect(width: int, height: int, depth: int = 1) -> Layout:
 def row(n: int) -> Layout:
     """A single row of ``n`` tiles (``n`` even and positive).
 
+    Parameters
+    ----------
+    n : int
+        Number of tiles.
+
+    Returns
+    -------
+    Layout
+        Named ``row-N``.
+
     Raises
     ------
     ValueError
@@ -197,6 +207,15 @@ _ROW = re.compile(r"row-([0-9]+)")
 def parametric(spec: str) -> Layout | None:
     """The layout of a family name (``rect-12x8``, ``rect-4x4x2``, ``row-6``), else ``None``.
 
+    Parameters
+    ----------
+    spec : str
+        A layout name.
+
+    Returns
+    -------
+    Layout or None
+
     Raises
     ------
     ValueError
@@ -219,7 +238,16 @@ def is_shipped(spec: str) -> bool:
 
 
 def shipped_layout(spec: str) -> Layout:
-    """A shipped layout by name (fixed or parametric).
+    """A shipped layout by name (fixed or parametric), freshly built.
+
+    Parameters
+    ----------
+    spec : str
+        ``turtle``, ``pyramid``, ``tiny``, ``cross``, ``rect-WxH``, ``rect-WxHxD`` or ``row-N``.
+
+    Returns
+    -------
+    Layout
 
     Raises
     ------

@@ -21,12 +21,10 @@ Kyodai 3.0
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from mjsat.board import Layout
 from mjsat.fileio import InputFileError, read_text
 
-from ._common import ParsedTile, PathLike, build_layout, parse_int
+from ._common import ParsedTile, PathLike, build_layout, default_name, parse_int
 
 __all__ = [
     "KYODAI_MAGIC",
@@ -84,7 +82,7 @@ def parse_xmahjongg(text: str, path: PathLike = "<string>", *, name: str | None 
         c = parse_int(path, lineno, fields[1], "col")
         l = parse_int(path, lineno, fields[2], "lev")
         tiles.append(((r, c, l), lineno))
-    return build_layout(path, tiles, name=Path(path).stem if name is None else name)
+    return build_layout(path, tiles, name=default_name(path) if name is None else name)
 
 
 def parse_kyodai(text: str, path: PathLike = "<string>", *, name: str | None = None) -> Layout:
@@ -138,7 +136,7 @@ def parse_kyodai(text: str, path: PathLike = "<string>", *, name: str | None = N
             path, len(lines), f"expected {levels}x{rows}x{cols} = {total} cells, got {k}"
         )
     if name is None:
-        name = board_name or Path(path).stem
+        name = board_name or default_name(path)
     return build_layout(path, tiles, name=name)
 
 
