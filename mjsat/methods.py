@@ -23,6 +23,8 @@ __all__ = ["METHODS", "get_method", "method_options", "solve"]
 
 METHODS: dict[str, str] = {
     "ref": "mjsat.ref:solve_ref",
+    "sat": "mjsat.encoders.sat:solve_sat",
+    "cpsat": "mjsat.encoders.cpsat:solve_cpsat",
     "height2": "mjsat.search.height2:solve_height2",
 }
 """Method name -> ``module:function``. Each part adds its own entry here."""
