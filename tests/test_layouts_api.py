@@ -1,9 +1,10 @@
-"""Tests of the mjsat.layouts API: load_layout, list_layouts, format sniffing, doctests."""
+"""Tests of the mjsat.layouts API: load_layout, list_layouts, format sniffing.
+
+The docstring examples run in tests/test_doctests.py.
+"""
 
 from __future__ import annotations
 
-import doctest
-import importlib
 from pathlib import Path
 
 import pytest
@@ -21,17 +22,6 @@ from mjsat.layouts import (
 )
 
 SOURCES = Path(__file__).resolve().parents[1].parent / "shared" / "layout-sources"
-MODULES = [
-    "mjsat.layouts",
-    "mjsat.layouts._common",
-    "mjsat.layouts.xmahjongg",
-    "mjsat.layouts.kmahjongg",
-    "mjsat.layouts.gnome",
-    "mjsat.layouts.json_format",
-    "mjsat.layouts.shipped",
-    "mjsat.layouts.files",
-    "mjsat.layouts.discover",
-]
 
 
 @pytest.fixture(scope="module")
@@ -39,12 +29,6 @@ def sources() -> Path:
     if not SOURCES.is_dir():
         pytest.skip(f"layout sources not found at {SOURCES}")
     return SOURCES
-
-
-@pytest.mark.parametrize("module", MODULES)
-def test_doctests(module: str) -> None:
-    result = doctest.testmod(importlib.import_module(module), optionflags=doctest.ELLIPSIS)
-    assert result.failed == 0
 
 
 # --------------------------------------------------------------------------- load_layout
