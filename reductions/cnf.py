@@ -1,0 +1,454 @@
+"""CNF formulas in: DIMACS files, normalisation to exactly three literals, formula families.
+
+The reductions of seed 001 need every clause to have exactly three literals. Any CNF is
+accepted here and normalised, and the normalisation says what it did:
+
+* a clause with one or two literals is **padded** by repeating its last literal
+  (``(1 -2)`` becomes ``(1 -2 -2)``), which keeps the formula equivalent;
+* a clause with more than three literals is **split** with fresh variables
+  (``(1 2 3 4 5)`` becomes ``(1 2 y1) (-y1 3 y2) (-y2 4 5)``), which keeps satisfiability
+  and every satisfying assignment of the original variables extends to the new ones;
+* an **empty** clause (the formula is unsatisfiable) becomes ``(z) (-z)`` with a fresh
+  ``z``, each then padded.
+
+>>> formula = normalize_3cnf([[1, -2], [1, 2, 3, 4]], n_vars=4)
+>>> formula.clauses
+[[1, -2, -2], [1, 2, 5], [-5, 3, 4]]
+>>> formula.report.padded, formula.report.split, formula.n_vars
+(1, 1, 5)
+
+Families (all seeded through ``numpy.random.default_rng``): :func:`random_3cnf` at a
+clause/variable ratio, :func:`planted_3cnf` (satisfiable by construction), and the
+classic unsatisfiable families :func:`complete_cnf` (all ``2^k`` clauses over ``k``
+variables) and :func:`pigeonhole_cnf` (built by cnfgen).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import itertools
+import os
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import numpy as np
+from pysat.formula import CNF
+from pysat.solvers import Solver
+
+from mjsat.fileio import InputFileError, read_text
+
+__all__ = [
+    "NormalizationReport",
+    "Formula3",
+    "read_dimacs",
+    "parse_dimacs",
+    "normalize_3cnf",
+    "formula_hash",
+    "is_satisfiable",
+    "satisfies",
+    "parse_assignment",
+    "read_assignment",
+    "random_3cnf",
+    "planted_3cnf",
+    "complete_cnf",
+    "pigeonhole_cnf",
+    "all_small_formulas",
+]
+
+PathLike = str | os.PathLike[str]
+
+
+def parse_dimacs(text: str, path: PathLike = "<dimacs>") -> CNF:
+    """Parse DIMACS CNF text into a :class:`pysat.formula.CNF`, strictly.
+
+    Parameters
+    ----------
+    text : str
+        The file's text: ``c`` comment lines, one ``p cnf VARS CLAUSES`` header, then
+        literals, each clause ended by ``0`` (a last clause without its ``0`` is accepted;
+        a line ``%`` ends the formula, as in the SATLIB files).
+    path : path-like
+        Named in error messages.
+
+    Raises
+    ------
+    mjsat.fileio.InputFileError
+        One line naming the file, the line and the problem: missing or malformed header,
+        a token that is not an integer, a variable above the declared count, a clause
+        count that differs from the header.
+
+    Notes
+    -----
+    :math:`O(L)` for ``L`` characters.
+    """
+    header: tuple[int, int, int] | None = None  # (vars, clauses, line)
+    clauses: list[list[int]] = []
+    current: list[int] = []
+    comments: list[str] = []
+    last_line = 0
+    for lineno, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        last_line = lineno
+        if not line or line.startswith("c"):
+            if line.startswith("c"):
+                comments.append(line)
+            continue
+        if line.startswith("%"):
+            break
+        if line.startswith("p"):
+            if header is not None:
+                raise InputFileError(path, lineno, "a second 'p cnf' header")
+            fields = line.split()
+            if len(fields) != 4 or fields[1] != "cnf":
+                raise InputFileError(path, lineno, f"expected the header 'p cnf VARIABLES CLAUSES', got {line!r}")
+            try:
+                nv, nc = int(fields[2]), int(fields[3])
+            except ValueError:
+                raise InputFileError(path, lineno, f"header counts must be integers, got {line!r}") from None
+            if nv < 0 or nc < 0:
+                raise InputFileError(path, lineno, f"header counts must be non-negative, got {line!r}")
+            header = (nv, nc, lineno)
+            continue
+        if header is None:
+            raise InputFileError(path, lineno, "clause before the 'p cnf VARIABLES CLAUSES' header")
+        for tok in line.split():
+            try:
+                lit = int(tok)
+            except ValueError:
+                raise InputFileError(path, lineno, f"not an integer literal: {tok!r}") from None
+            if lit == 0:
+                clauses.append(current)
+                current = []
+                continue
+            if abs(lit) > header[0]:
+                raise InputFileError(
+                    path, lineno, f"literal {lit}: variable {abs(lit)} exceeds the {header[0]} declared in the header"
+                )
+            current.append(lit)
+    if header is None:
+        raise InputFileError(path, last_line or None, "no 'p cnf VARIABLES CLAUSES' header")
+    if current:
+        clauses.append(current)
+    if len(clauses) != header[1]:
+        raise InputFileError(
+            path, header[2], f"the header declares {header[1]} clauses, the file has {len(clauses)}"
+        )
+    cnf = CNF(from_clauses=clauses)
+    cnf.nv = max(cnf.nv, header[0])
+    cnf.comments = comments
+    return cnf
+
+
+def read_dimacs(path: PathLike) -> CNF:
+    """Read a DIMACS CNF file (see :func:`parse_dimacs`); file errors name file and line."""
+    return parse_dimacs(read_text(path), path)
+
+
+@dataclasses.dataclass
+class NormalizationReport:
+    """What :func:`normalize_3cnf` did to reach exactly three literals per clause."""
+
+    original_vars: int
+    original_clauses: int
+    padded: int = 0
+    """Clauses of one or two literals padded by repeating a literal."""
+    split: int = 0
+    """Clauses of more than three literals split with fresh variables."""
+    empty: int = 0
+    """Empty clauses replaced by ``(z) (-z)`` with a fresh variable."""
+    fresh_vars: int = 0
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.padded or self.split or self.empty)
+
+    def describe(self) -> str:
+        """One line for humans, e.g. ``padded 2 clauses, split 1 (1 fresh variable)``."""
+        if not self.changed:
+            return "already exactly 3 literals per clause"
+        parts = []
+        if self.padded:
+            parts.append(f"padded {self.padded} short clause{'s' * (self.padded != 1)} by repeating a literal")
+        if self.split:
+            parts.append(f"split {self.split} long clause{'s' * (self.split != 1)}")
+        if self.empty:
+            parts.append(f"replaced {self.empty} empty clause{'s' * (self.empty != 1)} by (z) and (-z)")
+        if self.fresh_vars:
+            parts.append(f"{self.fresh_vars} fresh variable{'s' * (self.fresh_vars != 1)}")
+        return ", ".join(parts)
+
+    def to_dict(self) -> dict[str, Any]:
+        d = dataclasses.asdict(self)
+        d["summary"] = self.describe()
+        return d
+
+
+@dataclasses.dataclass
+class Formula3:
+    """A CNF with exactly three literals per clause, and how it was obtained.
+
+    Variables ``1..original_vars`` are those of the input; higher ones are fresh.
+    """
+
+    n_vars: int
+    clauses: list[list[int]]
+    original: list[list[int]]
+    original_vars: int
+    report: NormalizationReport
+
+    @property
+    def n_clauses(self) -> int:
+        return len(self.clauses)
+
+    def hash(self) -> str:
+        """:func:`formula_hash` of the original formula."""
+        return formula_hash(self.original, self.original_vars)
+
+
+def normalize_3cnf(clauses: Iterable[Sequence[int]] | CNF, *, n_vars: int | None = None) -> Formula3:
+    """Bring a CNF to exactly three literals per clause (see the module docstring).
+
+    Parameters
+    ----------
+    clauses : CNF or iterable of clauses
+        Clauses as lists of non-zero ints.
+    n_vars : int, optional
+        Number of variables (default: ``cnf.nv`` or the largest variable used). Unused
+        variables keep their gadgets in the reductions.
+
+    Returns
+    -------
+    Formula3
+
+    Notes
+    -----
+    :math:`O(L)` for ``L`` literals; a clause of ``k > 3`` literals becomes ``k - 2``
+    clauses with ``k - 3`` fresh variables.
+    """
+    if isinstance(clauses, CNF):
+        nv = clauses.nv if n_vars is None else n_vars
+        src = [list(c) for c in clauses.clauses]
+    else:
+        src = [[int(l) for l in c] for c in clauses]
+        nv = n_vars if n_vars is not None else max((abs(l) for c in src for l in c), default=0)
+    for c in src:
+        for l in c:
+            if l == 0 or abs(l) > nv:
+                raise ValueError(f"literal {l} is not a variable of 1..{nv}")
+    report = NormalizationReport(original_vars=nv, original_clauses=len(src))
+    top = nv
+    out: list[list[int]] = []
+    for c in src:
+        if len(c) == 3:
+            out.append(list(c))
+        elif len(c) == 0:
+            top += 1
+            report.empty += 1
+            report.padded += 2
+            out.append([top, top, top])
+            out.append([-top, -top, -top])
+        elif len(c) < 3:
+            report.padded += 1
+            out.append(list(c) + [c[-1]] * (3 - len(c)))
+        else:
+            report.split += 1
+            top += 1
+            out.append([c[0], c[1], top])
+            for lit in c[2:-2]:
+                out.append([-top, lit, top + 1])
+                top += 1
+            out.append([-top, c[-2], c[-1]])
+    report.fresh_vars = top - nv
+    return Formula3(n_vars=top, clauses=out, original=src, original_vars=nv, report=report)
+
+
+def formula_hash(clauses: Iterable[Sequence[int]], n_vars: int) -> str:
+    """A short stable hash (sha256, 16 hex digits) of a formula's DIMACS text."""
+    text = f"p cnf {n_vars} " + ";".join(" ".join(map(str, c)) for c in clauses)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def is_satisfiable(clauses: Iterable[Sequence[int]], *, solver: str = "cadical153") -> tuple[bool, list[int] | None]:
+    """Decide a CNF with a python-sat solver; returns ``(sat, model)``.
+
+    Notes
+    -----
+    Exponential in the worst case (CDCL).
+    """
+    cls = [list(c) for c in clauses]
+    if any(len(c) == 0 for c in cls):
+        return False, None
+    with Solver(name=solver, bootstrap_with=cls) as s:
+        if s.solve():
+            return True, s.get_model()
+        return False, None
+
+
+def satisfies(assignment: dict[int, bool] | Sequence[int], clauses: Iterable[Sequence[int]]) -> bool:
+    """True iff the assignment (a dict ``var -> bool`` or a list of signed literals) makes
+    every clause true; unassigned variables count as false."""
+    if not isinstance(assignment, dict):
+        assignment = {abs(l): l > 0 for l in assignment}
+    return all(any(assignment.get(abs(l), False) == (l > 0) for l in c) for c in clauses)
+
+
+def parse_assignment(text: str, path: PathLike = "<assignment>", *, n_vars: int) -> dict[int, bool]:
+    """Parse an assignment: signed literals (``1 -2 3``, a ``v`` line of a SAT solver's
+    output, an optional trailing ``0``) or a 0/1 string (``101``), or JSON ``[1, -2, 3]``.
+
+    Variables not mentioned are false. Raises :class:`InputFileError` naming the line.
+    """
+    s = text.strip()
+    if s.startswith("["):
+        import json
+
+        try:
+            lits = json.loads(s)
+        except json.JSONDecodeError as exc:
+            raise InputFileError(path, exc.lineno, f"invalid JSON: {exc.msg}") from None
+        if not isinstance(lits, list) or not all(isinstance(l, int) and not isinstance(l, bool) for l in lits):
+            raise InputFileError(path, 1, "expected a JSON list of signed variable numbers")
+        lines = [(1, [str(l) for l in lits])]
+    elif s and set(s) <= {"0", "1"} and len(s) == n_vars and n_vars > 1:
+        return {i + 1: ch == "1" for i, ch in enumerate(s)}
+    else:
+        lines = []
+        for lineno, raw in enumerate(text.splitlines(), 1):
+            line = raw.split("#", 1)[0].strip()
+            if not line or line.startswith("c") or line.startswith("s "):
+                continue
+            if line.startswith("v"):
+                line = line[1:]
+            lines.append((lineno, line.replace(",", " ").split()))
+    out: dict[int, bool] = {}
+    for lineno, toks in lines:
+        for tok in toks:
+            try:
+                lit = int(tok)
+            except ValueError:
+                raise InputFileError(path, lineno, f"not a literal: {tok!r}") from None
+            if lit == 0:
+                continue
+            if abs(lit) > n_vars:
+                raise InputFileError(path, lineno, f"literal {lit}: the formula has variables 1..{n_vars}")
+            if out.get(abs(lit), lit > 0) != (lit > 0):
+                raise InputFileError(path, lineno, f"variable {abs(lit)} given both signs")
+            out[abs(lit)] = lit > 0
+    for v in range(1, n_vars + 1):
+        out.setdefault(v, False)
+    return out
+
+
+def read_assignment(spec: str, *, n_vars: int) -> dict[int, bool]:
+    """An assignment from a file name, or from the text itself when no such file exists
+    (so ``mjsat reduce witness f.cnf "1 -2 3"`` works)."""
+    if os.path.exists(spec):
+        return parse_assignment(read_text(spec), spec, n_vars=n_vars)
+    return parse_assignment(spec, "<assignment>", n_vars=n_vars)
+
+
+# --------------------------------------------------------------------------- families
+
+
+def _check_int(value: int, name: str, low: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{name} must be an integer, got {value!r}")
+    if value < low:
+        raise ValueError(f"{name} must be at least {low}, got {value}")
+    return int(value)
+
+
+def random_3cnf(n: int, *, ratio: float = 4.26, m: int | None = None, rng: np.random.Generator | int | None = None) -> list[list[int]]:
+    """A uniform random 3-CNF: ``m = round(ratio * n)`` clauses, each over three distinct
+    variables with random signs.
+
+    >>> random_3cnf(5, m=2, rng=1)
+    [[-2, 3, 4], [1, -2, -5]]
+
+    Notes
+    -----
+    :math:`O(m)`.
+    """
+    n = _check_int(n, "n", 3)
+    if m is None:
+        if ratio <= 0:
+            raise ValueError(f"ratio must be positive, got {ratio}")
+        m = int(round(ratio * n))
+    m = _check_int(m, "m", 0)
+    rng = np.random.default_rng(rng)
+    out = []
+    for _ in range(m):
+        vs = np.sort(rng.choice(n, size=3, replace=False)) + 1
+        signs = rng.integers(0, 2, size=3) * 2 - 1
+        out.append([int(v * s) for v, s in zip(vs, signs)])
+    return out
+
+
+def planted_3cnf(
+    n: int, *, ratio: float = 4.26, m: int | None = None, rng: np.random.Generator | int | None = None
+) -> tuple[list[list[int]], dict[int, bool]]:
+    """A random 3-CNF satisfied by a hidden random assignment; returns ``(clauses, assignment)``.
+
+    Clauses are drawn as in :func:`random_3cnf` and rejected when the planted assignment
+    falsifies them (1 in 8 on average).
+
+    Notes
+    -----
+    Expected :math:`O(m)`.
+    """
+    n = _check_int(n, "n", 3)
+    if m is None:
+        m = int(round(ratio * n))
+    m = _check_int(m, "m", 0)
+    rng = np.random.default_rng(rng)
+    hidden = {v: bool(b) for v, b in zip(range(1, n + 1), rng.integers(0, 2, size=n))}
+    out: list[list[int]] = []
+    while len(out) < m:
+        c = random_3cnf(n, m=1, rng=rng)[0]
+        if satisfies(hidden, [c]):
+            out.append(c)
+    return out, hidden
+
+
+def complete_cnf(k: int) -> list[list[int]]:
+    """All ``2^k`` clauses over ``k`` variables: the smallest unsatisfiable k-CNF.
+
+    >>> complete_cnf(2)
+    [[1, 2], [1, -2], [-1, 2], [-1, -2]]
+    """
+    k = _check_int(k, "k", 1)
+    return [[v if s else -v for v, s in zip(range(1, k + 1), signs)] for signs in itertools.product((True, False), repeat=k)]
+
+
+def pigeonhole_cnf(holes: int) -> tuple[list[list[int]], int]:
+    """The pigeonhole principle with ``holes + 1`` pigeons (unsatisfiable), via cnfgen;
+    returns ``(clauses, n_vars)``. Its clauses are long and get split by :func:`normalize_3cnf`."""
+    import cnfgen
+
+    holes = _check_int(holes, "holes", 1)
+    F = cnfgen.PigeonholePrinciple(holes + 1, holes)
+    return [list(c) for c in F.clauses()], F.number_of_variables()
+
+
+def all_small_formulas(*, max_vars: int = 3, max_clauses: int = 3, max_len: int = 3) -> list[list[list[int]]]:
+    """Every CNF over variables ``1..max_vars`` with at most ``max_clauses`` clauses of
+    ``1..max_len`` literals over distinct variables, no clause twice, up to clause order.
+
+    For the defaults there are 2,952 formulas (the empty one included): the "about
+    3,000" of the issue's done-when.
+
+    Notes
+    -----
+    :math:`O(C^k)` for ``C`` possible clauses and ``k = max_clauses``.
+    """
+    clauses: list[list[int]] = []
+    for size in range(1, max_len + 1):
+        for vs in itertools.combinations(range(1, max_vars + 1), size):
+            for signs in itertools.product((1, -1), repeat=size):
+                clauses.append([v * s for v, s in zip(vs, signs)])
+    out: list[list[list[int]]] = []
+    for k in range(max_clauses + 1):
+        for combo in itertools.combinations(range(len(clauses)), k):
+            out.append([list(clauses[i]) for i in combo])
+    return out

@@ -1,0 +1,141 @@
+"""A small exact decision procedure for the reduction boards, and the choice of method.
+
+The tests of the reductions need an exact method on boards of hundreds of tiles, far
+beyond the reference solver. The project's own exact methods (``search``, ``sat``,
+``cpsat``) are preferred when they are registered in :data:`mjsat.methods.METHODS`;
+:func:`exact_method` picks one at run time. This module keeps a compact fallback,
+:func:`solve_timed_cpsat`, a CP-SAT model of Mahjong Solitaire by removal times (the
+model the design note used to check Theorem 3 and Corollary 4):
+
+* every tile ``t`` gets a removal time ``T[t]``; the tiles of a group are matched in
+  pairs (one boolean per possible pair, each tile in exactly one chosen pair) and
+  matched tiles share their time;
+* a tile is removed strictly after every tile covering it;
+* a tile with neighbours on both sides is removed strictly after all its left
+  neighbours or strictly after all its right neighbours.
+
+Any feasible assignment, sorted by time, is a legal clearing sequence (ties between
+different pairs are harmless: neither may wait for the other), so ``solvable`` answers
+come with moves that :func:`mjsat.methods.solve`-style replay checks.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+
+from mjsat.board import Board, MahjongBoard, TransposedMahjongBoard
+from mjsat.result import SOLVABLE, UNKNOWN, UNSOLVABLE, SolveResult
+
+__all__ = ["solve_timed_cpsat", "exact_method", "decide"]
+
+
+def solve_timed_cpsat(board: Board, *, time_limit: float | None = None, seed: int = 0, workers: int = 1) -> SolveResult:
+    """Decide a Mahjong board with the CP-SAT removal-time model (see the module docstring).
+
+    Parameters
+    ----------
+    board : MahjongBoard or TransposedMahjongBoard
+    time_limit : float or None
+        Seconds before answering ``unknown``.
+    seed : int
+        CP-SAT's random seed.
+    workers : int
+        CP-SAT search workers (1 keeps the shared test machine calm).
+
+    Returns
+    -------
+    SolveResult
+        ``solvable`` with moves, ``unsolvable`` (infeasible model), or ``unknown``.
+
+    Notes
+    -----
+    :math:`O(n + \\sum_g k_g^2)` variables for ``n`` tiles and groups of ``k_g`` tiles,
+    :math:`O(n d)` constraints; solving is exponential in the worst case.
+    """
+    from ortools.sat.python import cp_model
+
+    if not isinstance(board, (MahjongBoard, TransposedMahjongBoard)):
+        raise ValueError(f"the removal-time model is for Mahjong boards, not {board.game}")
+    n = len(board)
+    lay = board.layout
+    one, two = board._sides()
+    model = cp_model.CpModel()
+    horizon = n // 2
+    T = [model.NewIntVar(0, horizon, f"T{t}") for t in range(n)]
+    pairs: list[tuple[int, int, object]] = []
+    for members in board.group_members().values():
+        if len(members) == 2:
+            a, b = members
+            model.Add(T[a] == T[b])
+            pairs.append((a, b, None))
+            continue
+        lits: dict[int, list[object]] = {t: [] for t in members}
+        for a, b in itertools.combinations(members, 2):
+            x = model.NewBoolVar(f"p{a}_{b}")
+            model.Add(T[a] == T[b]).OnlyEnforceIf(x)
+            lits[a].append(x)
+            lits[b].append(x)
+            pairs.append((a, b, x))
+        for t in members:
+            model.AddExactlyOne(lits[t])
+    for t in range(n):
+        for o in lay.above[t]:
+            model.Add(T[t] > T[o])
+        if one[t] and two[t]:
+            side = model.NewBoolVar(f"s{t}")
+            for o in one[t]:
+                model.Add(T[t] > T[o]).OnlyEnforceIf(side)
+            for o in two[t]:
+                model.Add(T[t] > T[o]).OnlyEnforceIf(side.Not())
+    solver = cp_model.CpSolver()
+    solver.parameters.num_search_workers = max(1, int(workers))
+    solver.parameters.random_seed = int(seed)
+    if time_limit is not None:
+        solver.parameters.max_time_in_seconds = float(time_limit)
+    status = solver.Solve(model)
+    stats = {"variables": len(model.Proto().variables), "constraints": len(model.Proto().constraints)}
+    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        chosen = [(a, b) for a, b, x in pairs if x is None or solver.Value(x)]
+        chosen.sort(key=lambda ab: (solver.Value(T[ab[0]]), ab))
+        return SolveResult(SOLVABLE, "timed-cpsat", moves=chosen, stats=stats)
+    if status == cp_model.INFEASIBLE:
+        return SolveResult(UNSOLVABLE, "timed-cpsat", stats=stats)
+    return SolveResult(UNKNOWN, "timed-cpsat", reason="time limit", stats=stats)
+
+
+def exact_method() -> str | None:
+    """The name of a registered exact method for large boards, or ``None``.
+
+    Preference: ``sat``, then ``search``, then ``cpsat`` (whichever another part of the
+    toolkit has registered in :data:`mjsat.methods.METHODS`).
+    """
+    from mjsat.methods import METHODS
+
+    for name in ("sat", "search", "cpsat"):
+        if name in METHODS:
+            return name
+    return None
+
+
+def decide(board: Board, *, time_limit: float | None = None, method: str | None = None) -> SolveResult:
+    """Decide ``board`` exactly: with ``method``, else :func:`exact_method`, else the
+    fallback :func:`solve_timed_cpsat`; every ``solvable`` answer is replayed.
+
+    Notes
+    -----
+    Exponential in the worst case, as every exact method.
+    """
+    from mjsat.methods import solve
+    from mjsat.replay import replay
+
+    name = method or exact_method()
+    if name is not None:
+        return solve(board, name, time_limit=time_limit)
+    start = time.perf_counter()
+    result = solve_timed_cpsat(board.copy(stack=False), time_limit=time_limit)
+    result.seconds = time.perf_counter() - start
+    if result.status == SOLVABLE:
+        replay(board, result.moves)
+        result.verified = True
+    return result

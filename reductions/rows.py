@@ -1,0 +1,148 @@
+"""Corollary 4 of seed 001: one-level Mahjong Solitaire (isolated rows) is NP-complete.
+
+Every stack ``[p, q, r]`` (top first) of the Theorem 3 board becomes an isolated
+horizontal row of seven tiles ``p q r c c c c`` on level 0, where ``c`` is a fresh group
+of four tiles for that row (named ``c<k>`` after the row). A tile of a row is free iff it
+is the leftmost or the rightmost tile left in its row, so the ``c`` block keeps the right
+end busy until ``p``, ``q`` and ``r`` have gone from the left in stack order; then
+``c c c c`` clears itself as two end pairs. Hence the rows board is solvable iff the
+stack board is, iff the formula is satisfiable.
+
+Sizes: ``8 + 12n + 12m`` rows, ``56 + 84n + 84m`` tiles, ``14 + 21n + 21m`` groups.
+
+>>> from mjsat.reductions.cnf import normalize_3cnf
+>>> red = reduce_to_rows(normalize_3cnf([[1]]))
+>>> len(red.board), len(red.board.group_sizes())
+(224, 56)
+>>> [red.board.group_label(red.board.groups[t]) for t in range(7)]
+['x1', 'x1', 'x2', 'c0', 'c0', 'c0', 'c0']
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from typing import Any
+
+from mjsat.board import Layout, MahjongBoard, Move, TileId
+from mjsat.reductions.cnf import Formula3
+from mjsat.reductions.stacks import StackReduction, _provenance, flow_positions, reduce_to_stacks
+
+__all__ = ["RowReduction", "reduce_to_rows", "row_sizes", "rows_from_stacks"]
+
+ROW = 7
+
+
+def row_sizes(n: int, m: int) -> dict[str, int]:
+    """Rows, tiles and groups of the Corollary 4 board.
+
+    >>> row_sizes(3, 8)
+    {'rows': 140, 'tiles': 980, 'groups': 245}
+    """
+    s = 8 + 12 * n + 12 * m
+    return {"rows": s, "tiles": ROW * s, "groups": s + (6 + 9 * n + 9 * m)}
+
+
+@dataclasses.dataclass
+class RowReduction:
+    """The rows board of a formula and its stack board.
+
+    Row ``k`` holds tiles ``7k .. 7k+6``; tiles ``7k, 7k+1, 7k+2`` are the top, middle and
+    bottom tile of stack ``k`` of :attr:`stack` (tiles ``3k, 3k+1, 3k+2`` there).
+    """
+
+    stack: StackReduction
+    board: MahjongBoard
+
+    def to_stack_tile(self, t: TileId) -> TileId | None:
+        """The stack-board tile a rows-board tile stands for (``None`` for ``c`` tiles)."""
+        k, i = divmod(t, ROW)
+        return 3 * k + i if i < 3 else None
+
+    def lift_moves(self, moves: Sequence[Move]) -> list[Move]:
+        """The stack-board moves of a rows-board move list (``c`` moves dropped)."""
+        out: list[Move] = []
+        for a, b in moves:
+            sa, sb = self.to_stack_tile(a), self.to_stack_tile(b)
+            if (sa is None) != (sb is None):
+                raise ValueError(f"move ({a}, {b}) pairs a c tile with a stack tile")
+            if sa is not None:
+                out.append((min(sa, sb), max(sa, sb)))  # type: ignore[type-var]
+        return out
+
+    def lower_moves(self, stack_moves: Sequence[Move]) -> list[Move]:
+        """Rows-board moves playing ``stack_moves``; each row's ``c`` block goes as soon
+        as its three stack tiles have gone."""
+        return _lower(stack_moves, 3)
+
+
+def _lower(stack_moves: Sequence[Move], height: int) -> list[Move]:
+    gone: dict[int, int] = {}
+    out: list[Move] = []
+    for a, b in stack_moves:
+        ka, ia = divmod(a, height)
+        kb, ib = divmod(b, height)
+        out.append((ROW * ka + ia, ROW * kb + ib) if a < b else (ROW * kb + ib, ROW * ka + ia))
+        for k in (ka, kb):
+            gone[k] = gone.get(k, 0) + 1
+            if gone[k] == height:
+                out.append((ROW * k + 3, ROW * k + 6))
+                out.append((ROW * k + 4, ROW * k + 5))
+    return out
+
+
+def rows_from_stacks(
+    stacks: Sequence[Sequence[int]],
+    *,
+    names: dict[int, str] | None = None,
+    positions: Sequence[tuple[int, int]] | None = None,
+) -> MahjongBoard:
+    """The one-level rows board of a list of height-3 stacks (groups top first).
+
+    Row ``k`` is ``p q r c c c c`` with a fresh group ``c`` numbered after the stacks'
+    groups. Rows stand 16 half-units apart in lines 4 half-units apart, so none touch.
+
+    Notes
+    -----
+    :math:`O(T)` for ``T`` tiles.
+    """
+    if any(len(st) != 3 for st in stacks):
+        raise ValueError("rows_from_stacks needs stacks of height 3")
+    if positions is None:
+        positions = flow_positions([len(stacks)], item_width=2 * ROW + 2, line_height=4)
+    base = max((g for st in stacks for g in st), default=-1) + 1
+    tiles: list[tuple[int, int, int]] = []
+    groups: list[int] = []
+    out_names = dict(names or {})
+    for k, ((r, c), st) in enumerate(zip(positions, stacks)):
+        row = list(st) + [base + k] * 4
+        out_names[base + k] = f"c{k}"
+        for i, g in enumerate(row):
+            tiles.append((r, c + 2 * i, 0))
+            groups.append(int(g))
+    return MahjongBoard(Layout(tiles, name="isolated-rows"), groups, names=out_names)
+
+
+def reduce_to_rows(formula: Formula3, *, meta: dict[str, Any] | None = None) -> RowReduction:
+    """Build the Corollary 4 rows board of a formula with three literals per clause.
+
+    Notes
+    -----
+    :math:`O(n + m)`. Solvable iff the formula is satisfiable (seed 001, Corollary 4).
+    """
+    st = reduce_to_stacks(formula)
+    lengths = [len(stacks) for _, stacks in st.gadgets()]
+    positions = flow_positions(lengths, item_width=2 * ROW + 2, line_height=4)
+    board = rows_from_stacks(
+        [[st.board.groups[3 * k + i] for i in range(3)] for k in range(len(st.stacks))],
+        names=st.board.names,
+        positions=positions,
+    )
+    board.layout.name = "3sat-rows"
+    board.meta.update(_provenance(formula, "rows"))
+    board.meta.update(meta or {})
+    if len(st.stacks) <= 3000:
+        board.meta["gadgets"] = [
+            {"label": label, "tiles": [ROW * k + i for k in stacks for i in range(ROW)]} for label, stacks in st.gadgets()
+        ]
+    return RowReduction(st, board)
