@@ -79,7 +79,15 @@ MAX_LEVEL = 126
 
 
 class InvalidLayoutError(ValueError):
-    """A layout breaks the geometry rules (overlap, odd size, coordinates out of range)."""
+    """A layout breaks the geometry rules (overlap, odd size, coordinates out of range).
+
+    ``tiles`` holds the indices of the tiles at fault (the two overlapping tiles, the
+    tile out of range; empty for an odd count), so file readers can name their lines.
+    """
+
+    def __init__(self, message: str, tiles: Sequence[int] = ()) -> None:
+        super().__init__(message)
+        self.tiles: tuple[int, ...] = tuple(tiles)
 
 
 class InvalidBoardError(ValueError):
@@ -176,14 +184,12 @@ class Layout:
         pos: list[Position] = []
         for i, p in enumerate(positions):
             if len(p) != 3:
-                raise InvalidLayoutError(f"tile {i}: expected (row, col, lev), got {tuple(p)!r}")
+                raise InvalidLayoutError(f"tile {i}: expected (row, col, lev), got {tuple(p)!r}", (i,))
             r, c, l = (int(v) for v in p)
             if not (0 <= r <= MAX_COORD and 0 <= c <= MAX_COORD):
-                raise InvalidLayoutError(
-                    f"tile {i} at {(r, c, l)}: row and col must lie in 0..{MAX_COORD}"
-                )
+                raise InvalidLayoutError(f"tile {i} at {(r, c, l)}: row and col must lie in 0..{MAX_COORD}", (i,))
             if not 0 <= l <= MAX_LEVEL:
-                raise InvalidLayoutError(f"tile {i} at {(r, c, l)}: level must lie in 0..{MAX_LEVEL}")
+                raise InvalidLayoutError(f"tile {i} at {(r, c, l)}: level must lie in 0..{MAX_LEVEL}", (i,))
             pos.append((r, c, l))
         if len(pos) % 2:
             raise InvalidLayoutError(f"a layout needs an even number of tiles, got {len(pos)}")
@@ -203,7 +209,8 @@ class Layout:
                         o = seen[cell]
                         raise InvalidLayoutError(
                             f"tiles {o} at {self.positions[o]} and {t} at {self.positions[t]} "
-                            f"overlap on level {l}"
+                            f"overlap on level {l}",
+                            (o, t),
                         )
                     seen[cell] = t
 

@@ -117,12 +117,8 @@ def _make_board(
     try:
         layout = Layout(positions, name=name, block_any_higher=block_any_higher)
     except InvalidLayoutError as exc:
-        msg = str(exc)
-        m = re.search(r"and (\d+) at", msg) or re.match(r"tile (\d+)", msg)
-        line = lines[int(m.group(1))] if m and int(m.group(1)) < len(lines) else None
-        if "even number" in msg and lines:
-            line = lines[-1]
-        raise InputFileError(path, line, msg) from None
+        at = exc.tiles[-1] if exc.tiles else len(lines) - 1
+        raise InputFileError(path, lines[at] if 0 <= at < len(lines) else None, str(exc)) from None
     try:
         return cls(layout, groups, names=names, meta=meta)
     except InvalidBoardError as exc:

@@ -69,7 +69,7 @@ def ascii_levels(board: Board) -> str:
             x = (c - c0) * cell // 2
             text = "[" + _label(board, t, width).rjust(width) + "]"
             line[x : x + len(text)] = list(text)
-        out.append(f"level {lev} ({len(tiles)} tiles)")
+        out.append(f"level {lev} ({len(tiles)} tile{'s' if len(tiles) != 1 else ''})")
         out.extend("".join(rows[r]).rstrip() for r in sorted(rows))
     return "\n".join(out)
 
