@@ -107,21 +107,8 @@ def build_layout(
     ...
     mjsat.fileio.InputFileError: f:2: tile at (row=1, col=1, lev=0) overlaps the tile at (row=0, col=0, lev=0) (line 1) on level 0
     """
-    seen: dict[tuple[int, int, int], int] = {}
-    for i, (pos, line) in enumerate(tiles):
+    for pos, line in tiles:
         check_position(path, line, pos)
-        r, c, l = pos
-        for cell in ((l, r, c), (l, r + 1, c), (l, r, c + 1), (l, r + 1, c + 1)):
-            j = seen.get(cell)
-            if j is not None:
-                (r0, c0, _), line0 = tiles[j]
-                raise InputFileError(
-                    path,
-                    line,
-                    f"tile at (row={r}, col={c}, lev={l}) overlaps the tile at "
-                    f"(row={r0}, col={c0}, lev={l}){_where(line0)} on level {l}",
-                )
-            seen[cell] = i
     if len(tiles) % 2:
         last = tiles[-1][1]
         raise InputFileError(
@@ -129,5 +116,14 @@ def build_layout(
         )
     try:
         return Layout([p for p, _ in tiles], name=name, block_any_higher=block_any_higher)
-    except InvalidLayoutError as exc:  # pragma: no cover - the checks above come first
-        raise InputFileError(path, None, str(exc)) from None
+    except InvalidLayoutError as exc:
+        if len(exc.tiles) != 2:  # pragma: no cover - the checks above come first
+            raise InputFileError(path, None, str(exc)) from None
+        (r0, c0, l), line0 = tiles[exc.tiles[0]]
+        (r, c, _), line = tiles[exc.tiles[1]]
+        raise InputFileError(
+            path,
+            line,
+            f"tile at (row={r}, col={c}, lev={l}) overlaps the tile at "
+            f"(row={r0}, col={c0}, lev={l}){_where(line0)} on level {l}",
+        ) from None
