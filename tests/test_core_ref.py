@@ -79,3 +79,18 @@ def test_group_sizes():
     assert sum(sizes) == 228 and set(sizes) <= {6, 8}
     with pytest.raises(DealError):
         deal_random(Layout([(0, 0, 0), (0, 2, 0)]), seed=1, group_sizes=[4])
+
+
+def test_every_kmahjongg_layout_deals(layout_sources):
+    from mjsat.layouts import read_layout
+
+    seen: set[int] = set()
+    files = sorted((layout_sources / "kmahjongg").glob("*.layout"))
+    assert len(files) == 72
+    for i, path in enumerate(files):
+        layout = read_layout(path)
+        board = deal_random(layout, seed=i)
+        sizes = set(board.group_sizes().values())
+        assert sizes <= {2, 4, 6, 8} and sum(board.group_sizes().values()) == len(layout)
+        seen |= sizes
+    assert seen == {2, 4, 6, 8}
