@@ -29,6 +29,7 @@ __all__ = ["main", "cli", "LAZY_COMMANDS", "board_options", "board_from_options"
 
 LAZY_COMMANDS: dict[str, str] = {
     # name -> "module:command"; each part registers its commands here, explicitly.
+    "crossval": "mjsat.search.cli_crossval:crossval",
     "sample": "mjsat.search.cli:sample",
 }
 

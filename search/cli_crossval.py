@@ -1,0 +1,180 @@
+"""The ``mjsat crossval`` command: every exact method on sets of boards, answers compared."""
+
+from __future__ import annotations
+
+import json
+import sys
+from itertools import chain
+from typing import Any
+
+import click
+
+from mjsat.fileio import write_text_atomic
+
+__all__ = ["crossval"]
+
+
+def _split(values: tuple[str, ...]) -> list[str]:
+    return [v.strip() for item in values for v in item.split(",") if v.strip()]
+
+
+@click.command()
+@click.option("--layout", "layouts", multiple=True, metavar="NAME|FILE", help="Seeded random deals of this layout (repeatable).")
+@click.option("-n", "--count", type=click.IntRange(0), default=20, show_default=True, help="Deals per --layout.")
+@click.option("--seed-start", type=int, default=0, show_default=True, help="Seed of the first deal of each layout.")
+@click.option("--solvable-every", type=click.IntRange(0), default=0, help="Every K-th deal solvable by construction (expected solvable).")
+@click.option("--folder", "folders", multiple=True, type=click.Path(file_okay=False), help="Every board file of this folder, e.g. instances/ (repeatable).")
+@click.option("--cnf", "cnfs", multiple=True, type=click.Path(), help="CNF file or folder of .cnf files: boards built by the reductions (repeatable).")
+@click.option("--random-small", type=click.IntRange(0), default=0, help="This many random small boards (mjsat.generate).")
+@click.option("--max-tiles", type=click.IntRange(2), default=12, show_default=True, help="Size of --random-small boards.")
+@click.option("--shisen", is_flag=True, help="--random-small: alternate Mahjong and Shisen-Sho boards.")
+@click.option("--height2", "height2_count", type=click.IntRange(0), default=0, help="This many height-two boards (some with a planted blocked cycle).")
+@click.option("--height2-max-tiles", type=click.IntRange(2), default=16, show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the generated sets and of the methods.")
+@click.option("--methods", "methods", multiple=True, metavar="M1,M2", help="Only these methods (default: every registered one but auto).")
+@click.option("--encodings", multiple=True, metavar="E1,E2", help="SAT encodings to run (default: all the encoders publish).")
+@click.option("--solvers", multiple=True, metavar="S1,S2", help="SAT solvers to run (default: the encoders' list).")
+@click.option("--time-limit", type=float, default=10.0, show_default=True, metavar="SECONDS", help="Per method and board.")
+@click.option("--ref-max-tiles", type=click.IntRange(2), default=20, show_default=True, help="Run ref only on boards this small.")
+@click.option("--out-dir", type=click.Path(file_okay=False), default="crossval-disagreements", show_default=True, help="Where disagreeing boards are written.")
+@click.option("--json", "as_json", is_flag=True, help="Print the table as one JSON object.")
+@click.option("--no-progress", is_flag=True, help="No progress bar.")
+def crossval(
+    layouts: tuple[str, ...],
+    count: int,
+    seed_start: int,
+    solvable_every: int,
+    folders: tuple[str, ...],
+    cnfs: tuple[str, ...],
+    random_small: int,
+    max_tiles: int,
+    shisen: bool,
+    height2_count: int,
+    height2_max_tiles: int,
+    seed: int,
+    methods: tuple[str, ...],
+    encodings: tuple[str, ...],
+    solvers: tuple[str, ...],
+    time_limit: float,
+    ref_max_tiles: int,
+    out_dir: str,
+    as_json: bool,
+    no_progress: bool,
+) -> None:
+    """Run every exact method on sets of boards and compare the answers.
+
+    The methods are those registered (`mjsat solve --method ...`) except `auto`: `ref` on
+    boards of at most --ref-max-tiles tiles, `height2` where it applies, each SAT encoding
+    with each solver. Every `solvable` answer is replayed. Prints per method the boards
+    decided, solvable / unsolvable / unknown, median and max time, and the agreement
+    matrix (boards both decided: agreed / both). When two methods disagree (or a method
+    contradicts what the board is known to be), the board and all answers are written to
+    --out-dir and the command exits 1.
+
+    \b
+    mjsat crossval --random-small 200 --height2 200
+    mjsat crossval --layout turtle -n 200 --methods search,sat,cpsat
+    mjsat crossval --folder instances/ --cnf instances/ --json > table.json
+    mjsat crossval --random-small 500 --shisen --max-tiles 16 --time-limit 30
+    """
+    from mjsat.search import crossval as cv
+
+    sets: list[Any] = []
+    total = 0
+    notes: list[str] = []
+    for spec in layouts:
+        sets.append(cv.layout_cases(spec, count, seed_start=seed_start, solvable_every=solvable_every))
+        total += count
+    folder_lists = [list(cv.folder_cases(f)) for f in folders]
+    for fl in folder_lists:
+        sets.append(iter(fl))
+        total += len(fl)
+    if cnfs:
+        build, why = cv.cnf_builder()
+        if build is None:
+            notes.append(f"CNF set skipped: {why}")
+        else:
+            cl = list(cv.cnf_cases(cnfs))
+            sets.append(iter(cl))
+            total += len(cl)
+    if random_small:
+        games = ("mahjong", "shisen-sho") if shisen else ("mahjong",)
+        sets.append(cv.random_small_cases(seed=seed, count=random_small, max_tiles=max_tiles, games=games))
+        total += random_small
+    if height2_count:
+        sets.append(cv.height2_cases(seed=seed, count=height2_count, max_tiles=height2_max_tiles))
+        total += height2_count
+    if not sets and not notes:
+        raise click.UsageError("name at least one board set: --layout, --folder, --cnf, --random-small or --height2")
+    specs, skipped = cv.discover_methods(
+        only=_split(methods) or None, encodings=_split(encodings) or None, solvers=_split(solvers) or None
+    )
+    if not specs:
+        raise click.UsageError("no method to run")
+    for name, why in skipped.items():
+        notes.append(f"method {name} skipped: {why}")
+    for note in notes:
+        click.echo(note, err=True)
+
+    cases = chain.from_iterable(sets)
+    if no_progress or as_json or not sys.stderr.isatty():
+        report = cv.run_crossval(cases, specs, time_limit=time_limit, ref_max_tiles=ref_max_tiles, seed=seed, out_dir=out_dir, skipped_methods=skipped)
+    else:
+        from rich.progress import Progress
+
+        with Progress(transient=True) as bar:
+            task = bar.add_task("crossval", total=total)
+            report = cv.run_crossval(
+                cases, specs, time_limit=time_limit, ref_max_tiles=ref_max_tiles, seed=seed,
+                out_dir=out_dir, skipped_methods=skipped, progress=lambda _c: bar.advance(task),
+            )
+    data = report.to_dict()
+    data["notes"] = notes
+    if as_json:
+        click.echo(json.dumps(data))
+    else:
+        _print_tables(report)
+    if report.disagreements:
+        for d in report.disagreements:
+            click.echo(f"DISAGREEMENT on {d.case}: {d.why}" + (f" -> {d.file}" if d.file else ""), err=True)
+        sys.exit(1)
+
+
+def _fmt(x: float | None) -> str:
+    return "-" if x is None else f"{x:.4f}"
+
+
+def _print_tables(report: Any) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    src = ", ".join(f"{k}: {v}" for k, v in report.per_source.items())
+    t = Table(title=f"crossval: {report.boards} boards ({src}), {report.seconds:.1f} s")
+    for col in ("method", "applied", "decided", "solvable", "unsolvable", "unknown", "n/a", "errors", "median s", "max s"):
+        t.add_column(col, justify="left" if col == "method" else "right")
+    for m in report.methods:
+        d = report.per_method[m].to_dict()
+        t.add_row(
+            m, str(d["applied"]), str(d["decided"]), str(d["solvable"]), str(d["unsolvable"]),
+            str(d["unknown"]), str(d["not_applicable"]), str(d["errors"]),
+            _fmt(d["median_seconds"]), _fmt(d["max_seconds"]),
+        )
+    console.print(t)
+    if len(report.methods) > 1:
+        mt = Table(title="agreement: agreed / both decided")
+        mt.add_column("")
+        for m in report.methods:
+            mt.add_column(m, justify="right")
+        for a in report.methods:
+            row = []
+            for b in report.methods:
+                if a == b:
+                    row.append("-")
+                    continue
+                key = (a, b) if (a, b) in report.both_decided else (b, a)
+                row.append(f"{report.agreed[key]}/{report.both_decided[key]}")
+            mt.add_row(a, *row)
+        console.print(mt)
+    n = len(report.disagreements)
+    console.print(f"disagreements: {n}" if n else "disagreements: 0 (every decided answer agrees; every solvable answer replayed)")

@@ -1,0 +1,593 @@
+"""Cross-validation: run every exact method on sets of boards and compare their answers.
+
+The methods are discovered at run time from :data:`mjsat.methods.METHODS` (all but
+``auto``, which only repeats the others), so a method registered tomorrow is checked
+tomorrow without a change here. A method that takes ``encoding`` or ``solver`` options is
+run once per selected encoding and solver. ``ref`` runs only on boards small enough for it
+and ``height2`` only where it applies; a method that refuses a board (a ``ValueError``,
+for example a game it does not support) counts as "not applicable" for that board.
+
+Every ``solvable`` answer is replayed by :func:`mjsat.methods.solve`. Two methods that both
+decided and answered differently, a wrong solution, or an answer against what the board is
+known to be (solvable by construction, a planted blocked cycle, a CNF's satisfiability)
+is a *disagreement*: the board is written to a file with every answer.
+
+>>> from mjsat.search.crossval import random_small_cases, run_crossval, MethodSpec
+>>> report = run_crossval(random_small_cases(seed=1, count=5), [MethodSpec("ref", "ref")])
+>>> report.disagreements, report.per_method["ref"].decided
+([], 5)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+import itertools
+import json
+import statistics
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from mjsat.board import Board
+from mjsat.boardio import board_to_json, load_board
+from mjsat.fileio import InputFileError, write_text_atomic
+from mjsat.result import SOLVABLE, UNSOLVABLE, SolveResult, SolverError
+
+__all__ = [
+    "NA",
+    "ERROR",
+    "DEFAULT_REF_MAX_TILES",
+    "DEFAULT_SOLVERS",
+    "MethodSpec",
+    "BoardCase",
+    "MethodSummary",
+    "Disagreement",
+    "CrossvalReport",
+    "discover_methods",
+    "layout_cases",
+    "folder_cases",
+    "cnf_cases",
+    "cnf_builder",
+    "random_small_cases",
+    "height2_cases",
+    "run_case",
+    "run_crossval",
+    "write_disagreement",
+]
+
+NA = "n/a"
+"""Status recorded when a method does not apply to a board (or refused it)."""
+ERROR = "error"
+"""Status recorded when a method broke its contract (a solution that replay rejects)."""
+DEFAULT_REF_MAX_TILES = 20
+"""Largest board the reference solver is run on by default."""
+
+
+# --------------------------------------------------------------------------- methods
+
+
+@dataclasses.dataclass(frozen=True)
+class MethodSpec:
+    """One column of the comparison: a registered method with fixed options.
+
+    ``label`` names the column (``sat[encoding=order,solver=g4]``); ``method`` is the
+    :data:`~mjsat.methods.METHODS` key.
+    """
+
+    label: str
+    method: str
+    options: tuple[tuple[str, Any], ...] = ()
+
+    @property
+    def kwargs(self) -> dict[str, Any]:
+        return dict(self.options)
+
+
+DEFAULT_SOLVERS = ("cadical195", "glucose4")
+"""SAT solvers selected by default when the method's module publishes no ``SOLVERS`` list
+(CaDiCaL 1.9.5 and Glucose 4, the two the project compares)."""
+
+
+def _published(module: Any, names: Sequence[str]) -> list[str] | None:
+    for name in names:
+        value = getattr(module, name, None)
+        if isinstance(value, dict) and value:
+            return [str(k) for k in value]
+        if isinstance(value, (list, tuple)) and value and all(isinstance(v, str) for v in value):
+            return list(value)
+    return None
+
+
+def discover_methods(
+    *,
+    only: Sequence[str] | None = None,
+    encodings: Sequence[str] | None = None,
+    solvers: Sequence[str] | None = None,
+    exclude: Sequence[str] = ("auto",),
+) -> tuple[list[MethodSpec], dict[str, str]]:
+    """The methods to compare, from :data:`mjsat.methods.METHODS` at run time.
+
+    Parameters
+    ----------
+    only : sequence of str, optional
+        Method names to keep (default: every registered one but ``exclude``).
+    encodings, solvers : sequence of str, optional
+        Values of the ``encoding`` / ``solver`` options; a method taking the option is run
+        once per value. Default: the ``ENCODINGS`` its module publishes, and its
+        ``SOLVERS`` or else :data:`DEFAULT_SOLVERS`.
+    exclude : sequence of str
+        Never run (``auto`` repeats the others).
+
+    Returns
+    -------
+    (list of MethodSpec, dict)
+        The columns, and ``{method: why it was skipped}`` for methods that fail to import.
+
+    Raises
+    ------
+    ValueError
+        A name in ``only`` is not registered.
+
+    Notes
+    -----
+    Imports each method's module once: :math:`O(m)` imports for ``m`` methods.
+    """
+    from mjsat.methods import METHODS, get_method, method_options
+
+    names = [m for m in METHODS if m not in exclude]
+    if only:
+        unknown = [m for m in only if m not in METHODS]
+        if unknown:
+            raise ValueError(f"unknown method {unknown[0]!r} (known: {', '.join(sorted(METHODS))})")
+        names = list(dict.fromkeys(only))  # asked for by name: run even if normally excluded
+    specs: list[MethodSpec] = []
+    skipped: dict[str, str] = {}
+    for name in names:
+        try:
+            fn = get_method(name)
+            opts = method_options(name)
+        except Exception as exc:  # a part still being written: say so, go on
+            skipped[name] = f"{type(exc).__name__}: {exc}"
+            continue
+        module = inspect.getmodule(fn)
+        axes: list[list[tuple[str, Any]]] = []
+        if "encoding" in opts:
+            values = list(encodings) if encodings else _published(module, ("ENCODINGS",))
+            if values:
+                axes.append([("encoding", v) for v in values])
+        if "solver" in opts:
+            values = list(solvers) if solvers else (_published(module, ("SOLVERS",)) or list(DEFAULT_SOLVERS))
+            axes.append([("solver", v) for v in values])
+        if not axes:
+            specs.append(MethodSpec(name, name))
+            continue
+        for combo in itertools.product(*axes):
+            label = f"{name}[{','.join(f'{k}={v}' for k, v in combo)}]"
+            specs.append(MethodSpec(label, name, tuple(combo)))
+    return specs, skipped
+
+
+# --------------------------------------------------------------------------- board sets
+
+
+@dataclasses.dataclass
+class BoardCase:
+    """A board to cross-validate, where it came from, and what it is known to be.
+
+    ``expected`` is ``solvable``/``unsolvable`` when known independently of every method
+    (solvable by construction, a planted blocked cycle, the formula's satisfiability, a
+    manifest), else ``None``.
+    """
+
+    name: str
+    board: Board
+    source: str
+    expected: str | None = None
+
+
+def layout_cases(spec: str, count: int, *, seed_start: int = 0, solvable_every: int = 0) -> Iterator[BoardCase]:
+    """Seeded random deals of a named layout (:func:`mjsat.deal.deal_random`).
+
+    With ``solvable_every = k > 0`` every ``k``-th deal is solvable by construction instead
+    (its ``expected`` is then ``solvable``).
+    """
+    from mjsat.deal import deal_random, deal_solvable
+    from mjsat.layouts import load_layout
+
+    layout = load_layout(spec)
+    for i in range(count):
+        seed = seed_start + i
+        if solvable_every and i % solvable_every == solvable_every - 1:
+            board, _ = deal_solvable(layout, seed=seed)
+            yield BoardCase(f"{spec}:solvable:{seed}", board, f"layout {spec}", SOLVABLE)
+        else:
+            yield BoardCase(f"{spec}:{seed}", deal_random(layout, seed=seed), f"layout {spec}")
+
+
+def _manifest(folder: Path) -> dict[str, str]:
+    """``{file name: expected status}`` from a ``manifest.json`` in ``folder`` (best effort)."""
+    path = folder / "manifest.json"
+    if not path.is_file():
+        return {}
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError):
+        return {}
+    entries = data.get("boards", data.get("instances", data)) if isinstance(data, dict) else data
+    out: dict[str, str] = {}
+    items = entries.items() if isinstance(entries, dict) else enumerate(entries if isinstance(entries, list) else [])
+    for key, entry in items:
+        if isinstance(entry, dict):
+            name = entry.get("board") or entry.get("file") or entry.get("path") or (key if isinstance(key, str) else None)
+            status = entry.get("expected") or entry.get("status") or entry.get("answer")
+        else:
+            name, status = key, entry
+        if isinstance(name, str) and status in (SOLVABLE, UNSOLVABLE):
+            out[Path(name).name] = status
+    return out
+
+
+def folder_cases(folder: str | Path) -> Iterator[BoardCase]:
+    """Every board file (``.json`` boards, ``.txt`` boards) under ``folder``, sorted.
+
+    JSON files that are not boards (a manifest, a layout) are skipped; a malformed board
+    file raises :class:`~mjsat.fileio.InputFileError`. Expected answers come from a
+    ``manifest.json`` beside the boards when it names them.
+    """
+    root = Path(folder)
+    if not root.is_dir():
+        raise InputFileError(folder, None, "not a folder")
+    for path in sorted(p for p in root.rglob("*") if p.suffix.lower() in (".json", ".txt") and p.is_file()):
+        text = path.read_text(encoding="utf-8", errors="replace")
+        if path.suffix.lower() == ".json" and '"mjsat-board"' not in text:
+            continue
+        if path.suffix.lower() == ".txt" and not text.strip():
+            continue
+        board = load_board(path)
+        expected = _manifest(path.parent).get(path.name) or board.meta.get("expected")
+        yield BoardCase(str(path), board, f"folder {folder}", expected if expected in (SOLVABLE, UNSOLVABLE) else None)
+
+
+def cnf_builder() -> tuple[Callable[[str], list[tuple[str, Board, bool]]] | None, str]:
+    """The function that turns a CNF file into reduction boards, if mjsat.reductions has one.
+
+    Returns
+    -------
+    (callable or None, str)
+        ``build(path) -> [(target, board, satisfiable), ...]``, or ``None`` with the reason.
+    """
+    try:
+        from mjsat.reductions.cnf import is_satisfiable, normalize_3cnf, read_dimacs
+        from mjsat.reductions.stacks import reduce_to_stacks
+    except ImportError as exc:
+        return None, f"mjsat.reductions provides no CNF-to-board builder yet ({exc})"
+    targets: list[tuple[str, Callable[[Any], Any]]] = [("stacks", reduce_to_stacks)]
+    try:
+        from mjsat.reductions.rows import reduce_to_rows  # type: ignore[import-not-found]
+
+        targets.append(("rows", reduce_to_rows))
+    except ImportError:
+        pass
+
+    def build(path: str) -> list[tuple[str, Board, bool]]:
+        formula = normalize_3cnf(read_dimacs(path))
+        sat, _ = is_satisfiable(formula.clauses)
+        out = []
+        for target, fn in targets:
+            red = fn(formula)
+            out.append((target, getattr(red, "board", red), bool(sat)))
+        return out
+
+    return build, "ok: targets " + ", ".join(t for t, _ in targets)
+
+
+def cnf_cases(paths: Iterable[str | Path]) -> Iterator[BoardCase]:
+    """Boards built on the fly by the reductions from CNF files (``.cnf`` files of folders
+    too); ``expected`` is the formula's satisfiability.
+
+    Raises
+    ------
+    ValueError
+        :mod:`mjsat.reductions` has no builder yet (the message says so).
+    """
+    build, why = cnf_builder()
+    if build is None:
+        raise ValueError(why)
+    files: list[Path] = []
+    for p in map(Path, paths):
+        files.extend(sorted(p.rglob("*.cnf")) if p.is_dir() else [p])
+    for f in files:
+        for target, board, sat in build(str(f)):
+            yield BoardCase(f"{f}:{target}", board, "cnf", SOLVABLE if sat else UNSOLVABLE)
+
+
+def random_small_cases(
+    *, seed: int, count: int, max_tiles: int = 12, max_levels: int = 3, games: Sequence[str] = ("mahjong",)
+) -> Iterator[BoardCase]:
+    """Random small boards of :mod:`mjsat.generate` (seeded), cycling through ``games``."""
+    from mjsat.generate import random_small_board
+
+    rng = np.random.default_rng(seed)
+    for i in range(count):
+        game = games[i % len(games)]
+        board = random_small_board(rng, game=game, max_tiles=max_tiles, max_levels=max_levels)
+        yield BoardCase(f"random-small:{seed}:{i}", board, f"random-small {game}")
+
+
+def height2_cases(*, seed: int, count: int, max_tiles: int = 16) -> Iterator[BoardCase]:
+    """Height-two boards (:mod:`mjsat.search.height2_gen`); a planted cycle is expected
+    ``unsolvable``."""
+    from mjsat.search.height2_gen import height2_boards
+
+    for i, board in enumerate(height2_boards(seed, count, max_tiles=max_tiles)):
+        expected = UNSOLVABLE if "planted_cycle" in board.meta else None
+        yield BoardCase(f"height2:{seed}:{i}", board, "height2", expected)
+
+
+# --------------------------------------------------------------------------- running
+
+
+@dataclasses.dataclass
+class MethodSummary:
+    """Counts and times of one column."""
+
+    label: str
+    applied: int = 0
+    solvable: int = 0
+    unsolvable: int = 0
+    unknown: int = 0
+    not_applicable: int = 0
+    errors: int = 0
+    times: list[float] = dataclasses.field(default_factory=list)
+
+    @property
+    def decided(self) -> int:
+        return self.solvable + self.unsolvable
+
+    def to_dict(self) -> dict[str, Any]:
+        t = self.times
+        return {
+            "method": self.label,
+            "applied": self.applied,
+            "decided": self.decided,
+            "solvable": self.solvable,
+            "unsolvable": self.unsolvable,
+            "unknown": self.unknown,
+            "not_applicable": self.not_applicable,
+            "errors": self.errors,
+            "median_seconds": statistics.median(t) if t else None,
+            "max_seconds": max(t) if t else None,
+        }
+
+
+@dataclasses.dataclass
+class Disagreement:
+    """A board on which the answers conflict, and every answer given."""
+
+    case: str
+    source: str
+    answers: dict[str, dict[str, Any]]
+    expected: str | None
+    why: str
+    file: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+
+@dataclasses.dataclass
+class CrossvalReport:
+    """What :func:`run_crossval` found: per-method summaries, the agreement matrix, and the
+    disagreements."""
+
+    methods: list[str]
+    per_method: dict[str, MethodSummary]
+    both_decided: dict[tuple[str, str], int]
+    agreed: dict[tuple[str, str], int]
+    disagreements: list[Disagreement]
+    boards: int = 0
+    per_source: dict[str, int] = dataclasses.field(default_factory=dict)
+    skipped_methods: dict[str, str] = dataclasses.field(default_factory=dict)
+    seconds: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "boards": self.boards,
+            "per_source": self.per_source,
+            "methods": [self.per_method[m].to_dict() for m in self.methods],
+            "skipped_methods": self.skipped_methods,
+            "agreement": [
+                {"a": a, "b": b, "both_decided": self.both_decided[(a, b)], "agreed": self.agreed[(a, b)]}
+                for a, b in itertools.combinations(self.methods, 2)
+            ],
+            "disagreements": [d.to_dict() for d in self.disagreements],
+            "seconds": round(self.seconds, 3),
+        }
+
+
+def _applicable(spec: MethodSpec, board: Board, ref_max_tiles: int) -> str | None:
+    """Why ``spec`` is not run on ``board`` (``None``: run it)."""
+    if spec.method == "ref" and len(board) > ref_max_tiles:
+        return f"more than {ref_max_tiles} tiles"
+    if spec.method == "height2":
+        from mjsat.search.height2 import NotHeightTwoError, check_height2
+
+        try:
+            check_height2(board)
+        except NotHeightTwoError as exc:
+            return str(exc)
+    return None
+
+
+def run_case(
+    case: BoardCase,
+    methods: Sequence[MethodSpec],
+    *,
+    time_limit: float | None = 10.0,
+    ref_max_tiles: int = DEFAULT_REF_MAX_TILES,
+    seed: int = 0,
+) -> dict[str, dict[str, Any]]:
+    """Run every applicable method on one board.
+
+    Returns
+    -------
+    dict
+        ``{label: {"status", "seconds", "reason", "moves"}}``; status :data:`NA` when the
+        method does not apply or refused the board, :data:`ERROR` when it returned a
+        solution that replay rejects (or crashed).
+
+    Notes
+    -----
+    The sum of the methods' times (each bounded by ``time_limit``).
+    """
+    from mjsat.methods import solve
+
+    out: dict[str, dict[str, Any]] = {}
+    for spec in methods:
+        why = _applicable(spec, case.board, ref_max_tiles)
+        if why is not None:
+            out[spec.label] = {"status": NA, "seconds": 0.0, "reason": why, "moves": []}
+            continue
+        start = time.perf_counter()
+        try:
+            res: SolveResult = solve(case.board, spec.method, time_limit=time_limit, seed=seed, **spec.kwargs)
+        except SolverError as exc:
+            out[spec.label] = {"status": ERROR, "seconds": time.perf_counter() - start, "reason": str(exc), "moves": []}
+            continue
+        except ValueError as exc:  # refused: a game or a shape the method does not cover
+            out[spec.label] = {"status": NA, "seconds": 0.0, "reason": str(exc), "moves": []}
+            continue
+        except Exception as exc:  # a crash is a bug of that method: report it, keep going
+            out[spec.label] = {
+                "status": ERROR, "seconds": time.perf_counter() - start,
+                "reason": f"crashed: {type(exc).__name__}: {exc}", "moves": [],
+            }
+            continue
+        out[spec.label] = {
+            "status": res.status,
+            "seconds": res.seconds,
+            "reason": res.reason,
+            "moves": [list(m) for m in res.moves],
+        }
+    return out
+
+
+def _conflict(answers: dict[str, dict[str, Any]], expected: str | None) -> str | None:
+    errors = [m for m, a in answers.items() if a["status"] == ERROR]
+    if errors:
+        return f"{errors[0]}: {answers[errors[0]]['reason']}"
+    decided = {m: a["status"] for m, a in answers.items() if a["status"] in (SOLVABLE, UNSOLVABLE)}
+    if len(set(decided.values())) > 1:
+        sol = [m for m, s in decided.items() if s == SOLVABLE]
+        uns = [m for m, s in decided.items() if s == UNSOLVABLE]
+        return f"{', '.join(sol)} say solvable; {', '.join(uns)} say unsolvable"
+    if expected is not None and decided and next(iter(decided.values())) != expected:
+        return f"the board is known to be {expected}; {', '.join(decided)} say otherwise"
+    return None
+
+
+def write_disagreement(case: BoardCase, answers: dict[str, dict[str, Any]], why: str, folder: str | Path) -> str:
+    """Write the board with every answer (in ``meta["crossval"]``) as a board JSON file
+    that ``mjsat solve`` reads back; return its path."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    board = case.board.copy(stack=False)
+    board.meta = dict(board.meta)
+    board.meta["crossval"] = {"case": case.name, "source": case.source, "expected": case.expected, "why": why, "answers": answers}
+    safe = "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in case.name)[-80:]
+    path = folder / f"disagreement-{safe}.json"
+    write_text_atomic(path, board_to_json(board))
+    return str(path)
+
+
+def run_crossval(
+    cases: Iterable[BoardCase],
+    methods: Sequence[MethodSpec],
+    *,
+    time_limit: float | None = 10.0,
+    ref_max_tiles: int = DEFAULT_REF_MAX_TILES,
+    seed: int = 0,
+    out_dir: str | Path | None = None,
+    progress: Callable[[BoardCase], None] | None = None,
+    skipped_methods: dict[str, str] | None = None,
+) -> CrossvalReport:
+    """Run ``methods`` on every case; summarise; write each disagreement to ``out_dir``.
+
+    Parameters
+    ----------
+    cases : iterable of BoardCase
+    methods : sequence of MethodSpec
+        From :func:`discover_methods`.
+    time_limit : float or None
+        Seconds per method and board (``unknown`` beyond).
+    ref_max_tiles : int
+        ``ref`` runs on boards of at most this many tiles.
+    seed : int
+        Passed to every method.
+    out_dir : path, optional
+        Where disagreement files go (nothing written when ``None``).
+    progress : callable, optional
+        Called after each case.
+    skipped_methods : dict, optional
+        Recorded in the report (methods that failed to import).
+
+    Returns
+    -------
+    CrossvalReport
+
+    Notes
+    -----
+    :math:`O(B \\cdot m)` method runs for ``B`` boards and ``m`` methods, plus
+    :math:`O(B m^2)` for the agreement matrix.
+    """
+    t0 = time.perf_counter()
+    labels = [m.label for m in methods]
+    per = {m: MethodSummary(m) for m in labels}
+    both = {(a, b): 0 for a, b in itertools.combinations(labels, 2)}
+    agreed = dict(both)
+    disagreements: list[Disagreement] = []
+    per_source: dict[str, int] = {}
+    count = 0
+    for case in cases:
+        count += 1
+        per_source[case.source] = per_source.get(case.source, 0) + 1
+        answers = run_case(case, methods, time_limit=time_limit, ref_max_tiles=ref_max_tiles, seed=seed)
+        for label, a in answers.items():
+            s = per[label]
+            st = a["status"]
+            if st == NA:
+                s.not_applicable += 1
+                continue
+            s.applied += 1
+            if st == ERROR:
+                s.errors += 1
+                continue
+            s.times.append(float(a["seconds"]))
+            if st == SOLVABLE:
+                s.solvable += 1
+            elif st == UNSOLVABLE:
+                s.unsolvable += 1
+            else:
+                s.unknown += 1
+        for a, b in both:
+            sa, sb = answers[a]["status"], answers[b]["status"]
+            if sa in (SOLVABLE, UNSOLVABLE) and sb in (SOLVABLE, UNSOLVABLE):
+                both[(a, b)] += 1
+                agreed[(a, b)] += sa == sb
+        why = _conflict(answers, case.expected)
+        if why is not None:
+            d = Disagreement(case.name, case.source, answers, case.expected, why)
+            if out_dir is not None:
+                d.file = write_disagreement(case, answers, why, out_dir)
+            disagreements.append(d)
+        if progress is not None:
+            progress(case)
+    return CrossvalReport(
+        labels, per, both, agreed, disagreements, count, per_source, dict(skipped_methods or {}),
+        time.perf_counter() - t0,
+    )
+
