@@ -30,6 +30,8 @@ __all__ = ["main", "cli", "LAZY_COMMANDS", "board_options", "board_from_options"
 LAZY_COMMANDS: dict[str, str] = {
     # name -> "module:command"; each part registers its commands here, explicitly.
     "crossval": "mjsat.search.cli_crossval:crossval",
+    "encode": "mjsat.encoders.cli:encode",
+    "decode": "mjsat.encoders.cli:decode",
     "sample": "mjsat.search.cli:sample",
 }
 
@@ -206,6 +208,17 @@ def parse_key_values(items: Sequence[str]) -> dict[str, Any]:
     return out
 
 
+def _spinner(message: str) -> Any:
+    """A rich spinner on stderr while work runs, only when stderr is a terminal."""
+    import contextlib
+
+    if not sys.stderr.isatty():
+        return contextlib.nullcontext()
+    from rich.console import Console
+
+    return Console(stderr=True).status(message)
+
+
 # --------------------------------------------------------------------------- layouts
 
 
@@ -379,7 +392,8 @@ def solve(
         if options.get(key) is not None:
             raise click.UsageError(f"option {key!r} given twice (as --{key.replace('_', '-')} and -O)")
         options[key] = value
-    result = run(board, method, time_limit=time_limit, seed=method_seed, **options)
+    with _spinner(f"solving {len(board)} tiles with {method}"):
+        result = run(board, method, time_limit=time_limit, seed=method_seed, **options)
     data = result.to_dict()
     data["tiles"] = len(board)
     data["game"] = board.game
