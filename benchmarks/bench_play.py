@@ -1,0 +1,193 @@
+"""Table 1 of seed 003 (Stam): 4 strategies x 2 heuristics on solvable turtle deals.
+
+``python -m benchmarks.bench_play [--positions N] [--workers W] [--max-seconds T]
+[--quick] [--fresh]``
+
+Every position ``i`` is the turtle dealt by Algorithm 1 from seed ``i``
+(:func:`mjsat.search.play.deal_solvable_fast`, identical to
+:func:`mjsat.deal.deal_solvable`); all eight configurations play it with the play seed
+``i + PLAY_SEED_OFFSET``. One JSON line per position goes to
+``benchmarks/results/play_positions.jsonl`` as it finishes, so an interrupted run
+resumes where it stopped (``--fresh`` starts over). The summary table, beside the
+paper's figures, goes to ``benchmarks/results/play.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from mjsat.fileio import write_text_atomic
+
+RESULTS = Path(__file__).resolve().parent / "results"
+
+PAPER: dict[tuple[str, str], tuple[int, float, float, int]] = {
+    # (strategy, heuristic): (s, s%, r, t) of Table 1, 20,000 positions
+    ("random", "random"): (7934, 39.67, 35.79, 360),
+    ("multiple-first", "random"): (9602, 48.01, 32.19, 277),
+    ("greedy", "random"): (9249, 46.25, 26.02, 387),
+    ("obstruction-tree", "random"): (9484, 47.42, 28.27, 781),
+    ("random", "maxblock"): (12425, 62.13, 25.28, 692),
+    ("multiple-first", "maxblock"): (12182, 60.91, 25.40, 313),
+    ("greedy", "maxblock"): (11206, 56.03, 22.32, 514),
+    ("obstruction-tree", "maxblock"): (11928, 59.64, 22.94, 1295),
+}
+"""Seed 003, Table 1: solved positions, % solved, tiles left when not solved, seconds."""
+
+CONFIGS = tuple((s, h) for h in ("random", "maxblock") for s in ("random", "multiple-first", "greedy", "obstruction-tree"))
+
+
+def _load(path: Path) -> dict[int, dict[str, Any]]:
+    done: dict[int, dict[str, Any]] = {}
+    if path.exists():
+        for line in path.read_text().splitlines():
+            if line.strip():
+                try:
+                    row = json.loads(line)
+                except json.JSONDecodeError:  # a line cut by an interrupted run
+                    continue
+                done[int(row["index"])] = row
+    return done
+
+
+def _all_games(stem: str, target: int) -> tuple[list[dict[str, Any]], int]:
+    """The games of every position file of ``stem`` (one per strategy set), merged."""
+    games: dict[tuple[int, str, str], dict[str, Any]] = {}
+    for path in sorted(RESULTS.glob(f"{stem}_positions*.jsonl")):
+        for i, row in _load(path).items():
+            if i < target:
+                for g in row["games"]:
+                    games[(i, g["strategy"], g["heuristic"])] = g
+    return list(games.values()), len({k[0] for k in games})
+
+
+def summarize_games(all_games: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per configuration: our figures, the paper's, and whether they agree."""
+    from mjsat.search.play import summarize, wilson_interval
+
+    out = []
+    for strategy, heuristic in CONFIGS:
+        games = [g for g in all_games if g["strategy"] == strategy and g["heuristic"] == heuristic]
+        if not games:
+            continue
+        ours = summarize(games)
+        s, sp, r, t = PAPER[(strategy, heuristic)]
+        lo, hi = ours["ci95"]
+        plo, phi = wilson_interval(s, 20_000)
+        ours.update(
+            strategy=strategy,
+            heuristic=heuristic,
+            seconds_per_game=round(sum(g.get("seconds", 0.0) for g in games) / len(games), 5),
+            paper_solved=s,
+            paper_percent=sp,
+            paper_ci95=[round(plo, 2), round(phi, 2)],
+            paper_avg_left=r,
+            paper_seconds_per_game=round(t / 20_000, 5),
+            paper_in_our_ci=lo <= sp <= hi,
+            intervals_overlap=lo <= phi and plo <= hi,
+        )
+        out.append(ours)
+    return out
+
+
+def _table(summary: list[dict[str, Any]], target: int) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=f"seed 003 Table 1: solvable turtle positions (target {target:,})")
+    for col in ("heuristic", "strategy", "positions", "cleared %", "95 % CI", "paper %", "agree", "tiles left", "paper left", "ms/game"):
+        table.add_column(col, justify="right" if col not in ("heuristic", "strategy") else "left")
+    for row in summary:
+        left = "-" if row["avg_tiles_left"] is None else f"{row['avg_tiles_left']:.2f}"
+        table.add_row(
+            row["heuristic"],
+            row["strategy"],
+            f"{row['boards']:,}",
+            f"{row['percent_cleared']:.2f}",
+            f"{row['ci95'][0]:.2f}-{row['ci95'][1]:.2f}",
+            f"{row['paper_percent']:.2f}",
+            "yes" if row["paper_in_our_ci"] else "no",
+            left,
+            f"{row['paper_avg_left']:.2f}",
+            f"{1000 * row['seconds_per_game']:.1f}",
+        )
+    Console(width=140).print(table)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="bench_play", description=__doc__.splitlines()[0])
+    parser.add_argument("--positions", type=int, default=20_000, help="positions 0..N-1 (default 20,000)")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--max-seconds", type=float, default=None, help="stop after this long (resume later)")
+    parser.add_argument("--quick", action="store_true", help="200 positions, results kept apart")
+    parser.add_argument("--fresh", action="store_true", help="forget earlier positions")
+    parser.add_argument("--layout", default="turtle")
+    parser.add_argument("--strategies", default="all", help="comma-separated strategies to play now (default all)")
+    args = parser.parse_args(argv)
+
+    from rich.progress import Progress
+
+    from mjsat.search.play import BoardSource, play_batch
+
+    try:
+        from mjsat.layouts import load_layout
+
+        layout = load_layout(args.layout)
+    except ImportError:  # the layouts part not installed yet: the shipped code
+        from mjsat.layouts.shipped import shipped_layout
+
+        layout = shipped_layout(args.layout)
+    target = 200 if args.quick else args.positions
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    stem = "play_quick" if args.quick else "play"
+    if args.strategies == "all":
+        configs, suffix = CONFIGS, ""
+    else:
+        wanted = [s.strip() for s in args.strategies.split(",")]
+        configs = tuple(c for c in CONFIGS if c[0] in wanted)
+        if not configs:
+            parser.error(f"no strategy among {wanted} (known: {', '.join(sorted({c[0] for c in CONFIGS}))})")
+        suffix = "_" + "_".join(sorted({c[0] for c in configs}))
+    jsonl = RESULTS / f"{stem}_positions{suffix}.jsonl"
+    if args.fresh and jsonl.exists():
+        jsonl.unlink()
+    done = _load(jsonl)
+    todo = [i for i in range(target) if i not in done]
+    start = time.monotonic()
+    source = BoardSource(layout=layout, solvable=True, seed=0)
+    with jsonl.open("a") as fh, Progress() as progress:
+        bar = progress.add_task("positions", total=target, completed=target - len(todo))
+        for res in play_batch(source, configs, todo, workers=args.workers):
+            for g in res["games"]:
+                g.pop("moves", None)  # replayable from the seeds; keeps the file small
+            fh.write(json.dumps(res) + "\n")
+            fh.flush()
+            done[res["index"]] = res
+            progress.advance(bar)
+            if args.max_seconds is not None and time.monotonic() - start > args.max_seconds:
+                break
+    games, positions = _all_games(stem, target)
+    summary = summarize_games(games)
+    _table(summary, target)
+    data = {
+        "benchmark": "play",
+        "layout": args.layout,
+        "positions": positions,
+        "target": target,
+        "complete": all(row["boards"] == target for row in summary) and len(summary) == len(CONFIGS),
+        "seconds_this_run": round(time.monotonic() - start, 1),
+        "configurations": summary,
+        "resume": f"python -m benchmarks.bench_play --positions {target} --workers {args.workers}"
+        + (" --quick" if args.quick else "")
+        + ("" if args.strategies == "all" else f" --strategies {args.strategies}"),
+    }
+    write_text_atomic(RESULTS / f"{stem}.json", json.dumps(data, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
