@@ -30,6 +30,7 @@ __all__ = ["main", "cli", "LAZY_COMMANDS", "board_options", "board_from_options"
 LAZY_COMMANDS: dict[str, str] = {
     # name -> "module:command"; each part registers its commands here, explicitly.
     "crossval": "mjsat.search.cli_crossval:crossval",
+    "play": "mjsat.search.cli_play:play",
     "encode": "mjsat.encoders.cli:encode",
     "decode": "mjsat.encoders.cli:decode",
     "sample": "mjsat.search.cli:sample",

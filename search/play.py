@@ -610,10 +610,8 @@ def summarize(games: Sequence[dict[str, Any]]) -> dict[str, Any]:
         "avg_tiles_left": round(sum(left) / len(left), 4) if left else None,
     }
     fatal = [g["fatal"] for g in games if "fatal" in g]
-    if fatal:
-        hist: dict[str, int] = {}
-        for f in fatal:
-            key = str(f["move"]) if f["status"] == "found" else "unknown"
-            hist[key] = hist.get(key, 0) + 1
-        out["fatal_histogram"] = dict(sorted(hist.items(), key=lambda kv: (kv[0] == "unknown", int(kv[0]) if kv[0] != "unknown" else 0)))
+    if any("fatal" in g or not g["cleared"] for g in games) and fatal:
+        from mjsat.search.play_analysis import FatalMove, fatal_histogram
+
+        out["fatal_histogram"] = fatal_histogram([FatalMove(**f) for f in fatal])
     return out
