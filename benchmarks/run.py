@@ -12,6 +12,7 @@ import sys
 
 BENCHMARKS: dict[str, str] = {
     # name -> module; each part adds its own line.
+    "play": "benchmarks.bench_play",
 }
 
 
