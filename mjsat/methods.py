@@ -26,6 +26,7 @@ METHODS: dict[str, str] = {
     "sat": "mjsat.encoders.sat:solve_sat",
     "cpsat": "mjsat.encoders.cpsat:solve_cpsat",
     "height2": "mjsat.search.height2:solve_height2",
+    "auto": "mjsat.search.portfolio:solve_auto",
 }
 """Method name -> ``module:function``. Each part adds its own entry here."""
 
