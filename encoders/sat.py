@@ -19,11 +19,11 @@ from pysat.solvers import Solver, SolverNames
 
 from mjsat.board import Board
 from mjsat.encoders.acyclic import encode_acyclic
-from mjsat.encoders.certify import PROOF_SOLVERS, check_proof
+from mjsat.encoders.certify import PROOF_SOLVERS, certify_unsat
 from mjsat.encoders.common import Decoder, EncodingError, requirements
 from mjsat.encoders.layered import encode_layered, first_steps, step_bound
 from mjsat.encoders.order import encode_order
-from mjsat.result import SOLVABLE, UNKNOWN, UNSOLVABLE, SolveResult, SolverError
+from mjsat.result import SOLVABLE, UNKNOWN, UNSOLVABLE, SolveResult
 
 __all__ = [
     "ENCODINGS",
@@ -162,8 +162,10 @@ def solve_sat(
     solver : str, optional
         A python-sat solver name or alias (default ``cadical195``).
     certify : bool, optional
-        Log a DRUP proof of ``unsolvable`` and check it with ``drup``; the result is
-        ``certified`` only when the check passed.
+        After ``unsolvable``: shrink the CNF to an unsatisfiable core, refute the core
+        with ``solver`` logging a DRUP proof, and check the proof with ``drup``
+        (:func:`mjsat.encoders.certify.certify_unsat`); the result is ``certified``
+        only when the check passed.
     steps : int, optional
         Layered only: try exactly this many steps (``unsolvable`` only if it is at least
         the proved bound, else ``unknown``). By default the layered encoding tries
@@ -218,9 +220,7 @@ def solve_sat(
         stats["clauses"] = len(cnf.clauses)
         exhaustive = bool(dec.params.get("exhaustive"))
         remaining = None if deadline is None else deadline - time.perf_counter()
-        sat, model, proof = run_solver(
-            cnf, solver=solver_name, time_limit=remaining, proof=bool(certify) and exhaustive
-        )
+        sat, model, _ = run_solver(cnf, solver=solver_name, time_limit=remaining)
         stats["solve_seconds"] += time.perf_counter() - t1
         if sat is None:
             return SolveResult(UNKNOWN, "sat", stats=stats, reason="time limit")
@@ -230,11 +230,16 @@ def solve_sat(
         if exhaustive:
             certified = False
             if certify:
-                if proof is None:  # pragma: no cover - checked above
-                    raise SolverError("the solver logged no proof")
-                check = check_proof(cnf.clauses, proof)
+                t2 = time.perf_counter()
+                check = certify_unsat(cnf.clauses, solver=solver_name)
                 certified = check.valid
-                stats.update(proof_lemmas=check.lemmas, proof_check_seconds=round(check.seconds, 6), proof=check.message)
+                stats.update(
+                    certify_seconds=time.perf_counter() - t2,
+                    proof_core_clauses=check.core,
+                    proof_lemmas=check.lemmas,
+                    proof_check_seconds=check.seconds,
+                    proof=check.message,
+                )
             return SolveResult(UNSOLVABLE, "sat", stats=stats, certified=certified)
     return SolveResult(
         UNKNOWN, "sat", stats=stats, reason=f"unsatisfiable with {plan[-1]} steps, below the proved bound {stats['step_bound']}"
