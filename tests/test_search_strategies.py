@@ -1,0 +1,109 @@
+"""The four strategies of seed 003 on hand-made positions, and their names."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from mjsat.board import Layout, MahjongBoard
+from mjsat.replay import replay
+from mjsat.search.heuristics import MaxBlockHeuristic
+from mjsat.search.play import Game, PlayerView, play_game
+from mjsat.search.strategies import (
+    STRATEGIES,
+    GreedyStrategy,
+    MultipleFirstStrategy,
+    ObstructionTreeStrategy,
+    RandomStrategy,
+    UnknownStrategyError,
+    make_strategy,
+)
+
+
+def isolated(n, row=0):
+    """``n`` free tiles apart from each other in one row."""
+    return [(row, 4 * i, 0) for i in range(n)]
+
+
+def test_multiple_first_takes_quadruples_then_triples_then_pairs():
+    # face 0: four free tiles; face 1: three free + one under a face-2 tile; face 2: a pair
+    lay = Layout(isolated(4) + isolated(3, row=4) + [(8, 0, 0), (8, 0, 1), (8, 4, 0)])
+    board = MahjongBoard(lay, [0, 0, 0, 0, 1, 1, 1, 1, 2, 2])
+    game = Game(board, MultipleFirstStrategy("random"), seed=1)
+    first_two = [game.step(), game.step()]
+    assert sorted(first_two) == [(0, 1), (2, 3)]  # the quadruple, as two pairs
+    third = game.step()
+    assert board.groups[third[0]] == board.groups[third[1]] == 1  # then a pair of the triple
+    rest = game.run()
+    assert rest.cleared and replay(board, rest.moves)
+
+
+def test_multiple_first_keeps_the_lowest_blocking_stone_of_a_triple():
+    # a row of six and two lone tiles; face 0 has three free stones: the two row ends
+    # (hor = floor(5/2) = 2 each) and a lone tile (0); its fourth stone is inside the row
+    lay = Layout([(0, 2 * i, 0) for i in range(6)] + [(4, 0, 0), (4, 4, 0)])
+    board = MahjongBoard(lay, [0, 1, 0, 2, 1, 0, 0, 2])
+    view = PlayerView(board)
+    assert view.free_by_face() == {0: [0, 5, 6], 2: [7]}
+    move = MultipleFirstStrategy(MaxBlockHeuristic()).choose(view, np.random.default_rng(0))
+    assert move == (0, 5)
+
+
+def test_greedy_frees_the_most_stones():
+    # two rows of three and four lone tiles; removing a row end frees the middle tile
+    lay = Layout([(0, 0, 0), (0, 2, 0), (0, 4, 0), (4, 0, 0), (4, 2, 0), (4, 4, 0), (8, 0, 0), (8, 4, 0), (12, 0, 0), (12, 4, 0)])
+    board = MahjongBoard(lay, [0, 1, 2, 0, 1, 3, 3, 2, 4, 4])
+    view = PlayerView(board)
+    assert view.freed_by(0) == 1 and view.freed_by(6) == 0
+    # (0, 3) frees two stones, (2, 7) and (5, 6) one each, (8, 9) none
+    assert all(GreedyStrategy("random").choose(view, np.random.default_rng(s)) == (0, 3) for s in range(5))
+
+
+def test_obstruction_tree_frees_a_blocked_match():
+    # row O M P: M (face 1) is blocked on both sides; R (face 1), Q (face 0), PP (face 2) are free
+    lay = Layout([(0, 0, 0), (0, 2, 0), (0, 4, 0), (4, 0, 0), (4, 4, 0), (8, 0, 0)])
+    o, m, p, r, q, pp = range(6)
+    board = MahjongBoard(lay, [0, 1, 2, 1, 0, 2])
+    view = PlayerView(board)
+    assert (m, r) not in view.free_pairs()
+    path = ObstructionTreeStrategy("random").pick_path(view, r)
+    assert path == [(o, q), (m, r)]  # the blocker with its match first, the root pair last
+    replay(board, path, require_clear=False)
+
+
+def test_obstruction_tree_never_looks_under_tiles():
+    # M (face 0, partly visible) lies under C (face 1) bridging M and N; C's partner D
+    # lies exactly under E, so C has no visible match: no pickPath for R (face 0)
+    lay = Layout([(0, 0, 0), (0, 2, 0), (0, 1, 1), (4, 0, 0), (4, 0, 1), (8, 0, 0), (8, 4, 0), (12, 0, 0)])
+    m, n, c, d, e, r, f, g = range(8)
+    board = MahjongBoard(lay, [0, 4, 1, 1, 2, 0, 2, 4])
+    view = PlayerView(board)
+    assert view.is_visible(m) and not view.is_visible(d)
+    assert ObstructionTreeStrategy("random").pick_path(view, r) is None
+    rec = play_game(board, "obstruction-tree", "maxblock", seed=0)
+    assert rec.cleared  # E-F uncovers D, C-D frees M and N, then R-M and N-G
+    replay(board, rec.moves)
+
+
+def test_obstruction_tree_respects_its_node_budget():
+    lay = Layout([(0, 0, 0), (0, 2, 0), (0, 4, 0), (4, 0, 0), (4, 4, 0), (8, 0, 0)])
+    board = MahjongBoard(lay, [0, 1, 2, 1, 0, 2])
+    tiny = ObstructionTreeStrategy("random", max_nodes=1)
+    assert tiny.pick_path(PlayerView(board), 3) is None  # the root alone: undecided, skipped
+    assert ObstructionTreeStrategy("random", max_level=0).pick_path(PlayerView(board), 3) is None
+
+
+def test_random_strategy_plays_every_free_pair_sometimes():
+    lay = Layout([(0, 4 * i, 0) for i in range(4)])
+    board = MahjongBoard(lay, [0, 0, 0, 0])
+    firsts = {Game(board, RandomStrategy("random"), seed=s).step() for s in range(60)}
+    assert firsts == {(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)}
+
+
+def test_names():
+    assert list(STRATEGIES) == ["random", "multiple-first", "greedy", "obstruction-tree"]
+    assert isinstance(make_strategy("MultipleFirst"), MultipleFirstStrategy)
+    assert isinstance(make_strategy("ot", "maxblock", max_nodes=10), ObstructionTreeStrategy)
+    assert make_strategy("greedy", "max-block").heuristic.name == "maxblock"
+    with pytest.raises(UnknownStrategyError):
+        make_strategy("peeker")
