@@ -118,6 +118,47 @@ def _table(summary: list[dict[str, Any]], target: int) -> None:
     Console(width=140).print(table)
 
 
+def fatal_run(layout: Any, positions: int, *, time_limit: float, workers: int) -> dict[str, Any]:
+    """Replay every configuration's game on positions ``0..positions-1`` and find the
+    fatal move of each game lost; histograms per configuration."""
+    from rich.progress import Progress
+
+    from mjsat.search.play import BoardSource, play_batch
+    from mjsat.search.play_analysis import best_exact_method
+
+    method = best_exact_method()
+    source = BoardSource(layout=layout, solvable=True, seed=0)
+    rows = []
+    with Progress() as progress:
+        bar = progress.add_task("fatal moves", total=positions)
+        for res in play_batch(source, CONFIGS, range(positions), workers=workers, fatal={"method": method, "time_limit": time_limit}):
+            rows.append(res)
+            progress.advance(bar)
+    from mjsat.search.play import summarize
+
+    out = []
+    for strategy, heuristic in CONFIGS:
+        games = [g for r in rows for g in r["games"] if g["strategy"] == strategy and g["heuristic"] == heuristic]
+        summary = summarize(games)
+        found = [g["fatal"]["move"] for g in games if "fatal" in g and g["fatal"]["status"] == "found"]
+        lost = [g for g in games if not g["cleared"]]
+        summary.update(
+            strategy=strategy,
+            heuristic=heuristic,
+            lost=len(lost),
+            fatal_found=len(found),
+            fatal_unknown=sum(1 for g in lost if g["fatal"]["status"] == "unknown"),
+            mean_fatal_move=round(sum(found) / len(found), 2) if found else None,
+            mean_moves_after_fatal=round(
+                sum(len(g["moves"]) - g["fatal"]["move"] for g in lost if g["fatal"]["status"] == "found") / len(found), 2
+            )
+            if found
+            else None,
+        )
+        out.append(summary)
+    return {"benchmark": "play-fatal", "positions": positions, "method": method, "time_limit": time_limit, "configurations": out}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="bench_play", description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=20_000, help="positions 0..N-1 (default 20,000)")
@@ -127,6 +168,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--fresh", action="store_true", help="forget earlier positions")
     parser.add_argument("--layout", default="turtle")
     parser.add_argument("--strategies", default="all", help="comma-separated strategies to play now (default all)")
+    parser.add_argument("--fatal", type=int, default=None, metavar="K", help="instead: fatal-move histograms on positions 0..K-1")
+    parser.add_argument("--time-limit", type=float, default=10.0, help="per solve, with --fatal")
     args = parser.parse_args(argv)
 
     from rich.progress import Progress
@@ -141,8 +184,16 @@ def main(argv: list[str] | None = None) -> int:
         from mjsat.layouts.shipped import shipped_layout
 
         layout = shipped_layout(args.layout)
-    target = 200 if args.quick else args.positions
     RESULTS.mkdir(parents=True, exist_ok=True)
+    if args.fatal is not None:
+        k = 10 if args.quick else args.fatal
+        data = fatal_run(layout, k, time_limit=args.time_limit, workers=args.workers)
+        for row in data["configurations"]:
+            hist = ", ".join(f"{m}:{c}" for m, c in row.get("fatal_histogram", {}).items())
+            print(f"{row['heuristic']:9s} {row['strategy']:17s} lost {row['lost']:4d}  mean fatal move {row['mean_fatal_move']}  histogram {hist}")
+        write_text_atomic(RESULTS / ("play_fatal_quick.json" if args.quick else "play_fatal.json"), json.dumps(data, indent=1) + "\n")
+        return 0
+    target = 200 if args.quick else args.positions
     stem = "play_quick" if args.quick else "play"
     if args.strategies == "all":
         configs, suffix = CONFIGS, ""
