@@ -13,6 +13,8 @@ import sys
 BENCHMARKS: dict[str, str] = {
     # name -> module; each part adds its own line.
     "play": "benchmarks.bench_play",
+    "height2": "benchmarks.bench_height2",
+    "auto": "benchmarks.bench_auto",
 }
 
 
