@@ -173,7 +173,7 @@ def certify_unsat(clauses: Sequence[Sequence[int]], *, solver: str) -> ProofChec
     """Certify that ``clauses`` are unsatisfiable: shrink, prove, check.
 
     The formula is first shrunk to an unsatisfiable core (:func:`unsat_core`, a big
-    saving: ``drup``'s verified checker costs about :math:`O(|F| \cdot L)`), then
+    saving: ``drup``'s verified checker costs about :math:`O(|F| \\cdot L)`), then
     ``solver`` refutes the core with DRUP proof logging and ``drup`` checks the proof
     against the core, which is a subset of the original clauses.
 

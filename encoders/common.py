@@ -244,7 +244,7 @@ def add_precedence(
 
     Notes
     -----
-    :math:`\sum_t (|need_t| + |sides_t|)` clauses for Mahjong; for Shisen-Sho one clause
+    :math:`\\sum_t (|need_t| + |sides_t|)` clauses for Mahjong; for Shisen-Sho one clause
     per chosen-path implication, :math:`O(P (h + w)^2)` at most.
     """
     for t in range(req.n):

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from pysat.formula import CNF, IDPool
@@ -20,7 +20,7 @@ from pysat.solvers import Solver, SolverNames
 from mjsat.board import Board
 from mjsat.encoders.acyclic import encode_acyclic
 from mjsat.encoders.certify import PROOF_SOLVERS, certify_unsat
-from mjsat.encoders.common import Decoder, EncodingError, requirements
+from mjsat.encoders.common import Decoded, Decoder, EncodingError, requirements
 from mjsat.encoders.layered import encode_layered, first_steps, step_bound
 from mjsat.encoders.order import encode_order
 from mjsat.result import SOLVABLE, UNKNOWN, UNSOLVABLE, SolveResult
@@ -34,6 +34,7 @@ __all__ = [
     "run_solver",
     "solve_sat",
     "solver_names",
+    "enumerate_solutions",
 ]
 
 ENCODINGS: dict[str, Callable[..., tuple[CNF, Decoder]]] = {
@@ -244,3 +245,49 @@ def solve_sat(
     return SolveResult(
         UNKNOWN, "sat", stats=stats, reason=f"unsatisfiable with {plan[-1]} steps, below the proved bound {stats['step_bound']}"
     )
+
+
+def enumerate_solutions(
+    board: Board,
+    *,
+    encoding: str | None = None,
+    solver: str | None = None,
+    limit: int | None = None,
+) -> Iterator[Decoded]:
+    """Yield one decoded model per feasible pairing of ``board`` (projected enumeration).
+
+    After each model a clause blocking its chosen pairs is added, so every pairing
+    comes once whatever the other variables (order, steps, sides) were. With an
+    exhaustive encoding (the default steps of layered, order, acyclic) the pairings
+    yielded are exactly the pairings some order clears (seed 000's pairing view).
+
+    Parameters
+    ----------
+    board : Board
+    encoding, solver : str, optional
+        As in :func:`solve_sat`.
+    limit : int, optional
+        Stop after this many pairings.
+
+    Yields
+    ------
+    Decoded
+        The pairing and the order the model states (replay it to check).
+
+    Notes
+    -----
+    One incremental SAT call per pairing plus one.
+    """
+    cnf, dec = encode(board, encoding=encoding)
+    name = _canonical_solver(solver)
+    count = 0
+    with Solver(name=name, bootstrap_with=cnf.clauses) as s:
+        while (limit is None or count < limit) and s.solve():
+            model = s.get_model()
+            decoded = dec.decode(model)
+            yield decoded
+            count += 1
+            block = [-dec.keys[("m", a, b)] for a, b in decoded.pairing]
+            if not block:
+                return
+            s.add_clause(block)

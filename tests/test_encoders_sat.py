@@ -1,0 +1,109 @@
+"""encoders/sat.py: the sat method agrees with the reference solver on random boards."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from mjsat.board import Layout, MahjongBoard
+from mjsat.encoders.common import EncodingError, feasible_pairings
+from mjsat.encoders.sat import UnknownSolverError, enumerate_solutions, solve_sat
+from mjsat.generate import random_grid_board, random_small_board
+from mjsat.methods import solve
+from mjsat.replay import replay
+
+ENCODINGS = ["layered", "order", "acyclic"]
+SOLVERS = ["glucose4", "cadical195", "maplechrono"]
+GAMES = ["mahjong", "mahjong-transposed", "shisen-sho"]
+SIZES = [(2,), (2, 4), (2, 4, 6)]
+
+
+def small_boards(seed: int, count: int, *, max_tiles: int = 14):
+    """Random small boards of the three games with groups of 2, 4 and 6 (seeded)."""
+    rng = np.random.default_rng(seed)
+    for i in range(count):
+        game = GAMES[i % 3]
+        sizes = SIZES[(i // 3) % 3]
+        if game == "shisen-sho":
+            yield random_grid_board(rng, max_width=5, max_height=4, group_sizes=sizes)
+        else:
+            yield random_small_board(rng, game=game, max_tiles=max_tiles, group_sizes=sizes)
+
+
+def check_agreement(boards, encodings, solvers):
+    statuses = {"solvable": 0, "unsolvable": 0}
+    for board in boards:
+        ref = solve(board, "ref").status
+        statuses[ref] += 1
+        for encoding in encodings:
+            for solver in solvers:
+                res = solve(board, "sat", encoding=encoding, solver=solver)
+                assert res.status == ref, (encoding, solver, repr(board))
+                if ref == "solvable":
+                    assert res.verified
+                    replay(board, res.moves)
+    return statuses
+
+
+@pytest.mark.parametrize("encoding", ENCODINGS)
+def test_every_encoding_and_solver_agrees_with_ref(encoding):
+    statuses = check_agreement(small_boards(11, 90), [encoding], SOLVERS)
+    assert statuses["solvable"] >= 5 and statuses["unsolvable"] >= 5, statuses
+
+
+@pytest.mark.slow
+def test_sweep_500_boards_every_encoding_every_solver_and_cpsat():
+    boards = list(small_boards(500, 500, max_tiles=16))
+    statuses = check_agreement(boards, ENCODINGS, SOLVERS)
+    assert statuses["solvable"] >= 50 and statuses["unsolvable"] >= 50, statuses
+    for board in boards:
+        assert solve(board, "cpsat").status == solve(board, "ref").status
+
+
+@pytest.mark.parametrize("encoding", ENCODINGS)
+def test_enumerated_pairings_are_exactly_the_feasible_ones(encoding):
+    """Models projected on the pairing variables <-> brute force over all pairings."""
+    total = 0
+    for board in small_boards(7, 60, max_tiles=10):
+        want = feasible_pairings(board)
+        got = []
+        for decoded in enumerate_solutions(board, encoding=encoding, solver="glucose4"):
+            replay(board, decoded.moves)  # the encoding's own order clears the board
+            assert sorted(decoded.moves) == decoded.pairing
+            got.append(tuple(decoded.pairing))
+        assert len(got) == len(set(got))
+        assert set(got) == want, repr(board)
+        total += len(want)
+    assert total > 30
+
+
+def test_layered_steps_below_need_answers_unknown_not_unsolvable():
+    # two stacks of two: the bottom pair can only go after the top pair
+    layout = Layout([(0, 0, 0), (0, 0, 1), (0, 4, 0), (0, 4, 1)])
+    board = MahjongBoard(layout, [0, 1, 0, 1])
+    assert solve_sat(board, steps=1).status == "unknown"
+    res = solve(board, "sat", steps=2)
+    assert res.status == "solvable" and res.moves == [(1, 3), (0, 2)]
+    assert solve(board, "sat").stats["step_bound"] == 2
+
+
+def test_time_limit_answers_unknown():
+    board = next(small_boards(3, 1))
+    res = solve_sat(board, time_limit=1e-9)
+    assert res.status == "unknown" and res.reason == "time limit"
+
+
+def test_stats_and_errors():
+    board = next(small_boards(5, 1))
+    res = solve(board, "sat", encoding="acyclic", solver="g4")
+    for key in ("encoding", "solver", "variables", "clauses", "build_seconds", "solve_seconds"):
+        assert key in res.stats
+    assert res.stats["solver"] == "glucose4"
+    with pytest.raises(UnknownSolverError, match="unknown SAT solver"):
+        solve_sat(board, solver="nosuch")
+    with pytest.raises(EncodingError, match="cannot log a DRUP proof"):
+        solve_sat(board, solver="minisat22", certify=True)
+    with pytest.raises(EncodingError, match="unknown encoding"):
+        solve_sat(board, encoding="nosuch")
+    with pytest.raises(ValueError, match="takes no option 'node_limit'"):
+        solve(board, "sat", node_limit=5)
