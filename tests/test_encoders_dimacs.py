@@ -1,0 +1,121 @@
+"""encoders/dimacs.py: CNF and map files, and a round trip through an external solver."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+
+import pytest
+
+from mjsat.boardio import write_board
+from mjsat.encoders.common import Decoder
+from mjsat.encoders.dimacs import (
+    board_digest,
+    cnf_text,
+    default_map_path,
+    parse_solver_output,
+    read_map,
+    write_cnf,
+    write_map,
+)
+from mjsat.encoders.sat import encode, run_solver
+from mjsat.fileio import InputFileError
+from mjsat.methods import solve
+from mjsat.replay import replay
+from pysat.formula import CNF
+
+from test_encoders_sat import small_boards
+
+
+def external_solver() -> list[str]:
+    """The command of a DIMACS solver binary (`make install` puts cadical on the machine)."""
+    if shutil.which("cadical"):
+        return ["cadical", "-q"]
+    if shutil.which("minisat"):
+        return ["minisat", "-verb=0"]
+    pytest.fail("no external SAT solver binary: install Debian's cadical (make install does)")
+
+
+def run_external(cnf_path, out_path) -> None:
+    cmd = external_solver()
+    if cmd[0] == "minisat":
+        subprocess.run([*cmd, str(cnf_path), str(out_path)], capture_output=True, check=False)
+    else:
+        with open(out_path, "w") as fh:
+            subprocess.run([*cmd, str(cnf_path)], stdout=fh, check=False)
+
+
+@pytest.mark.parametrize("encoding", ["layered", "order", "acyclic"])
+def test_round_trip_through_an_external_solver(tmp_path, encoding):
+    seen = set()
+    for i, board in enumerate(small_boards(31, 12, max_tiles=12)):
+        cnf, dec = encode(board, encoding=encoding)
+        cnf_path = tmp_path / f"b{i}.cnf"
+        map_path = tmp_path / f"b{i}.map"
+        write_cnf(cnf_path, cnf, board, dec)
+        write_map(map_path, cnf, board, dec)
+        out = tmp_path / f"b{i}.out"
+        run_external(cnf_path, out)
+        status, model = parse_solver_output(out.read_text(), out)
+        ref = solve(board, "ref").status
+        seen.add(ref)
+        assert status == ("sat" if ref == "solvable" else "unsat")
+        head, dec2 = read_map(map_path)
+        assert head["board_digest"] == board_digest(board) and dec2.params["exhaustive"]
+        if status == "sat":
+            replay(board, dec2.decode(model).moves)
+    assert seen == {"solvable", "unsolvable"}
+
+
+def test_cnf_text_and_file_match_pysat(tmp_path):
+    board = next(small_boards(2, 1))
+    cnf, dec = encode(board)
+    path = tmp_path / "x.cnf"
+    write_cnf(path, cnf, board, dec)
+    back = CNF(from_file=str(path))
+    assert back.clauses == cnf.clauses and back.nv == cnf.nv
+    assert cnf_text(CNF(from_clauses=[[1, -2], []]), ["hi"]) == "c hi\np cnf 2 2\n1 -2 0\n0\n"
+    assert default_map_path("dir/board.cnf") == "dir/board.map"
+    assert default_map_path("board") == "board.map"
+
+
+def test_map_round_trip_gives_the_same_decoding(tmp_path):
+    board = next(small_boards(8, 1))
+    cnf, dec = encode(board, encoding="acyclic")
+    sat, model, _ = run_solver(cnf, solver="glucose4")
+    path = tmp_path / "b.map"
+    write_map(path, cnf, board, dec)
+    head, dec2 = read_map(path)
+    assert head["variables"] == cnf.nv and head["clauses"] == len(cnf.clauses)
+    assert isinstance(dec2, Decoder) and dec2.keys == dec.keys
+    if sat:
+        assert dec2.decode(model) == dec.decode(model)
+
+
+def test_parse_solver_output_formats():
+    assert parse_solver_output("c x\ns SATISFIABLE\nv 1 -2\nv 3 0\n") == ("sat", [1, -2, 3])
+    assert parse_solver_output("s UNSATISFIABLE\n") == ("unsat", [])
+    assert parse_solver_output("s UNKNOWN\n") == ("unknown", [])
+    assert parse_solver_output("SAT\n1 -2 3 0\n") == ("sat", [1, -2, 3])
+    assert parse_solver_output("UNSAT\n") == ("unsat", [])
+    assert parse_solver_output("INDET\n") == ("unknown", [])
+    assert parse_solver_output("-1 2 0\n") == ("sat", [-1, 2])
+    with pytest.raises(InputFileError, match="out.txt:2: expected literals"):
+        parse_solver_output("s SATISFIABLE\nv 1 x 0\n", "out.txt")
+    with pytest.raises(InputFileError, match="no answer"):
+        parse_solver_output("c nothing\n", "out.txt")
+
+
+def test_read_map_errors(tmp_path):
+    p = tmp_path / "bad.map"
+    p.write_text("{not json")
+    with pytest.raises(InputFileError, match="bad.map:1: not JSON"):
+        read_map(p)
+    p.write_text('{"format": "other"}')
+    with pytest.raises(InputFileError, match="not an mjsat variable map"):
+        read_map(p)
+    p.write_text('{"format": "mjsat-varmap", "encoding": "layered", "board_digest": "x", "vars": [[1, "m", 0, 1], ["a"]]}')
+    with pytest.raises(InputFileError, match="expected \\[variable, name"):
+        read_map(p)
+    with pytest.raises(InputFileError, match="no such file"):
+        read_map(tmp_path / "missing.map")
