@@ -11,6 +11,7 @@ $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test]'
+	@command -v cadical >/dev/null || command -v minisat >/dev/null || (apt-get update -qq && apt-get install -y -qq cadical >/dev/null) || echo "warning: no DIMACS solver binary (cadical); tests/test_encoders_dimacs.py needs one"
 	@touch $(STAMP)
 
 install: $(STAMP)
