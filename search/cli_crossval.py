@@ -146,26 +146,29 @@ def _fmt(x: float | None) -> str:
 
 def _print_tables(report: Any) -> None:
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
 
     console = Console()
+    if not console.is_terminal:  # piped: wide enough for labels like sat[encoding=...,solver=...]
+        console = Console(width=200)
     src = ", ".join(f"{k}: {v}" for k, v in report.per_source.items())
-    t = Table(title=f"crossval: {report.boards} boards ({src}), {report.seconds:.1f} s")
+    t = Table(title=escape(f"crossval: {report.boards} boards ({src}), {report.seconds:.1f} s"))
     for col in ("method", "applied", "decided", "solvable", "unsolvable", "unknown", "n/a", "errors", "median s", "max s"):
-        t.add_column(col, justify="left" if col == "method" else "right")
+        t.add_column(col, justify="left" if col == "method" else "right", no_wrap=True)
     for m in report.methods:
         d = report.per_method[m].to_dict()
         t.add_row(
-            m, str(d["applied"]), str(d["decided"]), str(d["solvable"]), str(d["unsolvable"]),
+            escape(m), str(d["applied"]), str(d["decided"]), str(d["solvable"]), str(d["unsolvable"]),
             str(d["unknown"]), str(d["not_applicable"]), str(d["errors"]),
             _fmt(d["median_seconds"]), _fmt(d["max_seconds"]),
         )
     console.print(t)
     if len(report.methods) > 1:
         mt = Table(title="agreement: agreed / both decided")
-        mt.add_column("")
-        for m in report.methods:
-            mt.add_column(m, justify="right")
+        mt.add_column("", no_wrap=True)
+        for i, m in enumerate(report.methods):
+            mt.add_column(f"({i + 1})", justify="right", no_wrap=True)
         for a in report.methods:
             row = []
             for b in report.methods:
@@ -174,7 +177,7 @@ def _print_tables(report: Any) -> None:
                     continue
                 key = (a, b) if (a, b) in report.both_decided else (b, a)
                 row.append(f"{report.agreed[key]}/{report.both_decided[key]}")
-            mt.add_row(a, *row)
+            mt.add_row(escape(f"({report.methods.index(a) + 1}) {a}"), *row)
         console.print(mt)
     n = len(report.disagreements)
     console.print(f"disagreements: {n}" if n else "disagreements: 0 (every decided answer agrees; every solvable answer replayed)")
