@@ -1,0 +1,910 @@
+"""numba kernels of the pairing-set search (the algorithm of :mod:`mjsat.search.pairing`).
+
+The kernels see only flat arrays: groups in CSR form (``gptr``/``gidx``), the Mahjong
+relations in CSR form (``above``, the two sides, and their reverses), the Shisen-Sho
+cells on a grid with its margin, the tables of pairings of 2, 4, 6 and 8 tiles. A
+position is a ``uint8`` array of present tiles, a partial pairing set an ``int32`` array
+``partner`` (``-1`` for a tile whose group has no pairing yet).
+
+Mahjong apply and scan are event-driven: each tile keeps the number of present tiles
+above it and on each side, a removal updates the tiles it touches, and a tile is looked
+at again only when it becomes free, so a scan costs :math:`O(n + e)`. Shisen-Sho rounds
+over the groups until nothing changes, with the path test of :func:`mjsat.shisen.connectable`
+on a flat occupancy grid.
+
+The depth-first search is iterative with its whole state in arrays (:class:`SearchState`),
+so :func:`run` can call it in chunks of nodes and look at the clock in between. Every
+kernel is compiled once per process and cached on disk (``cache=True``).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from mjsat.board import Move
+from mjsat.result import SOLVABLE, UNKNOWN, UNSOLVABLE, SolveResult
+from mjsat.search.pairing import SHISEN, Geometry, pairings
+
+__all__ = ["MAX_GROUP", "GroupTooLargeError", "arrays", "run"]
+
+MAX_GROUP = 8
+"""Largest group the kernels branch on (the pairing tables stop at 105 pairings of 8)."""
+
+RUNNING, SOLVED, EXHAUSTED = 0, 1, 2
+_ENTER, _NEXT = 0, 1
+_OPEN, _DEAD = 0, 2
+
+
+class GroupTooLargeError(ValueError):
+    """A group of more than :data:`MAX_GROUP` tiles (use ``engine="python"``)."""
+
+
+# --------------------------------------------------------------------------- arrays
+
+
+def _csr(rel: Any) -> tuple[np.ndarray, np.ndarray]:
+    ptr = np.zeros(len(rel) + 1, dtype=np.int32)
+    ptr[1:] = np.cumsum([len(r) for r in rel])
+    idx = np.array([o for r in rel for o in r], dtype=np.int32)
+    return ptr, idx
+
+
+def _tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    rows = []
+    start = np.zeros(MAX_GROUP // 2 + 1, dtype=np.int32)
+    count = np.zeros(MAX_GROUP // 2 + 1, dtype=np.int32)
+    for h in range(1, MAX_GROUP // 2 + 1):
+        start[h] = len(rows)
+        for p in pairings(2 * h):
+            row = np.full(MAX_GROUP, -1, dtype=np.int8)
+            for i, j in p:
+                row[i], row[j] = j, i
+            rows.append(row)
+        count[h] = len(rows) - start[h]
+    return np.array(rows, dtype=np.int8), start, count
+
+
+_PTAB = _tables()
+
+
+def arrays(geo: Geometry) -> tuple[Any, ...]:
+    """The kernel arguments of a geometry: ``(kind, gr, mj, sh, pt)`` tuples of arrays.
+
+    Raises
+    ------
+    GroupTooLargeError
+        A group has more than :data:`MAX_GROUP` tiles.
+    """
+    big = max((len(m) for m in geo.members), default=0)
+    if big > MAX_GROUP:
+        raise GroupTooLargeError(
+            f"the numba engine branches on groups of at most {MAX_GROUP} tiles, this board has one of {big}"
+            " (use engine='python')"
+        )
+    group = np.array(geo.group, dtype=np.int32)
+    gr = (group, *_csr(geo.members))
+    empty = np.zeros(0, dtype=np.int32)
+    if geo.kind == SHISEN:
+        mj = (np.zeros(1, dtype=np.int32), empty) * 6
+        cy = np.array([c[0] for c in geo.cells], dtype=np.int32)
+        cx = np.array([c[1] for c in geo.cells], dtype=np.int32)
+        sh = (cy, cx, np.int64(geo.shape[0]), np.int64(geo.shape[1]))
+    else:
+        mj = (
+            *_csr(geo.above), *_csr(geo.one), *_csr(geo.two),
+            *_csr(geo.covered), *_csr(geo.ones_of), *_csr(geo.twos_of),
+        )
+        sh = (empty, empty, np.int64(1), np.int64(1))
+    return (np.int64(geo.kind), gr, mj, sh, _PTAB)
+
+
+def _workspace(n: int, ngroups: int, cells: int) -> tuple[np.ndarray, ...]:
+    i32 = np.int32
+    return (
+        np.zeros(n, i32), np.zeros(n, i32), np.zeros(n, i32), np.zeros(n + 1, i32), np.zeros(n, np.uint8),
+        np.zeros(cells, np.uint8),  # apply: counters above/one/two, queue, queued, grid
+        np.zeros(n, np.uint8), np.zeros(n, i32), np.zeros(n, i32), np.zeros(n, i32), np.zeros(n + 1, i32),
+        np.zeros(n, np.uint8), np.zeros(ngroups, np.uint8), np.zeros(ngroups, i32), np.zeros(cells, np.uint8),
+        # scan: present, counters, queue, queued, opened, free count, grid
+        np.zeros(n * n // 2 + 2, i32),  # random attempts: legal moves
+        np.zeros(MAX_GROUP, i32), np.zeros(128, np.uint8),  # search: live tiles, probe results
+        np.zeros(n + 1, i32), np.zeros(ngroups + 1, i32), np.zeros(ngroups, np.uint8),
+        # Mahjong: removal stack, group stack, group queued
+    )
+
+
+# --------------------------------------------------------------------------- Mahjong
+# The hot loops below spell the freeness test out instead of calling a helper: a numba
+# call that passes arrays costs reference-count traffic that dwarfs the work here.
+
+
+@njit(cache=True)
+def _mj_init(pres, mj, na, no, nt, queue, queued):
+    """Count the present tiles above and beside every tile; queue the free ones."""
+    aptr, aidx, optr, oidx, tptr, tidx = mj[0], mj[1], mj[2], mj[3], mj[4], mj[5]
+    tail = 0
+    for t in range(pres.shape[0]):
+        queued[t] = 0
+        if not pres[t]:
+            continue
+        c = 0
+        for k in range(aptr[t], aptr[t + 1]):
+            c += pres[aidx[k]]
+        na[t] = c
+        c = 0
+        for k in range(optr[t], optr[t + 1]):
+            c += pres[oidx[k]]
+        no[t] = c
+        c = 0
+        for k in range(tptr[t], tptr[t + 1]):
+            c += pres[tidx[k]]
+        nt[t] = c
+        if c == 0 or no[t] == 0:
+            if na[t] == 0:
+                queue[tail] = t
+                tail += 1
+                queued[t] = 1
+    return tail
+
+
+@njit(cache=True)
+def _mj_free(t, pres, na, no, nt):
+    return pres[t] == 1 and na[t] == 0 and (no[t] == 0 or nt[t] == 0)
+
+
+@njit(cache=True)
+def _mj_loose(t, pres, mj, na, no, nt):
+    """True iff present tile ``t`` covers nothing and decides no neighbour's freeness."""
+    cptr, cidx, o2ptr, o2idx, t2ptr, t2idx = mj[6], mj[7], mj[8], mj[9], mj[10], mj[11]
+    for k in range(cptr[t], cptr[t + 1]):
+        if pres[cidx[k]]:
+            return False
+    for k in range(o2ptr[t], o2ptr[t + 1]):
+        u = o2idx[k]
+        if pres[u] and nt[u] > 0:
+            return False
+    for k in range(t2ptr[t], t2ptr[t + 1]):
+        u = t2idx[k]
+        if pres[u] and no[u] > 0:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _mj_close(relaxed, gr, mj, pres, partner, moves, mptr, opts, ws):
+    """Apply (``relaxed`` false) or scan (``relaxed`` true) on ``pres``, in place.
+
+    Apply plays the pairs of ``partner`` and the cleaning moves, recording them in
+    ``moves`` from ``mptr`` on, and returns the new ``mptr``. Scan plays the relaxed game
+    and returns the number of tiles it could not remove.
+    """
+    group, gptr, gidx = gr[0], gr[1], gr[2]
+    cptr, cidx, o2ptr, o2idx, t2ptr, t2idx = mj[6], mj[7], mj[8], mj[9], mj[10], mj[11]
+    if relaxed:
+        na, no, nt, queue, queued = ws[7], ws[8], ws[9], ws[10], ws[11]
+    else:
+        na, no, nt, queue, queued = ws[0], ws[1], ws[2], ws[3], ws[4]
+    rs = ws[18]
+    opened, nfree, gstack, gq = ws[12], ws[13], ws[19], ws[20]
+    ngroups = gptr.shape[0] - 1
+    left = 0
+    for t in range(pres.shape[0]):
+        left += pres[t]
+    for g in range(ngroups):
+        opened[g] = 0
+        nfree[g] = 0
+        gq[g] = 0
+    tail = _mj_init(pres, mj, na, no, nt, queue, queued)
+    head = 0
+    rtop = 0
+    gtop = 0
+    dirty = 1 if (opts[1] and not relaxed) else 0
+    while True:
+        if rtop > 0:  # propagate a removal to the tiles it touches
+            rtop -= 1
+            x = rs[rtop]
+            for k in range(cptr[x], cptr[x + 1]):
+                u = cidx[k]
+                na[u] -= 1
+                if pres[u] == 1 and queued[u] == 0 and na[u] == 0 and (no[u] == 0 or nt[u] == 0):
+                    queue[tail] = u
+                    tail += 1
+                    queued[u] = 1
+            for k in range(o2ptr[x], o2ptr[x + 1]):
+                u = o2idx[k]
+                no[u] -= 1
+                if pres[u] == 1 and queued[u] == 0 and na[u] == 0 and (no[u] == 0 or nt[u] == 0):
+                    queue[tail] = u
+                    tail += 1
+                    queued[u] = 1
+            for k in range(t2ptr[x], t2ptr[x + 1]):
+                u = t2idx[k]
+                nt[u] -= 1
+                if pres[u] == 1 and queued[u] == 0 and na[u] == 0 and (no[u] == 0 or nt[u] == 0):
+                    queue[tail] = u
+                    tail += 1
+                    queued[u] = 1
+            continue
+        if head < tail:  # a tile became free
+            t = queue[head]
+            head += 1
+            if pres[t] == 0:
+                continue
+            p = partner[t]
+            if p >= 0:
+                if pres[p] == 1 and na[p] == 0 and (no[p] == 0 or nt[p] == 0):
+                    pres[t] = 0
+                    pres[p] = 0
+                    rs[rtop] = t
+                    rs[rtop + 1] = p
+                    rtop += 2
+                    left -= 2
+                    if not relaxed:
+                        moves[mptr, 0] = min(t, p)
+                        moves[mptr, 1] = max(t, p)
+                        mptr += 1
+                        dirty = 1 if opts[1] else 0
+                continue
+            g = group[t]
+            if relaxed:
+                if opened[g]:
+                    pres[t] = 0
+                    rs[rtop] = t
+                    rtop += 1
+                    left -= 1
+                    continue
+                nfree[g] += 1
+                if nfree[g] >= 2:
+                    opened[g] = 1
+                    for k in range(gptr[g], gptr[g + 1]):
+                        u = gidx[k]
+                        if pres[u] == 1 and na[u] == 0 and (no[u] == 0 or nt[u] == 0):
+                            pres[u] = 0
+                            rs[rtop] = u
+                            rtop += 1
+                            left -= 1
+            elif gq[g] == 0:
+                gq[g] = 1
+                gstack[gtop] = g
+                gtop += 1
+            continue
+        if gtop > 0:  # cleaning rules on a group without a pairing (apply only)
+            gtop -= 1
+            g = gstack[gtop]
+            gq[g] = 0
+            live = 0
+            nf = 0
+            assigned = False
+            for k in range(gptr[g], gptr[g + 1]):
+                u = gidx[k]
+                if pres[u] == 1:
+                    live += 1
+                    if partner[u] >= 0:
+                        assigned = True
+                    if na[u] == 0 and (no[u] == 0 or nt[u] == 0):
+                        nf += 1
+            if assigned or live < 4:
+                continue
+            if opts[0] and nf == live:  # freeze: any pairing does
+                first = -1
+                for k in range(gptr[g], gptr[g + 1]):
+                    u = gidx[k]
+                    if pres[u] == 1:
+                        pres[u] = 0
+                        rs[rtop] = u
+                        rtop += 1
+                        if first < 0:
+                            first = u
+                        else:
+                            moves[mptr, 0] = first
+                            moves[mptr, 1] = u
+                            mptr += 1
+                            first = -1
+                left -= live
+                dirty = 1 if opts[1] else 0
+            elif opts[1] and live == 4 and nf == 3:  # a loose tile waits for the fourth
+                loose = -1
+                for k in range(gptr[g], gptr[g + 1]):
+                    u = gidx[k]
+                    if pres[u] == 1 and na[u] == 0 and (no[u] == 0 or nt[u] == 0):
+                        if _mj_loose(u, pres, mj, na, no, nt):
+                            loose = u
+                            break
+                if loose < 0:
+                    continue
+                last = -1
+                first = -1
+                for k in range(gptr[g], gptr[g + 1]):
+                    u = gidx[k]
+                    if pres[u] == 0 or u == loose:
+                        continue
+                    if not (na[u] == 0 and (no[u] == 0 or nt[u] == 0)):
+                        last = u
+                        continue
+                    pres[u] = 0
+                    rs[rtop] = u
+                    rtop += 1
+                    if first < 0:
+                        first = u
+                    else:
+                        moves[mptr, 0] = first
+                        moves[mptr, 1] = u
+                        mptr += 1
+                left -= 2
+                partner[loose] = last
+                partner[last] = loose
+                dirty = 1
+            continue
+        if dirty:  # a loose tile may have appeared away from its group's tiles
+            dirty = 0
+            for g in range(ngroups):
+                gq[g] = 1
+                gstack[gtop] = g
+                gtop += 1
+            continue
+        break
+    return left if relaxed else mptr
+
+
+@njit(cache=True)
+def _mj_apply(gr, mj, pres, partner, moves, mptr, opts, ws):
+    return _mj_close(False, gr, mj, pres, partner, moves, mptr, opts, ws)
+
+
+@njit(cache=True)
+def _mj_scan(gr, mj, pres, partner, moves, opts, ws):
+    ps = ws[6]
+    ps[:] = pres
+    return _mj_close(True, gr, mj, ps, partner, moves, 0, opts, ws) == 0
+
+
+@njit(cache=True)
+def _autopair(gr, pres, partner):
+    """Pair the last two tiles of every group that has no pairing yet."""
+    gptr, gidx = gr[1], gr[2]
+    for g in range(gptr.shape[0] - 1):
+        a = -1
+        b = -1
+        live = 0
+        for k in range(gptr[g], gptr[g + 1]):
+            u = gidx[k]
+            if pres[u]:
+                live += 1
+                if a < 0:
+                    a = u
+                else:
+                    b = u
+        if live == 2 and partner[a] < 0:
+            partner[a] = b
+            partner[b] = a
+
+
+# --------------------------------------------------------------------------- Shisen-Sho
+
+
+@njit(cache=True)
+def _connect(grid, h, w, ya, xa, yb, xb):
+    """The path test of :func:`mjsat.shisen.connectable` on a flat grid with its margin.
+
+    The two end cells are emptied for the test and put back afterwards.
+    """
+    if ya == yb and xa == xb:
+        return False
+    sa = grid[ya * w + xa]
+    sb = grid[yb * w + xb]
+    grid[ya * w + xa] = 0
+    grid[yb * w + xb] = 0
+    a0 = xa
+    while a0 > 0 and grid[ya * w + a0 - 1] == 0:
+        a0 -= 1
+    a1 = xa
+    while a1 < w - 1 and grid[ya * w + a1 + 1] == 0:
+        a1 += 1
+    b0 = xb
+    while b0 > 0 and grid[yb * w + b0 - 1] == 0:
+        b0 -= 1
+    b1 = xb
+    while b1 < w - 1 and grid[yb * w + b1 + 1] == 0:
+        b1 += 1
+    r0 = ya
+    while r0 > 0 and grid[(r0 - 1) * w + xa] == 0:
+        r0 -= 1
+    r1 = ya
+    while r1 < h - 1 and grid[(r1 + 1) * w + xa] == 0:
+        r1 += 1
+    s0 = yb
+    while s0 > 0 and grid[(s0 - 1) * w + xb] == 0:
+        s0 -= 1
+    s1 = yb
+    while s1 < h - 1 and grid[(s1 + 1) * w + xb] == 0:
+        s1 += 1
+    found = False
+    lo, hi = min(xa, xb), max(xa, xb)
+    for y in range(max(r0, s0), min(r1, s1) + 1):
+        ok = True
+        for x in range(lo, hi + 1):
+            if grid[y * w + x] != 0:
+                ok = False
+                break
+        if ok:
+            found = True
+            break
+    if not found:
+        lo, hi = min(ya, yb), max(ya, yb)
+        for x in range(max(a0, b0), min(a1, b1) + 1):
+            ok = True
+            for y in range(lo, hi + 1):
+                if grid[y * w + x] != 0:
+                    ok = False
+                    break
+            if ok:
+                found = True
+                break
+    grid[ya * w + xa] = sa
+    grid[yb * w + xb] = sb
+    return found
+
+
+@njit(cache=True)
+def _sh_grid(pres, sh, grid):
+    cy, cx, w = sh[0], sh[1], sh[3]
+    grid[:] = 0
+    for t in range(pres.shape[0]):
+        if pres[t]:
+            grid[cy[t] * w + cx[t]] = 1
+
+
+@njit(cache=True)
+def _sh_ok(a, b, sh, grid):
+    cy, cx = sh[0], sh[1]
+    return _connect(grid, sh[2], sh[3], cy[a], cx[a], cy[b], cx[b])
+
+
+@njit(cache=True)
+def _sh_take(t, pres, sh, grid):
+    pres[t] = 0
+    grid[sh[0][t] * sh[3] + sh[1][t]] = 0
+
+
+@njit(cache=True)
+def _sh_apply(gr, sh, pres, partner, moves, mptr, opts, ws):
+    gptr, gidx = gr[1], gr[2]
+    grid = ws[5]
+    _sh_grid(pres, sh, grid)
+    changed = True
+    while changed:
+        changed = False
+        for g in range(gptr.shape[0] - 1):
+            live = 0
+            first = -1
+            for k in range(gptr[g], gptr[g + 1]):
+                if pres[gidx[k]]:
+                    live += 1
+                    if first < 0:
+                        first = gidx[k]
+            if live == 0:
+                continue
+            if partner[first] >= 0:
+                for k in range(gptr[g], gptr[g + 1]):
+                    t = gidx[k]
+                    p = partner[t]
+                    if t < p and pres[t] and pres[p] and _sh_ok(t, p, sh, grid):
+                        _sh_take(t, pres, sh, grid)
+                        _sh_take(p, pres, sh, grid)
+                        moves[mptr, 0] = t
+                        moves[mptr, 1] = p
+                        mptr += 1
+                        changed = True
+                continue
+            if live == 2:
+                for k in range(gptr[g], gptr[g + 1]):
+                    t = gidx[k]
+                    if pres[t] and t != first:
+                        partner[first] = t
+                        partner[t] = first
+                changed = True
+                continue
+            if opts[0]:
+                frozen = True
+                for k in range(gptr[g], gptr[g + 1]):
+                    a = gidx[k]
+                    if not pres[a]:
+                        continue
+                    for j in range(k + 1, gptr[g + 1]):
+                        b = gidx[j]
+                        if pres[b] and not _sh_ok(a, b, sh, grid):
+                            frozen = False
+                            break
+                    if not frozen:
+                        break
+                if frozen:
+                    first = -1
+                    for k in range(gptr[g], gptr[g + 1]):
+                        t = gidx[k]
+                        if pres[t]:
+                            if first < 0:
+                                first = t
+                            else:
+                                _sh_take(first, pres, sh, grid)
+                                _sh_take(t, pres, sh, grid)
+                                moves[mptr, 0] = first
+                                moves[mptr, 1] = t
+                                mptr += 1
+                                first = -1
+                    changed = True
+    return mptr
+
+
+@njit(cache=True)
+def _sh_scan(gr, sh, pres, partner, ws):
+    ps, start, opened, grid = ws[6], ws[11], ws[12], ws[14]
+    gptr, gidx = gr[1], gr[2]
+    left = 0
+    for t in range(pres.shape[0]):
+        ps[t] = pres[t]
+        start[t] = pres[t]
+        left += pres[t]
+    opened[:] = 0
+    _sh_grid(ps, sh, grid)
+    changed = True
+    while changed and left > 0:
+        changed = False
+        for g in range(gptr.shape[0] - 1):
+            first = -1
+            for k in range(gptr[g], gptr[g + 1]):
+                if ps[gidx[k]]:
+                    first = gidx[k]
+                    break
+            if first < 0:
+                continue
+            if partner[first] >= 0:
+                for k in range(gptr[g], gptr[g + 1]):
+                    t = gidx[k]
+                    p = partner[t]
+                    if t < p and ps[t] and ps[p] and _sh_ok(t, p, sh, grid):
+                        _sh_take(t, ps, sh, grid)
+                        _sh_take(p, ps, sh, grid)
+                        left -= 2
+                        changed = True
+                continue
+            if not opened[g]:
+                for k in range(gptr[g], gptr[g + 1]):
+                    a = gidx[k]
+                    if not ps[a] or opened[g]:
+                        continue
+                    for j in range(k + 1, gptr[g + 1]):
+                        b = gidx[j]
+                        if ps[b] and _sh_ok(a, b, sh, grid):
+                            _sh_take(a, ps, sh, grid)
+                            _sh_take(b, ps, sh, grid)
+                            left -= 2
+                            opened[g] = 1
+                            changed = True
+                            break
+            if opened[g]:
+                for k in range(gptr[g], gptr[g + 1]):
+                    t = gidx[k]
+                    if not ps[t]:
+                        continue
+                    for j in range(gptr[g], gptr[g + 1]):
+                        u = gidx[j]
+                        if u != t and start[u] and _sh_ok(t, u, sh, grid):
+                            _sh_take(t, ps, sh, grid)
+                            left -= 1
+                            changed = True
+                            break
+    return left == 0
+
+
+# --------------------------------------------------------------------------- dispatch
+
+
+@njit(cache=True)
+def _apply(kind, gr, mj, sh, pres, partner, moves, mptr, opts, ws):
+    if kind == 1:
+        return _sh_apply(gr, sh, pres, partner, moves, mptr, opts, ws)
+    return _mj_apply(gr, mj, pres, partner, moves, mptr, opts, ws)
+
+
+@njit(cache=True)
+def _scan(kind, gr, mj, sh, pres, partner, moves, opts, ws):
+    if kind == 1:
+        return _sh_scan(gr, sh, pres, partner, ws)
+    return _mj_scan(gr, mj, pres, partner, moves, opts, ws)
+
+
+@njit(cache=True)
+def _playable(kind, a, b, pres, sh, ws):
+    """After an apply on ``pres``: can present tiles ``a`` and ``b`` go together now?"""
+    if kind == 1:
+        return _sh_ok(a, b, sh, ws[5])
+    return _mj_free(a, pres, ws[0], ws[1], ws[2]) and _mj_free(b, pres, ws[0], ws[1], ws[2])
+
+
+@njit(cache=True)
+def _xorshift(state):
+    x = state[0]
+    x ^= x << np.uint64(13)
+    x ^= x >> np.uint64(7)
+    x ^= x << np.uint64(17)
+    state[0] = x
+    return x
+
+
+@njit(cache=True)
+def _attempts(kind, gr, mj, sh, opts, count, rng, pres, partner, moves, ws):
+    """Random playouts with the cleaning rules; the number of the one that cleared, or -1."""
+    gptr, gidx = gr[1], gr[2]
+    legal = ws[15]
+    na, no, nt, grid = ws[0], ws[1], ws[2], ws[5]
+    cy, cx = sh[0], sh[1]
+    n = pres.shape[0]
+    for a in range(count):
+        pres[:] = 1
+        partner[:] = -1
+        _autopair(gr, pres, partner)
+        mptr = 0
+        while True:
+            mptr = _apply(kind, gr, mj, sh, pres, partner, moves, mptr, opts, ws)
+            if 2 * mptr == n:
+                return a
+            m = 0
+            for g in range(gptr.shape[0] - 1):
+                for k in range(gptr[g], gptr[g + 1]):
+                    x = gidx[k]
+                    if not pres[x] or partner[x] >= 0:
+                        continue
+                    if kind == 0 and not (na[x] == 0 and (no[x] == 0 or nt[x] == 0)):
+                        continue
+                    for j in range(k + 1, gptr[g + 1]):
+                        y = gidx[j]
+                        if not pres[y]:
+                            continue
+                        if kind == 0:
+                            ok = na[y] == 0 and (no[y] == 0 or nt[y] == 0)
+                        else:
+                            ok = _connect(grid, sh[2], sh[3], cy[x], cx[x], cy[y], cx[y])
+                        if ok:
+                            legal[m] = x * n + y
+                            m += 1
+            if m == 0:
+                break
+            pick = legal[np.int64(_xorshift(rng) % np.uint64(m))]
+            x, y = pick // n, pick % n
+            pres[x] = 0
+            pres[y] = 0
+            moves[mptr, 0] = x
+            moves[mptr, 1] = y
+            mptr += 1
+            _autopair(gr, pres, partner)
+    return -1
+
+
+# --------------------------------------------------------------------------- the search
+
+
+@njit(cache=True)
+def _node(d, kind, gr, mj, sh, pt, opts, P, Q, bg, bgr, allow, moves, mptr, ws):
+    """Apply, scan and choose the branching group of the node at depth ``d``.
+
+    Returns ``(code, mptr, scans)`` with code ``_OPEN`` (children to try), ``_DEAD`` or
+    ``SOLVED``.
+    """
+    ptab, pstart, pcount = pt[0], pt[1], pt[2]
+    gptr, gidx = gr[1], gr[2]
+    tmp, okk = ws[16], ws[17]
+    pres = P[d]
+    partner = Q[d]
+    n = pres.shape[0]
+    scans = 0
+    while True:
+        mptr = _apply(kind, gr, mj, sh, pres, partner, moves, mptr, opts, ws)
+        if 2 * mptr == n:
+            return SOLVED, mptr, scans
+        if opts[2]:
+            scans += 1
+            if not _scan(kind, gr, mj, sh, pres, partner, moves, opts, ws):
+                return _DEAD, mptr, scans
+        best_count = 1 << 30
+        forced = False
+        for g in range(gptr.shape[0] - 1):
+            r = 0
+            for k in range(gptr[g], gptr[g + 1]):
+                t = gidx[k]
+                if pres[t]:
+                    if partner[t] >= 0:
+                        r = -1
+                        break
+                    tmp[r] = t
+                    r += 1
+            if r <= 0:
+                continue
+            base = pstart[r // 2]
+            cnt = pcount[r // 2]
+            if not opts[3]:
+                for i in range(r):
+                    for j in range(i + 1, r):
+                        if _playable(kind, tmp[i], tmp[j], pres, sh, ws):
+                            for q in range(r):
+                                bg[d, q] = tmp[q]
+                            bgr[d] = r
+                            allow[d, :cnt] = 1
+                            return _OPEN, mptr, scans
+                continue
+            c = 0
+            last = 0
+            for k in range(cnt):
+                for i in range(r):
+                    partner[tmp[i]] = tmp[ptab[base + k, i]]
+                scans += 1
+                ok = _scan(kind, gr, mj, sh, pres, partner, moves, opts, ws)
+                for i in range(r):
+                    partner[tmp[i]] = -1
+                okk[k] = 1 if ok else 0
+                if ok:
+                    c += 1
+                    last = k
+            if c == 0:
+                return _DEAD, mptr, scans
+            if c == 1:
+                for i in range(r):
+                    partner[tmp[i]] = tmp[ptab[base + last, i]]
+                forced = True
+            elif c < best_count:
+                best_count = c
+                for q in range(r):
+                    bg[d, q] = tmp[q]
+                bgr[d] = r
+                allow[d, :cnt] = okk[:cnt]
+        if forced:
+            continue
+        if not opts[3] or best_count == 1 << 30:
+            return _DEAD, mptr, scans
+        return _OPEN, mptr, scans
+
+
+@njit(cache=True)
+def _dfs(kind, gr, mj, sh, pt, opts, P, Q, bg, bgr, allow, nxt, mend, moves, st, budget, ws):
+    """Run the depth-first search for at most ``budget`` nodes from the state in ``st``.
+
+    ``st`` holds ``depth, mode, nodes, scans, moves`` and is updated, so that a call
+    with code ``RUNNING`` can be followed by another one that goes on where it stopped.
+    """
+    ptab, pstart, pcount = pt[0], pt[1], pt[2]
+    d = st[0]
+    mode = st[1]
+    nodes = st[2]
+    stop = nodes + budget
+    code = RUNNING
+    while True:
+        if mode == _ENTER:
+            if nodes >= stop:
+                break
+            nodes += 1
+            mptr = mend[d - 1] if d > 0 else 0
+            res, mptr, sc = _node(d, kind, gr, mj, sh, pt, opts, P, Q, bg, bgr, allow, moves, mptr, ws)
+            st[3] += sc
+            if res == SOLVED:
+                st[4] = mptr
+                code = SOLVED
+                break
+            if res == _DEAD:
+                d -= 1
+                mode = _NEXT
+                if d < 0:
+                    code = EXHAUSTED
+                    break
+                continue
+            mend[d] = mptr
+            nxt[d] = 0
+            mode = _NEXT
+        else:
+            r = bgr[d]
+            base = pstart[r // 2]
+            cnt = pcount[r // 2]
+            k = nxt[d]
+            while k < cnt and not allow[d, k]:
+                k += 1
+            if k >= cnt:
+                d -= 1
+                if d < 0:
+                    code = EXHAUSTED
+                    break
+                continue
+            nxt[d] = k + 1
+            P[d + 1, :] = P[d, :]
+            Q[d + 1, :] = Q[d, :]
+            for i in range(r):
+                Q[d + 1, bg[d, i]] = bg[d, ptab[base + k, i]]
+            d += 1
+            mode = _ENTER
+    st[0] = d
+    st[1] = mode
+    st[2] = nodes
+    return code
+
+
+def run(
+    geo: Geometry,
+    opts: dict[str, bool],
+    n_attempts: int,
+    seed: int,
+    node_limit: int | None,
+    deadline: float | None,
+    stats: dict[str, Any],
+) -> SolveResult:
+    """Random attempts, then the search, with the numba kernels (see :func:`solve_search`).
+
+    Notes
+    -----
+    The search runs in chunks of ``CHUNK_NODES`` nodes; the clock and the node limit are
+    looked at between chunks, so a limit is overrun by at most one chunk.
+    """
+    from mjsat.search.solver import CHUNK_NODES
+
+    kind, gr, mj, sh, pt = arrays(geo)
+    n = geo.n
+    ngroups = len(geo.members)
+    ws = _workspace(n, ngroups, int(sh[2] * sh[3]))
+    flags = np.array([opts["freeze"], opts["loose"], opts["scan"], opts["critical"]], dtype=np.int64)
+    moves = np.zeros((n // 2 + 1, 2), dtype=np.int32)
+    t = time.perf_counter()
+    if n_attempts:
+        rng = np.array([np.random.default_rng(seed).integers(1, 2**62)], dtype=np.uint64)
+        pres = np.ones(n, dtype=np.uint8)
+        partner = np.full(n, -1, dtype=np.int32)
+        done = 0
+        while done < n_attempts:
+            step = min(8, n_attempts - done)
+            hit = _attempts(kind, gr, mj, sh, flags, step, rng, pres, partner, moves, ws)
+            if hit >= 0:
+                stats["attempts"] = done + hit + 1
+                stats["seconds_attempts"] = time.perf_counter() - t
+                return SolveResult(SOLVABLE, "search", moves=_moves(moves, n // 2), stats=stats,
+                                   reason=f"random attempt {done + hit + 1}")
+            done += step
+            stats["attempts"] = done
+            if deadline is not None and time.monotonic() > deadline:
+                stats["seconds_attempts"] = time.perf_counter() - t
+                return SolveResult(UNKNOWN, "search", stats=stats, reason="time limit")
+    stats["seconds_attempts"] = time.perf_counter() - t
+    t = time.perf_counter()
+    depth = ngroups + 2
+    P = np.zeros((depth, n), dtype=np.uint8)
+    P[0] = 1
+    Q = np.full((depth, n), -1, dtype=np.int32)
+    _autopair(gr, P[0], Q[0])
+    bg = np.zeros((depth, MAX_GROUP), dtype=np.int32)
+    bgr = np.zeros(depth, dtype=np.int32)
+    allow = np.zeros((depth, 128), dtype=np.uint8)
+    nxt = np.zeros(depth, dtype=np.int32)
+    mend = np.zeros(depth, dtype=np.int32)
+    st = np.zeros(5, dtype=np.int64)
+    reason = ""
+    while True:
+        budget = CHUNK_NODES
+        if node_limit is not None:
+            budget = min(budget, int(node_limit) - int(st[2]))
+        code = _dfs(kind, gr, mj, sh, pt, flags, P, Q, bg, bgr, allow, nxt, mend, moves, st, budget, ws)
+        if code != RUNNING:
+            break
+        if node_limit is not None and st[2] >= node_limit:
+            reason = "node limit"
+            break
+        if deadline is not None and time.monotonic() > deadline:
+            reason = "time limit"
+            break
+    stats.update(nodes=int(st[2]), scans=int(st[3]), seconds_search=time.perf_counter() - t)
+    if code == SOLVED:
+        return SolveResult(SOLVABLE, "search", moves=_moves(moves, int(st[4])), stats=stats)
+    if code == EXHAUSTED:
+        return SolveResult(UNSOLVABLE, "search", stats=stats)
+    return SolveResult(UNKNOWN, "search", stats=stats, reason=reason)
+
+
+def _moves(moves: np.ndarray, count: int) -> list[Move]:
+    return [(int(min(a, b)), int(max(a, b))) for a, b in moves[:count]]
