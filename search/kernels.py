@@ -13,23 +13,20 @@ over the groups until nothing changes, with the path test of :func:`mjsat.shisen
 on a flat occupancy grid.
 
 The depth-first search is iterative with its whole state in arrays (:class:`SearchState`),
-so :func:`run` can call it in chunks of nodes and look at the clock in between. Every
+so :func:`mjsat.search.solver.solve_search` can call it in chunks of nodes and look at the clock in between. Every
 kernel is compiled once per process and cached on disk (``cache=True``).
 """
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import numpy as np
 from numba import njit
 
-from mjsat.board import Move
-from mjsat.result import SOLVABLE, UNKNOWN, UNSOLVABLE, SolveResult
 from mjsat.search.pairing import SHISEN, Geometry, pairings
 
-__all__ = ["MAX_GROUP", "GroupTooLargeError", "arrays", "run"]
+__all__ = ["MAX_GROUP", "GroupTooLargeError", "RUNNING", "SOLVED", "EXHAUSTED", "arrays", "workspace"]
 
 MAX_GROUP = 8
 """Largest group the kernels branch on (the pairing tables stop at 105 pairings of 8)."""
@@ -102,7 +99,8 @@ def arrays(geo: Geometry) -> tuple[Any, ...]:
     return (np.int64(geo.kind), gr, mj, sh, _PTAB)
 
 
-def _workspace(n: int, ngroups: int, cells: int) -> tuple[np.ndarray, ...]:
+def workspace(n: int, ngroups: int, cells: int) -> tuple[np.ndarray, ...]:
+    """Scratch arrays of the kernels for ``n`` tiles, ``ngroups`` groups, a grid of ``cells``."""
     i32 = np.int32
     return (
         np.zeros(n, i32), np.zeros(n, i32), np.zeros(n, i32), np.zeros(n + 1, i32), np.zeros(n, np.uint8),
@@ -826,85 +824,3 @@ def _dfs(kind, gr, mj, sh, pt, opts, P, Q, bg, bgr, allow, nxt, mend, moves, st,
     st[1] = mode
     st[2] = nodes
     return code
-
-
-def run(
-    geo: Geometry,
-    opts: dict[str, bool],
-    n_attempts: int,
-    seed: int,
-    node_limit: int | None,
-    deadline: float | None,
-    stats: dict[str, Any],
-) -> SolveResult:
-    """Random attempts, then the search, with the numba kernels (see :func:`solve_search`).
-
-    Notes
-    -----
-    The search runs in chunks of ``CHUNK_NODES`` nodes; the clock and the node limit are
-    looked at between chunks, so a limit is overrun by at most one chunk.
-    """
-    from mjsat.search.solver import CHUNK_NODES
-
-    kind, gr, mj, sh, pt = arrays(geo)
-    n = geo.n
-    ngroups = len(geo.members)
-    ws = _workspace(n, ngroups, int(sh[2] * sh[3]))
-    flags = np.array([opts["freeze"], opts["loose"], opts["scan"], opts["critical"]], dtype=np.int64)
-    moves = np.zeros((n // 2 + 1, 2), dtype=np.int32)
-    t = time.perf_counter()
-    if n_attempts:
-        rng = np.array([np.random.default_rng(seed).integers(1, 2**62)], dtype=np.uint64)
-        pres = np.ones(n, dtype=np.uint8)
-        partner = np.full(n, -1, dtype=np.int32)
-        done = 0
-        while done < n_attempts:
-            step = min(8, n_attempts - done)
-            hit = _attempts(kind, gr, mj, sh, flags, step, rng, pres, partner, moves, ws)
-            if hit >= 0:
-                stats["attempts"] = done + hit + 1
-                stats["seconds_attempts"] = time.perf_counter() - t
-                return SolveResult(SOLVABLE, "search", moves=_moves(moves, n // 2), stats=stats,
-                                   reason=f"random attempt {done + hit + 1}")
-            done += step
-            stats["attempts"] = done
-            if deadline is not None and time.monotonic() > deadline:
-                stats["seconds_attempts"] = time.perf_counter() - t
-                return SolveResult(UNKNOWN, "search", stats=stats, reason="time limit")
-    stats["seconds_attempts"] = time.perf_counter() - t
-    t = time.perf_counter()
-    depth = ngroups + 2
-    P = np.zeros((depth, n), dtype=np.uint8)
-    P[0] = 1
-    Q = np.full((depth, n), -1, dtype=np.int32)
-    _autopair(gr, P[0], Q[0])
-    bg = np.zeros((depth, MAX_GROUP), dtype=np.int32)
-    bgr = np.zeros(depth, dtype=np.int32)
-    allow = np.zeros((depth, 128), dtype=np.uint8)
-    nxt = np.zeros(depth, dtype=np.int32)
-    mend = np.zeros(depth, dtype=np.int32)
-    st = np.zeros(5, dtype=np.int64)
-    reason = ""
-    while True:
-        budget = CHUNK_NODES
-        if node_limit is not None:
-            budget = min(budget, int(node_limit) - int(st[2]))
-        code = _dfs(kind, gr, mj, sh, pt, flags, P, Q, bg, bgr, allow, nxt, mend, moves, st, budget, ws)
-        if code != RUNNING:
-            break
-        if node_limit is not None and st[2] >= node_limit:
-            reason = "node limit"
-            break
-        if deadline is not None and time.monotonic() > deadline:
-            reason = "time limit"
-            break
-    stats.update(nodes=int(st[2]), scans=int(st[3]), seconds_search=time.perf_counter() - t)
-    if code == SOLVED:
-        return SolveResult(SOLVABLE, "search", moves=_moves(moves, int(st[4])), stats=stats)
-    if code == EXHAUSTED:
-        return SolveResult(UNSOLVABLE, "search", stats=stats)
-    return SolveResult(UNKNOWN, "search", stats=stats, reason=reason)
-
-
-def _moves(moves: np.ndarray, count: int) -> list[Move]:
-    return [(int(min(a, b)), int(max(a, b))) for a, b in moves[:count]]

@@ -35,7 +35,7 @@ __all__ = ["solve_search", "ENGINES", "UnknownEngineError", "default_attempts", 
 ENGINES = ("numba", "python")
 """The implementations of the search."""
 
-CHUNK_NODES = 2000
+CHUNK_NODES = 200
 """Nodes the numba kernel runs between two looks at the clock."""
 
 
@@ -215,9 +215,7 @@ def solve_search(
     if engine == "python":
         result = _run_python(geo, opts, n_attempts, seed, node_limit, deadline, stats)
     else:
-        from mjsat.search import kernels
-
-        result = kernels.run(geo, opts, n_attempts, seed, node_limit, deadline, stats)
+        result = _run_numba(geo, opts, n_attempts, seed, node_limit, deadline, stats)
     stats["seconds_total"] = time.perf_counter() - t0
     return result
 
@@ -254,3 +252,85 @@ def _run_python(
     if moves is None:
         return SolveResult(UNSOLVABLE, "search", stats=stats)
     return SolveResult(SOLVABLE, "search", moves=moves, stats=stats)
+
+
+def _run_numba(
+    geo: Geometry,
+    opts: dict[str, bool],
+    n_attempts: int,
+    seed: int,
+    node_limit: int | None,
+    deadline: float | None,
+    stats: dict[str, Any],
+) -> SolveResult:
+    """Random attempts, then the search, with the numba kernels (see :func:`solve_search`).
+
+    Notes
+    -----
+    The search runs in chunks of ``CHUNK_NODES`` nodes; the clock and the node limit are
+    looked at between chunks, so a limit is overrun by at most one chunk.
+    """
+    from mjsat.search import kernels as K
+
+    kind, gr, mj, sh, pt = K.arrays(geo)
+    n = geo.n
+    ngroups = len(geo.members)
+    ws = K.workspace(n, ngroups, int(sh[2] * sh[3]))
+    flags = np.array([opts["freeze"], opts["loose"], opts["scan"], opts["critical"]], dtype=np.int64)
+    moves = np.zeros((n // 2 + 1, 2), dtype=np.int32)
+    t = time.perf_counter()
+    if n_attempts:
+        rng = np.array([np.random.default_rng(seed).integers(1, 2**62)], dtype=np.uint64)
+        pres = np.ones(n, dtype=np.uint8)
+        partner = np.full(n, -1, dtype=np.int32)
+        done = 0
+        while done < n_attempts:
+            step = min(8, n_attempts - done)
+            hit = K._attempts(kind, gr, mj, sh, flags, step, rng, pres, partner, moves, ws)
+            if hit >= 0:
+                stats["attempts"] = done + hit + 1
+                stats["seconds_attempts"] = time.perf_counter() - t
+                return SolveResult(SOLVABLE, "search", moves=_moves(moves, n // 2), stats=stats,
+                                   reason=f"random attempt {done + hit + 1}")
+            done += step
+            stats["attempts"] = done
+            if deadline is not None and time.monotonic() > deadline:
+                stats["seconds_attempts"] = time.perf_counter() - t
+                return SolveResult(UNKNOWN, "search", stats=stats, reason="time limit")
+    stats["seconds_attempts"] = time.perf_counter() - t
+    t = time.perf_counter()
+    depth = ngroups + 2
+    P = np.zeros((depth, n), dtype=np.uint8)
+    P[0] = 1
+    Q = np.full((depth, n), -1, dtype=np.int32)
+    K._autopair(gr, P[0], Q[0])
+    bg = np.zeros((depth, K.MAX_GROUP), dtype=np.int32)
+    bgr = np.zeros(depth, dtype=np.int32)
+    allow = np.zeros((depth, 128), dtype=np.uint8)
+    nxt = np.zeros(depth, dtype=np.int32)
+    mend = np.zeros(depth, dtype=np.int32)
+    st = np.zeros(5, dtype=np.int64)
+    reason = ""
+    while True:
+        budget = CHUNK_NODES
+        if node_limit is not None:
+            budget = min(budget, int(node_limit) - int(st[2]))
+        code = K._dfs(kind, gr, mj, sh, pt, flags, P, Q, bg, bgr, allow, nxt, mend, moves, st, budget, ws)
+        if code != K.RUNNING:
+            break
+        if node_limit is not None and st[2] >= node_limit:
+            reason = "node limit"
+            break
+        if deadline is not None and time.monotonic() > deadline:
+            reason = "time limit"
+            break
+    stats.update(nodes=int(st[2]), scans=int(st[3]), seconds_search=time.perf_counter() - t)
+    if code == K.SOLVED:
+        return SolveResult(SOLVABLE, "search", moves=_moves(moves, int(st[4])), stats=stats)
+    if code == K.EXHAUSTED:
+        return SolveResult(UNSOLVABLE, "search", stats=stats)
+    return SolveResult(UNKNOWN, "search", stats=stats, reason=reason)
+
+
+def _moves(moves: np.ndarray, count: int) -> list[Move]:
+    return [(int(min(a, b)), int(max(a, b))) for a, b in moves[:count]]
