@@ -30,7 +30,7 @@ from mjsat.board import Board, Layout, Move
 from mjsat.result import SOLVABLE, UNKNOWN, UNSOLVABLE, SolveResult
 from mjsat.search.pairing import MAHJONG, Geometry, PythonSearch, SearchLimit, geometry, pairings
 
-__all__ = ["solve_search", "ENGINES", "UnknownEngineError", "default_attempts", "prior_conflict"]
+__all__ = ["solve_search", "ENGINES", "UnknownEngineError", "default_attempts", "prior_conflict", "warm_up"]
 
 ENGINES = ("numba", "python")
 """The implementations of the search."""
@@ -136,6 +136,16 @@ def prior_conflict(board: Board, geo: Geometry | None = None) -> int | None:
 
 
 # --------------------------------------------------------------------------- the wrapper
+
+
+def warm_up() -> None:
+    """Load (or compile, the first time) every numba kernel, so that timings that follow
+    measure the search and not the compiler."""
+    from mjsat.board import MahjongBoard
+
+    board = MahjongBoard(Layout([(0, 0, 0), (0, 2, 0), (0, 4, 0), (0, 6, 0)]), [0, 1, 1, 0])
+    solve_search(board, attempts=1)
+    solve_search(board, attempts=0)
 
 
 def solve_search(
