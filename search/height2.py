@@ -131,7 +131,22 @@ def check_height2(board: Board) -> _Stacks:
     n = len(lay)
     below = [-1] * n
     above = [-1] * n
-    for stack in lay.stacks():
+    if board.remaining() == n:  # the full deal: the layout's own relation is the stack
+        for t, under in enumerate(lay.below):
+            if under:
+                b = under[0]
+                if lay.below[b]:
+                    r, c, _ = lay.positions[t]
+                    raise NotHeightTwoError(
+                        f"height2 needs stacks of height one and two: the stack at row {r}, col {c} "
+                        f"holds 3 tiles or more (tile {t} is on level {lay.positions[t][2]})"
+                    )
+                below[t] = b
+                above[b] = t
+        stacks: list[list[TileId]] = []
+    else:
+        stacks = lay.stacks()
+    for stack in stacks:
         live = [t for t in stack if board.is_present(t)]
         if len(live) > 2:
             r, c, _ = lay.positions[live[0]]

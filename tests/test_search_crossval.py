@@ -41,14 +41,15 @@ def test_every_registered_method_agrees_on_small_sets():
     specs, skipped = cv.discover_methods()
     labels = [s.label for s in specs]
     assert "ref" in labels and "height2" in labels and "auto" not in labels
-    cases = list(cv.random_small_cases(seed=3, count=25, max_tiles=10)) + list(cv.height2_cases(seed=3, count=25, max_tiles=12))
+    cases = list(cv.random_small_cases(seed=3, count=16, max_tiles=10, games=("mahjong", "shisen-sho")))
+    cases += list(cv.height2_cases(seed=3, count=16, max_tiles=12))
     report = cv.run_crossval(cases, specs, time_limit=30)
     assert report.disagreements == []
-    assert report.boards == 50
+    assert report.boards == 32
     ref = report.per_method["ref"]
-    assert ref.decided == 50 and ref.solvable > 5 and ref.unsolvable > 5
+    assert ref.decided == 32 and ref.solvable > 4 and ref.unsolvable > 4
     h2 = report.per_method["height2"]
-    assert h2.decided >= 25 and h2.not_applicable == 50 - h2.decided
+    assert h2.decided >= 16 and h2.not_applicable == 32 - h2.decided
     for spec in specs:  # every method that ran decided as often as its both-decided counts say
         s = report.per_method[spec.label]
         assert s.errors == 0
