@@ -177,3 +177,15 @@ def test_cli_solve_height2(tmp_path):
     r = runner.invoke(cli, ["solve", str(bad), "--method", "height2"])
     assert r.exit_code == 2
     assert "height2 needs a layout of isolated stacks" in r.output
+
+
+def test_agrees_with_the_exact_search_on_1000_boards():
+    from mjsat.methods import METHODS
+
+    if "search" not in METHODS:  # pragma: no cover - the search part registers it
+        pytest.skip("the pairing search is not registered yet")
+    for board in height2_boards(13, 1000, max_tiles=20, planted_fraction=0.2):
+        ours = solve(board, "height2")
+        theirs = solve(board, "search", time_limit=30)
+        assert theirs.status != "unknown"
+        assert ours.status == theirs.status, board
