@@ -18,7 +18,7 @@ _ENCODINGS = ("layered", "order", "acyclic")
 
 @click.command()
 @board_options
-@click.option("--encoding", type=click.Choice(_ENCODINGS), default=None, help="Encoding (default: the best, layered).")
+@click.option("--encoding", type=click.Choice(_ENCODINGS), default=None, help="Encoding (default: acyclic, exhaustive and compact).")
 @click.option("--steps", type=click.IntRange(min=1), default=None, help="Layered: number of parallel steps (default: the proved bound, exhaustive).")
 @click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="CNF file to write (DIMACS).")
 @click.option("--map-output", type=click.Path(dir_okay=False), default=None, help="Variable map to write (default: beside the CNF, .map).")

@@ -44,8 +44,10 @@ ENCODINGS: dict[str, Callable[..., tuple[CNF, Decoder]]] = {
 }
 """Encoding name -> ``encode_<name>(board, *, vpool=None, ...)``."""
 
-DEFAULT_ENCODING = "layered"
-"""The encoding used when none is named (the fastest in ``benchmarks/bench_encoders.py``)."""
+DEFAULT_ENCODING = "acyclic"
+"""The single CNF written when none is named: exhaustive and the most compact on the
+reduction boards (see ``benchmarks/notes/encoders.md``). :func:`solve_sat` defaults to
+``auto``: layered with a few steps first, then acyclic."""
 DEFAULT_SOLVER = "cadical195"
 """CaDiCaL 1.9.5, python-sat's build; it logs DRUP proofs."""
 
@@ -158,8 +160,11 @@ def solve_sat(
         Seconds for building and solving; ``unknown`` when they run out.
     seed : int
         Unused (python-sat's solvers are deterministic); kept for the common interface.
-    encoding : {'layered', 'order', 'acyclic'}, optional
-        Default :data:`DEFAULT_ENCODING`.
+    encoding : {'auto', 'layered', 'order', 'acyclic'}, optional
+        ``auto`` (the default) tries the layered encoding with ``ceil(2 sqrt(n))``
+        steps (fast on solvable deals), then the exhaustive acyclicity encoding (fast
+        proofs of ``unsolvable``). ``layered`` alone tries ``ceil(2 sqrt(n))`` steps,
+        then the proved bound.
     solver : str, optional
         A python-sat solver name or alias (default ``cadical195``).
     certify : bool, optional
@@ -169,66 +174,70 @@ def solve_sat(
         only when the check passed.
     steps : int, optional
         Layered only: try exactly this many steps (``unsolvable`` only if it is at least
-        the proved bound, else ``unknown``). By default the layered encoding tries
-        ``ceil(2 sqrt(n))`` steps, then the proved bound of
-        :func:`mjsat.encoders.layered.step_bound`.
+        the proved bound of :func:`mjsat.encoders.layered.step_bound`, else ``unknown``).
 
     Returns
     -------
     SolveResult
-        ``stats`` holds ``encoding``, ``solver``, ``variables``, ``clauses``,
-        ``build_seconds``, ``solve_seconds`` (and ``steps`` for layered, proof figures
-        when certifying).
+        ``stats`` holds ``encoding``, ``solver``, ``tried`` (the CNFs solved, e.g.
+        ``['layered:24', 'acyclic']``), ``variables`` and ``clauses`` (of the last),
+        ``build_seconds`` and ``solve_seconds`` (summed), ``step_bound``, and proof
+        figures when certifying.
 
     Notes
     -----
     The build is linear in the CNF size (see each encoding's module); the solve is
     exponential in the worst case (the problem is NP-complete).
     """
-    name = DEFAULT_ENCODING if encoding is None else encoding.strip().lower()
+    name = "auto" if encoding is None else encoding.strip().lower()
+    if name not in ENCODINGS and name != "auto":
+        raise EncodingError(f"unknown encoding {encoding!r} (known: auto, {', '.join(ENCODINGS)})")
+    if steps is not None and name not in ("layered", "auto"):
+        raise EncodingError(f"the {name} encoding has no steps (only layered takes steps)")
     solver_name = _canonical_solver(solver)
     if certify and solver_name not in PROOF_SOLVERS:
         raise EncodingError(
             f"solver {solver_name!r} cannot log a DRUP proof (these can: {', '.join(PROOF_SOLVERS)})"
         )
     deadline = None if time_limit is None else time.perf_counter() + time_limit
+    req = requirements(board)
     stats: dict[str, Any] = {"encoding": name, "solver": solver_name, "build_seconds": 0.0, "solve_seconds": 0.0}
-    if name == "layered":
-        req = requirements(board)
+    plan: list[tuple[str, int | None]]
+    if name in ("layered", "auto"):
         bound = step_bound(req, board.group_members())
-        if steps is not None:
-            plan = [int(steps)]
-        else:
-            plan = sorted({min(first_steps(len(board)), bound), bound})
         stats["step_bound"] = bound
-        stats["steps"] = []
-    else:
-        req = None
-        plan = [None]
-    if name not in ENCODINGS:
-        raise EncodingError(f"unknown encoding {encoding!r} (known: {', '.join(ENCODINGS)})")
-    exhaustive = False
-    for T in plan:
-        t0 = time.perf_counter()
-        if name == "layered":
-            cnf, dec = encode_layered(board, steps=T, req=req)
-            stats["steps"].append(T)
+        if steps is not None:
+            plan = [("layered", int(steps))]
         else:
-            cnf, dec = ENCODINGS[name](board)
+            first = min(first_steps(len(board)), bound)
+            plan = [("layered", first)]
+            if name == "auto":
+                plan.append(("acyclic", None))
+            elif first < bound:
+                plan.append(("layered", bound))
+    else:
+        plan = [(name, None)]
+    stats["tried"] = []
+    last_reason = ""
+    for enc, T in plan:
+        t0 = time.perf_counter()
+        if enc == "layered":
+            cnf, dec = encode_layered(board, steps=T, req=req)
+        else:
+            cnf, dec = ENCODINGS[enc](board, req=req)
         t1 = time.perf_counter()
+        stats["tried"].append(enc if T is None else f"{enc}:{T}")
         stats["build_seconds"] += t1 - t0
         stats["variables"] = cnf.nv
         stats["clauses"] = len(cnf.clauses)
-        exhaustive = bool(dec.params.get("exhaustive"))
         remaining = None if deadline is None else deadline - time.perf_counter()
         sat, model, _ = run_solver(cnf, solver=solver_name, time_limit=remaining)
         stats["solve_seconds"] += time.perf_counter() - t1
         if sat is None:
             return SolveResult(UNKNOWN, "sat", stats=stats, reason="time limit")
         if sat:
-            decoded = dec.decode(model)
-            return SolveResult(SOLVABLE, "sat", moves=decoded.moves, stats=stats)
-        if exhaustive:
+            return SolveResult(SOLVABLE, "sat", moves=dec.decode(model).moves, stats=stats)
+        if dec.params.get("exhaustive"):
             certified = False
             if certify:
                 t2 = time.perf_counter()
@@ -242,9 +251,8 @@ def solve_sat(
                     proof=check.message,
                 )
             return SolveResult(UNSOLVABLE, "sat", stats=stats, certified=certified)
-    return SolveResult(
-        UNKNOWN, "sat", stats=stats, reason=f"unsatisfiable with {plan[-1]} steps, below the proved bound {stats['step_bound']}"
-    )
+        last_reason = f"unsatisfiable with {T} steps, below the proved bound {stats['step_bound']}"
+    return SolveResult(UNKNOWN, "sat", stats=stats, reason=last_reason)
 
 
 def enumerate_solutions(

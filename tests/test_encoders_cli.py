@@ -37,7 +37,7 @@ def test_encode_decode_round_trip(tmp_path):
         assert res.exit_code == 0, res.output
         info = json.loads(res.output)
         cnf, _ = encode_board(board)
-        assert info["clauses"] == len(cnf.clauses) and info["encoding"] == "layered"
+        assert info["clauses"] == len(cnf.clauses) and info["encoding"] == "acyclic"
         out = tmp_path / f"b{i}.out"
         out.write_text(solved_output(cnf_path))
         res = runner.invoke(cli, ["decode", str(bpath), info["map"], str(out), "--json"])

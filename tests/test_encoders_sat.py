@@ -13,6 +13,7 @@ from mjsat.methods import solve
 from mjsat.replay import replay
 
 ENCODINGS = ["layered", "order", "acyclic"]
+METHOD_ENCODINGS = ["auto", *ENCODINGS]
 SOLVERS = ["glucose4", "cadical195", "maplechrono"]
 GAMES = ["mahjong", "mahjong-transposed", "shisen-sho"]
 SIZES = [(2,), (2, 4), (2, 4, 6)]
@@ -45,7 +46,7 @@ def check_agreement(boards, encodings, solvers):
     return statuses
 
 
-@pytest.mark.parametrize("encoding", ENCODINGS)
+@pytest.mark.parametrize("encoding", METHOD_ENCODINGS)
 def test_every_encoding_and_solver_agrees_with_ref(encoding):
     statuses = check_agreement(small_boards(11, 90), [encoding], SOLVERS)
     assert statuses["solvable"] >= 5 and statuses["unsolvable"] >= 5, statuses
@@ -54,7 +55,7 @@ def test_every_encoding_and_solver_agrees_with_ref(encoding):
 @pytest.mark.slow
 def test_sweep_500_boards_every_encoding_every_solver_and_cpsat():
     boards = list(small_boards(500, 500, max_tiles=16))
-    statuses = check_agreement(boards, ENCODINGS, SOLVERS)
+    statuses = check_agreement(boards, METHOD_ENCODINGS, SOLVERS)
     assert statuses["solvable"] >= 50 and statuses["unsolvable"] >= 50, statuses
     for board in boards:
         assert solve(board, "cpsat").status == solve(board, "ref").status
@@ -105,5 +106,8 @@ def test_stats_and_errors():
         solve_sat(board, solver="minisat22", certify=True)
     with pytest.raises(EncodingError, match="unknown encoding"):
         solve_sat(board, encoding="nosuch")
+    with pytest.raises(EncodingError, match="no steps"):
+        solve_sat(board, encoding="order", steps=3)
+    assert solve(board, "sat").stats["tried"][0].startswith("layered:")
     with pytest.raises(ValueError, match="takes no option 'node_limit'"):
         solve(board, "sat", node_limit=5)
