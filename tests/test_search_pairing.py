@@ -1,0 +1,129 @@
+"""The pure-Python pairing-set search against the reference solver, and its parts."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mjsat.board import Layout, MahjongBoard, ShisenShoBoard, TransposedMahjongBoard
+from mjsat.generate import random_grid_board, random_small_board
+from mjsat.methods import solve
+from mjsat.replay import replay
+from mjsat.search.pairing import MAHJONG, SHISEN, PythonSearch, geometry, pairings
+
+
+def _boards(seed: int, count: int):
+    rng = np.random.default_rng(seed)
+    for i in range(count):
+        k = i % 3
+        if k == 2:
+            yield random_grid_board(rng, group_sizes=(2, 4, 6))
+        else:
+            game = "mahjong" if k == 0 else "mahjong-transposed"
+            yield random_small_board(rng, game=game, max_tiles=16, group_sizes=(2, 4, 6))
+
+
+@given(st.integers(min_value=1, max_value=5))
+def test_pairings_are_all_perfect_matchings(h):
+    r = 2 * h
+    ps = pairings(r)
+    count = 1
+    for k in range(r - 1, 0, -2):
+        count *= k
+    assert len(ps) == count
+    seen = set()
+    for p in ps:
+        flat = sorted(x for pair in p for x in pair)
+        assert flat == list(range(r))
+        seen.add(frozenset(frozenset(pair) for pair in p))
+    assert len(seen) == count
+
+
+def test_pairings_reject_odd():
+    with pytest.raises(ValueError):
+        pairings(3)
+
+
+def test_geometry_kinds_and_sides():
+    lay = Layout([(0, 0, 0), (2, 0, 0), (0, 2, 0), (2, 2, 0)])
+    g = geometry(MahjongBoard(lay, [0, 0, 1, 1]))
+    assert g.kind == MAHJONG and g.one == lay.left and g.ones_of[0] == (2,)
+    t = geometry(TransposedMahjongBoard(lay, [0, 0, 1, 1]))
+    assert t.one == lay.front
+    s = geometry(ShisenShoBoard(lay, [0, 0, 1, 1]))
+    assert s.kind == SHISEN and s.shape == (4, 4) and s.cells[3] == (2, 2)
+    assert g.members == ((0, 1), (2, 3))
+
+
+def _solve_python(board, **opts):
+    search = PythonSearch(geometry(board), **opts)
+    return search.search()
+
+
+@pytest.mark.parametrize(
+    "opts",
+    [{}, {"freeze": False}, {"loose": False}, {"scan": False}, {"critical": False},
+     {"freeze": False, "loose": False, "scan": False, "critical": False}],
+    ids=["all", "no-freeze", "no-loose", "no-scan", "no-critical", "bare"],
+)
+def test_python_search_agrees_with_ref(opts):
+    for board in _boards(11, 60):
+        ref = solve(board, "ref")
+        moves = _solve_python(board, **opts)
+        assert (moves is not None) == (ref.status == "solvable"), repr(board)
+        if moves is not None:
+            replay(board, moves)
+
+
+def test_scan_never_prunes_a_solvable_position():
+    for board in _boards(12, 80):
+        if solve(board, "ref").status != "solvable":
+            continue
+        search = PythonSearch(geometry(board))
+        assert search.scan(bytearray(b"\x01") * len(board), [-1] * len(board))
+
+
+def test_apply_of_a_solution_pairing_clears():
+    for board in _boards(13, 60):
+        ref = solve(board, "ref")
+        if ref.status != "solvable":
+            continue
+        partner = [-1] * len(board)
+        for a, b in ref.moves:
+            partner[a], partner[b] = b, a
+        search = PythonSearch(geometry(board), freeze=False, loose=False)
+        present = bytearray(b"\x01") * len(board)
+        moves = []
+        search.apply(present, partner, moves)
+        assert not any(present)
+        replay(board, moves)
+
+
+def test_random_attempt_moves_replay():
+    rng = np.random.default_rng(3)
+    for board in _boards(14, 30):
+        moves = PythonSearch(geometry(board)).attempt(rng)
+        if moves is not None:
+            replay(board, moves)
+
+
+def test_loose_tile_rule():
+    # row a b a a with b-pair elsewhere: tiles 0, 2 free ends... a standalone tile is loose
+    lay = Layout([(0, 0, 0), (0, 2, 0), (0, 4, 0), (4, 0, 0), (4, 4, 0), (8, 0, 0)])
+    board = MahjongBoard(lay, [0, 1, 0, 0, 1, 0])
+    search = PythonSearch(geometry(board))
+    present = bytearray(b"\x01") * 6
+    assert search.is_loose(5, present) and search.is_loose(3, present)
+    assert not search.is_loose(0, present)  # tile 1 has its right side blocked by tile 2
+
+
+def test_stack_of_three_is_unsolvable():
+    lay = Layout([(0, 0, 0), (0, 0, 1), (0, 0, 2), (0, 4, 0)])
+    board = MahjongBoard(lay, [0, 0, 0, 0])
+    assert _solve_python(board) is None
+    assert _solve_python(board, scan=False, critical=False) is None
+    assert solve(board, "ref").status == "unsolvable"

@@ -1,0 +1,149 @@
+"""``solve_search`` (both engines, every improvement on and off) against the reference solver."""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+import pytest
+
+from mjsat.board import Layout, MahjongBoard, ShisenShoBoard
+from mjsat.generate import random_grid_board, random_small_board
+from mjsat.methods import solve
+from mjsat.search.solver import UnknownEngineError, default_attempts, prior_conflict, solve_search
+from mjsat.search.pairing import geometry
+
+VARIANTS = [
+    {},
+    {"freeze": False},
+    {"loose": False},
+    {"prior": False},
+    {"scan": False},
+    {"critical": False},
+    {"attempts": 0},
+    {"attempts": 0, "freeze": False, "loose": False, "prior": False, "scan": False, "critical": False},
+]
+IDS = ["all", "no-freeze", "no-loose", "no-prior", "no-scan", "no-critical", "no-attempts", "bare"]
+
+
+@functools.lru_cache(maxsize=None)
+def boards(seed: int, count: int):
+    """Mahjong (up to 20 tiles), transposed Mahjong, Shisen-Sho grids up to 6 x 5; groups 2, 4, 6."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for i in range(count):
+        k = i % 4
+        if k == 3:
+            out.append(random_grid_board(rng, group_sizes=(2, 4, 6)))
+        else:
+            game = "mahjong-transposed" if k == 1 else "mahjong"
+            out.append(random_small_board(rng, game=game, max_tiles=20, group_sizes=(2, 4, 6)))
+    return tuple(out)
+
+
+@functools.lru_cache(maxsize=None)
+def ref_statuses(seed: int, count: int) -> tuple[str, ...]:
+    return tuple(solve(b, "ref").status for b in boards(seed, count))
+
+
+def _check(seed, count, engine, opts):
+    statuses = set()
+    for board, ref_status in zip(boards(seed, count), ref_statuses(seed, count)):
+        got = solve(board, "search", engine=engine, **opts)  # solve() replays every solution
+        assert got.status == ref_status, f"{opts} {board!r}"
+        if got.status == "solvable":
+            assert got.verified
+        statuses.add(got.status)
+    assert statuses == {"solvable", "unsolvable"}
+
+
+@pytest.mark.parametrize("opts", VARIANTS, ids=IDS)
+@pytest.mark.parametrize("engine", ["numba", "python"])
+def test_agrees_with_ref(engine, opts):
+    _check(31, 60, engine, opts)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("opts", VARIANTS, ids=IDS)
+@pytest.mark.parametrize("engine", ["numba", "python"])
+def test_agrees_with_ref_1200_boards(engine, opts):
+    _check(32, 1200, engine, opts)
+
+
+def test_stats_and_phases():
+    board = boards(33, 1)[0]
+    r = solve_search(board, attempts=0)
+    for key in ("nodes", "scans", "attempts", "seconds_prior", "seconds_attempts", "seconds_search", "seconds_total"):
+        assert key in r.stats
+    assert r.stats["nodes"] >= 1 and r.stats["attempts"] == 0
+
+
+def test_unknown_at_node_limit_and_time_limit():
+    rng = np.random.default_rng(5)
+    hard = None
+    for _ in range(200):
+        b = random_small_board(rng, max_tiles=20, group_sizes=(2, 4, 6))
+        r = solve_search(b, attempts=0, critical=False, scan=False, prior=False, freeze=False, loose=False)
+        if r.stats["nodes"] >= 3:
+            hard = b
+            break
+    assert hard is not None
+    for engine in ("numba", "python"):
+        r = solve_search(hard, attempts=0, critical=False, scan=False, prior=False,
+                         freeze=False, loose=False, node_limit=1, engine=engine)
+        assert r.status == "unknown" and r.reason == "node limit"
+        assert r.stats["nodes"] <= 2
+
+
+def test_time_limit_answers_unknown_on_a_big_board():
+    from mjsat.layouts import load_layout
+    from mjsat.deal import deal_random
+
+    board = deal_random(load_layout("turtle"), seed=0)
+    r = solve_search(board, engine="python", time_limit=0.01, attempts=0)
+    assert r.status == "unknown" and r.reason == "time limit"
+
+
+def test_prior_analysis():
+    lay = Layout([(0, 0, 0), (0, 0, 1), (0, 0, 2), (0, 4, 0)])
+    board = MahjongBoard(lay, [0, 0, 0, 0])
+    assert prior_conflict(board) == 0
+    r = solve_search(board)
+    assert r.status == "unsolvable" and "prior" in r.reason
+    # a tile on two tiles of its group side by side is fine when the fourth can pair with it
+    lay2 = Layout([(0, 0, 0), (0, 2, 0), (0, 1, 1), (4, 0, 0)])
+    assert prior_conflict(MahjongBoard(lay2, [0, 0, 0, 0])) is None
+    assert solve(MahjongBoard(lay2, [0, 0, 0, 0]), "search").status == "solvable"
+    grid = ShisenShoBoard(Layout([(0, 0, 0), (0, 2, 0)]), [0, 0])
+    assert prior_conflict(grid) is None
+
+
+def test_default_attempts_counts_groups_of_four_or_more():
+    lay = Layout([(0, 2 * i, 0) for i in range(10)])
+    board = MahjongBoard(lay, [0, 0, 1, 1, 1, 1, 2, 2, 2, 2])
+    assert default_attempts(geometry(board)) == 2
+
+
+def test_bad_engine_and_attempts():
+    board = boards(34, 1)[0]
+    with pytest.raises(UnknownEngineError):
+        solve_search(board, engine="fortran")
+    with pytest.raises(ValueError):
+        solve_search(board, attempts=-1)
+
+
+def test_registered_method_and_options():
+    from mjsat.methods import method_options
+
+    assert {"engine", "critical", "scan", "freeze", "loose", "prior", "attempts", "node_limit"} <= method_options("search")
+
+
+def test_turtle_deal_is_decided():
+    from mjsat.layouts import load_layout
+    from mjsat.deal import deal_random
+
+    board = deal_random(load_layout("turtle"), seed=1)
+    r = solve(board, "search", time_limit=30)
+    assert r.status in ("solvable", "unsolvable")
+    if r.status == "solvable":
+        assert r.verified and len(r.moves) == 72
