@@ -25,6 +25,7 @@ METHODS: dict[str, str] = {
     "ref": "mjsat.ref:solve_ref",
     "sat": "mjsat.encoders.sat:solve_sat",
     "cpsat": "mjsat.encoders.cpsat:solve_cpsat",
+    "search": "mjsat.search.solver:solve_search",
     "height2": "mjsat.search.height2:solve_height2",
     "auto": "mjsat.search.portfolio:solve_auto",
 }
