@@ -101,12 +101,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--quick", action="store_true", help="sizes up to 1,024 tiles, fewer boards")
     ap.add_argument("--boards", type=int, default=None, help="boards per size and kind (default 3; quick 2)")
     ap.add_argument("--time-limit", type=float, default=10.0, help="seconds per board for the exact search")
-    ap.add_argument("--nopeek-boards", type=int, default=None, help="boards per size for the no-peek player (default 1000; quick 100)")
+    ap.add_argument("--nopeek-boards", type=int, default=None, help="boards per size for the no-peek player (default 300; quick 50)")
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args(argv)
     sizes = QUICK_SIZES if args.quick else SIZES
     boards = args.boards or (2 if args.quick else 3)
-    npb = args.nopeek_boards or (100 if args.quick else 1000)
+    npb = args.nopeek_boards or (50 if args.quick else 300)
     from mjsat.methods import solve
     from mjsat.search.height2_gen import random_height2_board
 

@@ -25,6 +25,7 @@ True
 from __future__ import annotations
 
 import dataclasses
+import functools
 import itertools
 from collections.abc import Iterable
 from typing import Any, Protocol
@@ -64,32 +65,56 @@ class View:
 
     def matches(self) -> dict[GroupId, list[TileId]]:
         """Visible groups with at least two free tiles, and those tiles (sorted)."""
+        return self._matches
+
+    @functools.cached_property
+    def _matches(self) -> dict[GroupId, list[TileId]]:
         by: dict[GroupId, list[TileId]] = {}
         for t, g in sorted(self.free.items()):
             by.setdefault(g, []).append(t)
         return {g: ts for g, ts in by.items() if len(ts) >= 2}
 
 
-def view_of(board: Board) -> View:
+def view_of(board: Board, *, stacks: Any = None) -> View:
     """The :class:`View` of ``board``'s current position (covered faces left out).
+
+    ``stacks`` is the result of :func:`~mjsat.search.height2.check_height2` for the full
+    deal of this board, when already known (it is checked otherwise).
 
     Notes
     -----
     :math:`O(n)`.
     """
-    st = check_height2(board)
+    st = check_height2(board) if stacks is None else _live(board, stacks)
     free: dict[TileId, GroupId] = {}
     off: set[TileId] = set()
     hidden: set[TileId] = set()
-    for t in board.present_tiles():
-        top = st.above[t]
-        if top >= 0:
+    groups, above, below = board.groups, st.above, st.below
+    for t, here in enumerate(board.position_key()):
+        if not here:
+            continue
+        if above[t] >= 0:
             hidden.add(t)
             continue
-        free[t] = board.groups[t]
-        if st.below[t] >= 0:
+        free[t] = groups[t]
+        if below[t] >= 0:
             off.add(t)
     return View(free, frozenset(off), frozenset(hidden))
+
+
+def _live(board: Board, stacks: Any) -> Any:
+    """The stack relation of the full deal restricted to the present tiles."""
+    from mjsat.search.height2 import _Stacks
+
+    present = board.position_key()
+    n = len(present)
+    below = [-1] * n
+    above = [-1] * n
+    for top, bot in enumerate(stacks.below):
+        if bot >= 0 and present[top] and present[bot]:
+            below[top] = bot
+            above[bot] = top
+    return _Stacks(below, above)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -183,12 +208,13 @@ def play(board: Board, player: Player) -> Game:
     :math:`O(n^2)`: :math:`n/2` moves, each building an :math:`O(n)` view.
     """
     b = board.copy(stack=False)
+    full = check_height2(b)
     left: dict[GroupId, int] = {}
     for g in b.groups:
         left[g] = left.get(g, 0) + 1
     decisions: list[Decision] = []
     while True:
-        view = view_of(b)
+        view = view_of(b, stacks=full)
         if not view.matches():
             break
         d = player.choose(view, dict(left))
