@@ -24,7 +24,6 @@ by one; a planned pair whose tiles are gone is dropped, one not yet free waits.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
 
 import numpy as np
 
@@ -170,14 +169,31 @@ class GreedyStrategy(Strategy):
 class _Search:
     """State of one root search: the view, the node budget, whether a frontier remains."""
 
-    __slots__ = ("view", "nodes", "max_nodes", "frontier", "exhausted")
+    __slots__ = ("view", "nodes", "max_nodes", "frontier", "exhausted", "cache")
 
-    def __init__(self, view, max_nodes: int) -> None:
+    def __init__(self, view, max_nodes: int, cache: dict | None = None) -> None:
         self.view = view
         self.nodes = 0
         self.max_nodes = max_nodes
         self.frontier = False
         self.exhausted = False
+        self.cache = {} if cache is None else cache  # per position: matches, obstructors
+
+    def matches(self, t: TileId) -> list[TileId]:
+        """The visible matches of ``t`` (empty for a hidden face), cached for this position."""
+        key = ("m", t)
+        if key not in self.cache:
+            view = self.view
+            self.cache[key] = view.visible_matches(t) if view.is_visible(t) else []
+        return self.cache[key]
+
+    def obstructors(self, t: TileId) -> tuple[list[TileId], list[TileId], list[TileId]]:
+        """``(above, left chain, right chain)`` of ``t``, chains outermost first, cached."""
+        key = ("o", t)
+        if key not in self.cache:
+            left, right = self.view.side_chains(t)
+            self.cache[key] = (self.view.covering(t), left[::-1], right[::-1])
+        return self.cache[key]
 
 
 class _TwoStageNode:
@@ -208,7 +224,7 @@ class _TwoStageNode:
                 return
             s.nodes += 1
             self.built = True
-            self._find_matches(s.view)
+            self._find_matches(s)
             if self.status:
                 return
         if self.depth >= level:
@@ -222,12 +238,11 @@ class _TwoStageNode:
         if all(mos.status == -1 for mos in self.sets):
             self.status = -1
 
-    def _find_matches(self, view) -> None:
+    def _find_matches(self, s: _Search) -> None:
         stone = self.stone
-        if not view.is_visible(stone):  # a hidden face has no visible match
-            self.status = -1
-            return
-        matches = [m for m in view.visible_matches(stone) if m not in self.ancestors]
+        view = s.view
+        # a hidden face has no visible match
+        matches = [m for m in s.matches(stone) if m not in self.ancestors]
         if not matches:
             self.status = -1
             return
@@ -258,14 +273,8 @@ class _MatchObstructorSet:
         self.needs: list[tuple[list[TileId], list[TileId], list[TileId]]] | None = None
         self.children: dict[TileId, _TwoStageNode] = {}
 
-    def _build(self, view) -> None:
-        self.needs = []
-        for x in (self.stone, self.match):
-            if view.is_free(x):
-                continue
-            left, right = view.side_chains(x)
-            # outermost first, the order in which a chain can be picked
-            self.needs.append((view.covering(x), left[::-1], right[::-1]))
+    def _build(self, s: _Search) -> None:
+        self.needs = [s.obstructors(x) for x in (self.stone, self.match) if not s.view.is_free(x)]
         for group in self.needs:
             for tiles in group:
                 for o in tiles:
@@ -288,7 +297,7 @@ class _MatchObstructorSet:
         if self.status:
             return
         if self.needs is None:
-            self._build(s.view)
+            self._build(s)
         assert self.needs is not None
         for above, left, right in self.needs:  # a blocked stone above: fatal at once
             if self._direction(above) == -1:
@@ -354,8 +363,9 @@ class ObstructionTreeStrategy(Strategy):
         if move is not None:
             return move
         self._queue = []
+        cache: dict = {}
         for root in self.heuristic.rank(view, view.free_tiles(), rng):
-            path = self.pick_path(view, root)
+            path = self.pick_path(view, root, cache=cache)
             if path:
                 self._queue = list(path)
                 move = self._next_planned(view)
@@ -363,9 +373,12 @@ class ObstructionTreeStrategy(Strategy):
                     return move
         return None
 
-    def pick_path(self, view, root: TileId) -> list[Move] | None:
-        """The pickPath found for ``root`` by iterative deepening, or ``None``."""
-        s = _Search(view, self.max_nodes)
+    def pick_path(self, view, root: TileId, *, cache: dict | None = None) -> list[Move] | None:
+        """The pickPath found for ``root`` by iterative deepening, or ``None``.
+
+        ``cache`` may be shared by the searches of one position (matches, obstructors).
+        """
+        s = _Search(view, self.max_nodes, cache)
         node = _TwoStageNode(root, 0, frozenset())
         for level in range(self.max_level + 1):
             s.frontier = False
@@ -397,7 +410,3 @@ def make_strategy(name: str | Strategy, heuristic: str | Heuristic = "random", *
     if key not in STRATEGIES:
         raise UnknownStrategyError(f"unknown strategy {name!r} (known: {', '.join(STRATEGIES)})")
     return STRATEGIES[key](heuristic, **options)
-
-
-def strategy_names() -> Sequence[str]:
-    return tuple(STRATEGIES)
