@@ -311,3 +311,14 @@ def test_cli_bad_input(tmp_path):
     assert res.exit_code == 2 and "bad.txt:2" in res.output
     res = runner.invoke(cli, ["play", "--layout", "pyramid", "-s", "nonsense"])
     assert res.exit_code == 2
+
+
+def test_cli_refuses_shisen_sho_and_unknown_methods(tmp_path):
+    from mjsat.boardio import write_board
+
+    path = tmp_path / "s.json"
+    write_board(ShisenShoBoard(Layout([(0, 0, 0), (0, 2, 0)]), [0, 0]), str(path))
+    res = CliRunner().invoke(cli, ["play", str(path)])
+    assert res.exit_code == 2 and "Mahjong Solitaire" in res.output
+    res = CliRunner().invoke(cli, ["play", "--layout", "pyramid", "-n", "1", "--fatal", "--method", "nope"])
+    assert res.exit_code == 2 and "nope" in res.output
