@@ -112,6 +112,7 @@ def workspace(n: int, ngroups: int, cells: int) -> tuple[np.ndarray, ...]:
         np.zeros(MAX_GROUP, i32), np.zeros(128, np.uint8),  # search: live tiles, probe results
         np.zeros(n + 1, i32), np.zeros(ngroups + 1, i32), np.zeros(ngroups, np.uint8),
         # Mahjong: removal stack, group stack, group queued
+        np.zeros(ngroups, np.float64),  # search: conflict weight of each group
     )
 
 
@@ -694,7 +695,7 @@ def _node(d, kind, gr, mj, sh, pt, opts, P, Q, bg, bgr, allow, moves, mptr, ws):
     """
     ptab, pstart, pcount = pt[0], pt[1], pt[2]
     gptr, gidx = gr[1], gr[2]
-    tmp, okk = ws[16], ws[17]
+    tmp, okk, weight = ws[16], ws[17], ws[21]
     pres = P[d]
     partner = Q[d]
     n = pres.shape[0]
@@ -706,10 +707,14 @@ def _node(d, kind, gr, mj, sh, pt, opts, P, Q, bg, bgr, allow, moves, mptr, ws):
         if opts[2]:
             scans += 1
             if not _scan(kind, gr, mj, sh, pres, partner, moves, opts, ws):
+                if d > 0:
+                    weight[gr[0][bg[d - 1, 0]]] += 1.0
                 return _DEAD, mptr, scans
         best_count = 1 << 30
+        best_score = 1e300
         forced = False
-        for g in range(gptr.shape[0] - 1):
+        order = np.argsort(-weight, kind="mergesort")  # likely failures first: dead nodes end early
+        for g in order:
             r = 0
             for k in range(gptr[g], gptr[g + 1]):
                 t = gidx[k]
@@ -746,14 +751,17 @@ def _node(d, kind, gr, mj, sh, pt, opts, P, Q, bg, bgr, allow, moves, mptr, ws):
                 if ok:
                     c += 1
                     last = k
+                else:
+                    weight[g] += 1.0
             if c == 0:
                 return _DEAD, mptr, scans
             if c == 1:
                 for i in range(r):
                     partner[tmp[i]] = tmp[ptab[base + last, i]]
                 forced = True
-            elif c < best_count:
+            elif c / (1.0 + weight[g]) < best_score:
                 best_count = c
+                best_score = c / (1.0 + weight[g])
                 for q in range(r):
                     bg[d, q] = tmp[q]
                 bgr[d] = r

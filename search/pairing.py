@@ -25,7 +25,13 @@ partial pairing set. It
    scan; a group with no surviving pairing prunes the node, a group with one is forced
    (assigned at once, and the node starts again), and otherwise the group with the
    fewest surviving pairings is branched on, over those pairings only (the "fewest
-   pairings in the scan" heuristic of seed 001, section 3.2).
+   pairings in the scan" heuristic of seed 001, section 3.2). Ties are broken by
+   *conflict weights*: every failed probe of a group, and every child of a group pruned
+   by the scan, adds one to the group's weight, and the choice minimises surviving
+   pairings / (1 + weight) (the dom/wdeg rule of constraint solvers). This plays the part
+   of de Bondt's "pairing one, then two" heuristic: the search keeps coming back to the
+   groups that took part in earlier dead ends, so a proof of unsolvability names few
+   groups.
 
 Before the exhaustive search, ``attempts`` random playouts (random playable pairs with
 the cleaning rules, seed 001, section 3.3) look for an easy solution.
@@ -212,6 +218,7 @@ class PythonSearch:
         self.deadline = deadline
         self.nodes = 0
         self.scans = 0
+        self.weight = [0.0] * len(geo.members)
 
     # ------------------------------------------------------------------ the pair test
     def _occ(self, present: bytearray) -> np.ndarray:
@@ -371,51 +378,61 @@ class PythonSearch:
         present = bytearray(b"\x01") * self.geo.n
         partner = [-1] * self.geo.n
         path: list[Move] = []
-        return path if self._node(present, partner, path) else None
+        return path if self._node(present, partner, path, -1) else None
 
-    def _node(self, present: bytearray, partner: list[int], path: list[Move]) -> bool:
+    def _node(self, present: bytearray, partner: list[int], path: list[Move], parent_group: int) -> bool:
         self._tick()
         here: list[Move] = []
+        weight = self.weight
         while True:
             self.apply(present, partner, here)
             if not any(present):
                 path.extend(here)
                 return True
             if self.use_scan and not self.scan(present, partner):
+                if parent_group >= 0:
+                    weight[parent_group] += 1.0
                 return False
             open_groups = []
-            for tiles in self.geo.members:
+            for g, tiles in enumerate(self.geo.members):
                 live = [t for t in tiles if present[t]]
                 if live and partner[live[0]] < 0:
-                    open_groups.append(live)
+                    open_groups.append((g, live))
             if not open_groups:
                 return False
             if not self.critical:
                 playable = [
-                    live for live in open_groups
+                    (g, live) for g, live in open_groups
                     if any(self.playable(a, b, present) for a, b in itertools.combinations(live, 2))
                 ]
                 if not playable:
                     return False
-                live = playable[0]
+                group, live = playable[0]
                 choices = list(pairings(len(live)))
                 break
-            best: tuple[list[int], list] | None = None
+            # critical groups: probe every pairing; the groups that failed most often go
+            # first (a dead node ends sooner) and weigh in the choice (conflict weights)
+            best: tuple[float, int, list[int], list] | None = None
             forced = False
-            for live in open_groups:
-                ok = [p for p in pairings(len(live)) if self._probe(live, p, present, partner)]
+            for g, live in sorted(open_groups, key=lambda gl: -weight[gl[0]]):
+                ok = []
+                for p in pairings(len(live)):
+                    if self._probe(live, p, present, partner):
+                        ok.append(p)
+                    else:
+                        weight[g] += 1.0
                 if not ok:
                     return False
                 if len(ok) == 1:
                     for i, j in ok[0]:
                         partner[live[i]], partner[live[j]] = live[j], live[i]
                     forced = True
-                elif best is None or len(ok) < len(best[1]):
-                    best = (live, ok)
+                elif best is None or len(ok) / (1.0 + weight[g]) < best[0]:
+                    best = (len(ok) / (1.0 + weight[g]), g, live, ok)
             if forced:
                 continue
             assert best is not None
-            live, choices = best
+            _, group, live, choices = best
             break
         path.extend(here)
         for pairing in choices:
@@ -423,7 +440,7 @@ class PythonSearch:
             child_partner = list(partner)
             for i, j in pairing:
                 child_partner[live[i]], child_partner[live[j]] = live[j], live[i]
-            if self._node(child_present, child_partner, path):
+            if self._node(child_present, child_partner, path, group):
                 return True
         del path[len(path) - len(here) :]
         return False
