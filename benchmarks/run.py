@@ -12,6 +12,7 @@ import sys
 
 BENCHMARKS: dict[str, str] = {
     # name -> module; each part adds its own line.
+    "search": "benchmarks.bench_search",
     "play": "benchmarks.bench_play",
     "height2": "benchmarks.bench_height2",
     "auto": "benchmarks.bench_auto",
