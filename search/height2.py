@@ -393,8 +393,9 @@ class _Position:
                     self.walked += steps
                     return t
                 heads[t] = nxt
-            if steps > 4 * len(self.present) + 12:  # pragma: no cover - a walk cannot loop
-                raise SolverError("height2: a walk did not end (inconsistent position)")
+            if all(h is None for h in heads.values()) or steps > 4 * len(self.present) + 12:
+                # pragma: no cover - at most one walk reaches f, and walks cannot loop
+                raise SolverError("height2: no safe tile to leave (inconsistent position: a bug)")
 
 
 def safe_matches(board: Board) -> list[Move]:

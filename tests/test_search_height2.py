@@ -189,3 +189,19 @@ def test_agrees_with_the_exact_search_on_1000_boards():
         theirs = solve(board, "search", time_limit=30)
         assert theirs.status != "unknown"
         assert ours.status == theirs.status, board
+
+
+def test_three_tops_leave_the_one_that_closes_no_cycle():
+    """Group 0 has three tops (tiles 5, 7, 9) and a covered tile (0) under group 1; leaving
+    tile 5 (over group 2, which lies on group 1) would close 0 -> 2 -> 1 -> 0."""
+    board = MahjongBoard(stack_layout([2, 2, 2, 2, 2, 1, 1]), [0, 1, 1, 2, 2, 0, 3, 0, 4, 0, 3, 4])
+    assert not has_blocked_cycle(board)
+    safe = safe_matches(board)
+    assert (7, 9) not in safe and {(5, 7), (5, 9)} <= set(safe)
+    board.push((7, 9))
+    assert sorted(blocked_cycles(board)) != [] and solve_ref(board.copy()).status == "unsolvable"
+    board.pop()
+    stats = {}
+    moves = clearing_sequence(board, stats=stats)
+    assert moves[0] in ((5, 7), (5, 9)) and stats["guesses"] == 1 and stats["walk_steps"] >= 1
+    replay(board, moves)
