@@ -37,7 +37,7 @@ from pysat.formula import CNF, IDPool
 from mjsat.board import Board
 from mjsat.encoders.common import Decoder, EncodingError, Requirements, add_matching, pair_vars, requirements
 
-__all__ = ["encode_layered", "step_bound", "first_steps"]
+__all__ = ["encode_layered", "step_bound", "step_windows", "first_steps"]
 
 
 def step_bound(req: Requirements, groups: dict[int, list[int]]) -> int:
@@ -86,12 +86,80 @@ def first_steps(n: int) -> int:
     return max(2, math.ceil(2 * math.sqrt(max(n, 1))))
 
 
+def step_windows(req: Requirements, steps: int) -> tuple[list[int], list[int]]:
+    """Earliest and latest step of every tile in any plan of ``steps`` steps.
+
+    Returns
+    -------
+    early, late : list of int
+        Tile ``t`` goes in a step ``s`` with ``early[t] <= s <= late[t]`` in every
+        plan (``early[t] > late[t]``: no plan of that length exists).
+
+    Notes
+    -----
+    Fixpoints of monotone rules: a tile goes after everything above it, after one whole
+    side, after one whole path (Shisen-Sho), and with one of its candidate partners;
+    a tile above another goes before it. Each round is :math:`O(n d + P)`, at most
+    ``steps`` rounds per direction.
+    """
+    n, T = req.n, steps
+    inc = req.incident()
+    early = [0] * n
+
+    def own(t: int) -> int:
+        v = 0
+        for o in req.need[t]:
+            v = max(v, early[o] + 1)
+        if req.sides[t]:
+            v = max(v, min(max(early[o] for o in side) + 1 for side in req.sides[t]))
+        return v
+
+    for _ in range(T + 1):
+        changed = False
+        base = [own(t) for t in range(n)]
+        for t in range(n):
+            best = T
+            for p in inc[t]:
+                v = max(base[p[0]], base[p[1]])
+                alts = req.paths.get(p)
+                if alts and all(alts):
+                    v = max(v, min(max(early[o] for o in alt) + 1 for alt in alts))
+                best = min(best, v)
+            v = min(T, max(base[t], best))
+            if v > early[t]:
+                early[t] = v
+                changed = True
+        if not changed:
+            break
+    late = [T - 1] * n
+    below: list[list[int]] = [[] for _ in range(n)]
+    for t in range(n):
+        for o in req.need[t]:
+            below[o].append(t)
+    for _ in range(T + 1):
+        changed = False
+        for t in range(n):
+            v = late[t]
+            for b in below[t]:
+                v = min(v, late[b] - 1)
+            if inc[t]:
+                v = min(v, max(late[p[0] if p[1] == t else p[1]] for p in inc[t]))
+            v = max(v, -1)
+            if v < late[t]:
+                late[t] = v
+                changed = True
+        if not changed:
+            break
+    return early, late
+
+
 def encode_layered(
     board: Board,
     *,
     vpool: IDPool | None = None,
     steps: int | None = None,
     req: Requirements | None = None,
+    windows: bool = False,
 ) -> tuple[CNF, Decoder]:
     """Encode ``board`` with ``steps`` parallel steps (default: :func:`step_bound`).
 
@@ -105,6 +173,9 @@ def encode_layered(
         Number of parallel steps ``T``; default the proved :func:`step_bound`.
     req : Requirements, optional
         Precomputed :func:`mjsat.encoders.common.requirements` of the board.
+    windows : bool, optional (default=False)
+        Add the units of :func:`step_windows` (redundant: implied by the clauses, but
+        not by unit propagation).
 
     Returns
     -------
@@ -170,6 +241,14 @@ def encode_layered(
                 ro = r[o]
                 for s in range(1, T):
                     cl.append([-k, -ra[s], ro[s - 1]])
+    if windows:
+        early, late = step_windows(req, T)
+        for t in range(n):
+            rt = r[t]
+            for s in range(min(early[t], T)):
+                cl.append([-rt[s]])
+            for s in range(max(late[t], 0), T - 1):
+                cl.append([rt[s]])
     add_matching(cnf, req, m, vpool)
     cnf.nv = max(cnf.nv, vpool.top)
     keys = {k: v for k, v in vpool.obj2id.items() if isinstance(k, tuple)}
