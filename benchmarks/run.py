@@ -12,6 +12,7 @@ import sys
 
 BENCHMARKS: dict[str, str] = {
     # name -> module; each part adds its own line.
+    "encoders": "benchmarks.bench_encoders",
     "search": "benchmarks.bench_search",
     "play": "benchmarks.bench_play",
     "height2": "benchmarks.bench_height2",
