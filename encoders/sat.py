@@ -52,6 +52,11 @@ DEFAULT_SOLVER = "cadical195"
 """CaDiCaL 1.9.5, python-sat's build; it logs DRUP proofs."""
 
 
+_NO_INTERRUPT = frozenset({"cadical103", "cadical153", "cadical195", "cadical300", "kissat404"})
+"""python-sat solvers without ``interrupt()``: time limits run as conflict-budget slices."""
+_CONFLICT_SLICE = 1000
+
+
 class UnknownSolverError(ValueError):
     """A SAT solver name python-sat does not know."""
 
@@ -104,6 +109,12 @@ def run_solver(
 ) -> tuple[bool | None, list[int] | None, list[str] | None]:
     """Run one python-sat solver on ``cnf``.
 
+    Notes
+    -----
+    The time limit interrupts the solver from a timer thread; python-sat's CaDiCaL and
+    Kissat cannot be interrupted, so they run in slices of 1,000 conflicts and the
+    clock is checked between slices (the limit may be overrun by one slice).
+
     Returns
     -------
     sat : bool or None
@@ -128,6 +139,14 @@ def run_solver(
     with Solver(name=name, bootstrap_with=cnf.clauses, with_proof=proof) as s:
         if time_limit is None:
             sat = s.solve()
+        elif name in _NO_INTERRUPT:
+            # python-sat's CaDiCaL cannot be interrupted: solve in conflict-budget slices,
+            # checking the clock between them (learnt clauses are kept)
+            deadline = time.perf_counter() + time_limit
+            sat = None
+            while sat is None and time.perf_counter() < deadline:
+                s.conf_budget(_CONFLICT_SLICE)
+                sat = s.solve_limited()
         else:
             timer = threading.Timer(time_limit, s.interrupt)
             timer.start()
