@@ -85,6 +85,10 @@ def arrays(geo: Geometry) -> tuple[Any, ...]:
     group = np.array(geo.group, dtype=np.int32)
     gr = (group, *_csr(geo.members))
     empty = np.zeros(0, dtype=np.int32)
+    if geo.kind != SHISEN:
+        hit = _MJ_CACHE.get(id(geo.above))
+        if hit is not None and hit[0] is geo.above and hit[1] is geo.one:
+            return (np.int64(geo.kind), gr, hit[2], (empty, empty, np.int64(1), np.int64(1)), _PTAB)
     if geo.kind == SHISEN:
         mj = (np.zeros(1, dtype=np.int32), empty) * 6
         cy = np.array([c[0] for c in geo.cells], dtype=np.int32)
@@ -96,7 +100,13 @@ def arrays(geo: Geometry) -> tuple[Any, ...]:
             *_csr(geo.covered), *_csr(geo.ones_of), *_csr(geo.twos_of),
         )
         sh = (empty, empty, np.int64(1), np.int64(1))
+        if len(_MJ_CACHE) >= 8:
+            _MJ_CACHE.pop(next(iter(_MJ_CACHE)))
+        _MJ_CACHE[id(geo.above)] = (geo.above, geo.one, mj)
     return (np.int64(geo.kind), gr, mj, sh, _PTAB)
+
+
+_MJ_CACHE: dict[int, tuple[Any, Any, tuple[np.ndarray, ...]]] = {}
 
 
 def workspace(n: int, ngroups: int, cells: int) -> tuple[np.ndarray, ...]:

@@ -47,6 +47,7 @@ import itertools
 import time
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 
@@ -130,12 +131,34 @@ def _reverse(rel: Sequence[Sequence[int]], n: int) -> tuple[tuple[int, ...], ...
     return tuple(tuple(sorted(r)) for r in out)
 
 
+_TABLES: dict[tuple[int, bool], tuple[Any, ...]] = {}
+
+
+def _mahjong_tables(board: Board) -> tuple[Any, ...]:
+    """``(above, one, two, covered, ones_of, twos_of)`` of the board's layout and sides,
+    kept for the last few layouts (sampling deals thousands of boards on one layout)."""
+    lay = board.layout
+    transposed = isinstance(board, TransposedMahjongBoard)
+    key = (id(lay), transposed)
+    hit = _TABLES.get(key)
+    if hit is not None and hit[0] is lay:
+        return hit[1:]
+    one, two = (lay.front, lay.rear) if transposed else (lay.left, lay.right)
+    n = len(lay)
+    tables = (lay.above, one, two, _reverse(lay.above, n), _reverse(one, n), _reverse(two, n))
+    if len(_TABLES) >= 8:
+        _TABLES.pop(next(iter(_TABLES)))
+    _TABLES[key] = (lay, *tables)  # the layout is kept alive, so its id is not reused
+    return tables
+
+
 def geometry(board: Board) -> Geometry:
     """The :class:`Geometry` of ``board`` (groups renumbered ``0..G-1`` by first tile).
 
     Notes
     -----
-    :math:`O(n + e)` for ``n`` tiles and ``e`` relations, after the layout's own tables.
+    :math:`O(n + e)` for ``n`` tiles and ``e`` relations the first time a layout is seen,
+    :math:`O(n)` afterwards.
     """
     ids: dict[int, int] = {}
     group = tuple(ids.setdefault(g, len(ids)) for g in board.groups)
@@ -148,24 +171,12 @@ def geometry(board: Board) -> Geometry:
         h, w = board.grid_shape
         cells = tuple((y + 1, x + 1) for y, x in board.cells)
         return Geometry(SHISEN, n, group, mem, cells=cells, shape=(h + 2, w + 2))
-    lay = board.layout
-    if isinstance(board, TransposedMahjongBoard):
-        one, two = lay.front, lay.rear
-    elif board.game in ("mahjong",):
-        one, two = lay.left, lay.right
-    else:
+    if not isinstance(board, TransposedMahjongBoard) and board.game != "mahjong":
         raise ValueError(f"the pairing search does not know the game {board.game!r}")
+    above, one, two, covered, ones_of, twos_of = _mahjong_tables(board)
     return Geometry(
-        MAHJONG,
-        n,
-        group,
-        mem,
-        above=lay.above,
-        one=one,
-        two=two,
-        covered=_reverse(lay.above, n),
-        ones_of=_reverse(one, n),
-        twos_of=_reverse(two, n),
+        MAHJONG, n, group, mem,
+        above=above, one=one, two=two, covered=covered, ones_of=ones_of, twos_of=twos_of,
     )
 
 

@@ -128,8 +128,11 @@ def prior_conflict(board: Board, geo: Geometry | None = None) -> int | None:
     for g, tiles in enumerate(geo.members):
         if len(tiles) > 8:
             continue
-        if not any(desc[t] for t in tiles):
-            continue
+        mask = 0
+        for t in tiles:
+            mask |= 1 << t
+        if not any(desc[t] & mask for t in tiles):
+            continue  # no tile of the group lies on another one: every pairing is fine
         if not any(_pairing_ok(tiles, p, desc) for p in pairings(len(tiles))):
             return g
     return None
