@@ -111,3 +111,25 @@ def test_stats_and_errors():
     assert solve(board, "sat").stats["tried"][0].startswith("layered:")
     with pytest.raises(ValueError, match="takes no option 'node_limit'"):
         solve(board, "sat", node_limit=5)
+
+
+@pytest.mark.parametrize("solver", ["cadical195", "glucose4"])
+def test_run_solver_time_limit_on_a_hard_formula(solver):
+    """Pigeonhole 11 -> 10 is far beyond a second of CDCL: the limit must answer None."""
+    import time
+
+    from pysat.formula import CNF
+
+    from mjsat.encoders.sat import run_solver
+
+    holes = 10
+    var = lambda p, h: p * holes + h + 1  # noqa: E731
+    clauses = [[var(p, h) for h in range(holes)] for p in range(holes + 1)]
+    for h in range(holes):
+        for p in range(holes + 1):
+            for q in range(p + 1, holes + 1):
+                clauses.append([-var(p, h), -var(q, h)])
+    start = time.perf_counter()
+    sat, model, _ = run_solver(CNF(from_clauses=clauses), solver=solver, time_limit=0.3)
+    assert sat is None and model is None
+    assert time.perf_counter() - start < 20  # one conflict slice at most past the limit
