@@ -29,6 +29,7 @@ __all__ = [
     "ENCODINGS",
     "DEFAULT_ENCODING",
     "DEFAULT_SOLVER",
+    "SOLVERS",
     "UnknownSolverError",
     "encode",
     "run_solver",
@@ -48,6 +49,9 @@ DEFAULT_ENCODING = "acyclic"
 """The single CNF written when none is named: exhaustive and the most compact on the
 reduction boards (see ``benchmarks/notes/encoders.md``). :func:`solve_sat` defaults to
 ``auto``: layered with a few steps first, then acyclic."""
+SOLVERS: tuple[str, ...] = ("cadical195", "glucose4", "maplechrono")
+"""The python-sat solvers the tests and cross-validation select (CaDiCaL 1.9.5,
+Glucose 4, MapleLCMDistChronoBT)."""
 DEFAULT_SOLVER = "cadical195"
 """CaDiCaL 1.9.5, python-sat's build; it logs DRUP proofs."""
 
