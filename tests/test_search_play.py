@@ -322,3 +322,13 @@ def test_cli_refuses_shisen_sho_and_unknown_methods(tmp_path):
     assert res.exit_code == 2 and "Mahjong Solitaire" in res.output
     res = CliRunner().invoke(cli, ["play", "--layout", "pyramid", "-n", "1", "--fatal", "--method", "nope"])
     assert res.exit_code == 2 and "nope" in res.output
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("strategy,paper", [("random", 39.67), ("multiple-first", 48.01), ("greedy", 46.25)])
+def test_random_heuristic_rows_of_table_1(turtle, strategy, paper):
+    """Seed 003, Table 1, Random heuristic: the paper's % lies in our 99.9 % interval."""
+    n = 1500
+    cleared = sum(play_game(deal_solvable_fast(turtle, seed=i), strategy, "random", seed=i + 1_000_000_007).cleared for i in range(n))
+    lo, hi = wilson_interval(cleared, n, z=3.29)
+    assert lo <= paper <= hi
