@@ -12,9 +12,16 @@ at again only when it becomes free, so a scan costs :math:`O(n + e)`. Shisen-Sho
 over the groups until nothing changes, with the path test of :func:`mjsat.shisen.connectable`
 on a flat occupancy grid.
 
-The depth-first search is iterative with its whole state in arrays (:class:`SearchState`),
-so :func:`mjsat.search.solver.solve_search` can call it in chunks of nodes and look at the clock in between. Every
-kernel is compiled once per process and cached on disk (``cache=True``).
+The depth-first search is iterative with its whole state in arrays (one row per depth:
+position, pairing set, branching group, pairings left to try), so
+:func:`mjsat.search.solver.solve_search` can call it in chunks of nodes and look at the
+clock in between. The critical-group choice keeps a conflict weight per group (see
+:mod:`mjsat.search.pairing`). Every kernel is compiled once per process and cached on
+disk (``cache=True``).
+
+A position is a ``uint8`` array rather than a bitset of ``uint64`` words: the search is
+group-directed, so positions are copied once per node and never hashed, and byte access
+kept the event-driven loops simplest.
 """
 
 from __future__ import annotations
