@@ -194,6 +194,10 @@ def layout_cases(spec: str, count: int, *, seed_start: int = 0, solvable_every: 
 
     With ``solvable_every = k > 0`` every ``k``-th deal is solvable by construction instead
     (its ``expected`` is then ``solvable``).
+
+    Notes
+    -----
+    ``O(count)`` deals, each :math:`O(n)` (solvable ones: seed 003's restarts).
     """
     from mjsat.deal import deal_random, deal_solvable
     from mjsat.layouts import load_layout
@@ -237,6 +241,10 @@ def folder_cases(folder: str | Path) -> Iterator[BoardCase]:
     JSON files that are not boards (a manifest, a layout) are skipped; a malformed board
     file raises :class:`~mjsat.fileio.InputFileError`. Expected answers come from a
     ``manifest.json`` beside the boards when it names them.
+
+    Notes
+    -----
+    :math:`O(F)` file reads for ``F`` files, each parsed in :math:`O(n)`.
     """
     root = Path(folder)
     if not root.is_dir():
@@ -259,6 +267,10 @@ def cnf_builder() -> tuple[Callable[[str], list[tuple[str, Board, bool]]] | None
     -------
     (callable or None, str)
         ``build(path) -> [(target, board, satisfiable), ...]``, or ``None`` with the reason.
+
+    Notes
+    -----
+    Imports only; the builder costs what the reductions cost (:math:`O(n + m)` stacks) plus one SAT call on the formula.
     """
     try:
         from mjsat.reductions.cnf import is_satisfiable, normalize_3cnf, read_dimacs
@@ -293,6 +305,10 @@ def cnf_cases(paths: Iterable[str | Path]) -> Iterator[BoardCase]:
     ------
     ValueError
         :mod:`mjsat.reductions` has no builder yet (the message says so).
+
+    Notes
+    -----
+    One reduction and one SAT call per file and target.
     """
     build, why = cnf_builder()
     if build is None:
@@ -308,7 +324,12 @@ def cnf_cases(paths: Iterable[str | Path]) -> Iterator[BoardCase]:
 def random_small_cases(
     *, seed: int, count: int, max_tiles: int = 12, max_levels: int = 3, games: Sequence[str] = ("mahjong",)
 ) -> Iterator[BoardCase]:
-    """Random small boards of :mod:`mjsat.generate` (seeded), cycling through ``games``."""
+    """Random small boards of :mod:`mjsat.generate` (seeded), cycling through ``games``.
+
+    Notes
+    -----
+    ``O(count * max_tiles)``.
+    """
     from mjsat.generate import random_small_board
 
     rng = np.random.default_rng(seed)
@@ -320,7 +341,12 @@ def random_small_cases(
 
 def height2_cases(*, seed: int, count: int, max_tiles: int = 16) -> Iterator[BoardCase]:
     """Height-two boards (:mod:`mjsat.search.height2_gen`); a planted cycle is expected
-    ``unsolvable``."""
+    ``unsolvable``.
+
+    Notes
+    -----
+    ``O(count * max_tiles)``.
+    """
     from mjsat.search.height2_gen import height2_boards
 
     for i, board in enumerate(height2_boards(seed, count, max_tiles=max_tiles)):
@@ -492,7 +518,12 @@ def _conflict(answers: dict[str, dict[str, Any]], expected: str | None) -> str |
 
 def write_disagreement(case: BoardCase, answers: dict[str, dict[str, Any]], why: str, folder: str | Path) -> str:
     """Write the board with every answer (in ``meta["crossval"]``) as a board JSON file
-    that ``mjsat solve`` reads back; return its path."""
+    that ``mjsat solve`` reads back; return its path.
+
+    Notes
+    -----
+    :math:`O(n)`.
+    """
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     board = case.board.copy(stack=False)

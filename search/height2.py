@@ -171,7 +171,12 @@ def check_height2(board: Board) -> _Stacks:
 
 
 def applies(board: Board) -> bool:
-    """True iff :func:`solve_height2` covers ``board`` (see :func:`check_height2`)."""
+    """True iff :func:`solve_height2` covers ``board`` (see :func:`check_height2`).
+
+    Notes
+    -----
+    :math:`O(n)`.
+    """
     try:
         check_height2(board)
     except NotHeightTwoError:

@@ -54,7 +54,12 @@ def stack_layout(heights: Sequence[int], *, name: str = "height2") -> Layout:
 
 def random_heights(rng: np.random.Generator, n_tiles: int, *, p_two: float = 0.5) -> list[int]:
     """Random stack heights (1 or 2) adding up to ``n_tiles``; each stack is of height two
-    with probability ``p_two`` (while two tiles are left)."""
+    with probability ``p_two`` (while two tiles are left).
+
+    Notes
+    -----
+    :math:`O(n)`.
+    """
     if n_tiles < 0:
         raise ValueError(f"n_tiles must be non-negative, got {n_tiles}")
     if not 0.0 <= p_two <= 1.0:
