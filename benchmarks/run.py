@@ -13,6 +13,7 @@ import sys
 BENCHMARKS: dict[str, str] = {
     # name -> module; each part adds its own line.
     "encoders": "benchmarks.bench_encoders",
+    "reductions": "benchmarks.bench_reductions",
     "search": "benchmarks.bench_search",
     "play": "benchmarks.bench_play",
     "height2": "benchmarks.bench_height2",

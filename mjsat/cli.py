@@ -32,6 +32,7 @@ LAZY_COMMANDS: dict[str, str] = {
     "crossval": "mjsat.search.cli_crossval:crossval",
     "play": "mjsat.search.cli_play:play",
     "encode": "mjsat.encoders.cli:encode",
+    "reduce": "mjsat.reductions.cli:reduce",
     "decode": "mjsat.encoders.cli:decode",
     "sample": "mjsat.search.cli:sample",
 }

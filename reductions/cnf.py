@@ -43,6 +43,7 @@ __all__ = [
     "Formula3",
     "read_dimacs",
     "parse_dimacs",
+    "to_dimacs",
     "normalize_3cnf",
     "formula_hash",
     "is_satisfiable",
@@ -138,6 +139,20 @@ def parse_dimacs(text: str, path: PathLike = "<dimacs>") -> CNF:
     cnf.nv = max(cnf.nv, header[0])
     cnf.comments = comments
     return cnf
+
+
+def to_dimacs(clauses: Iterable[Sequence[int]], n_vars: int, *, comments: Sequence[str] = ()) -> str:
+    """DIMACS text of a formula (through :class:`pysat.formula.CNF`), comments first.
+
+    >>> print(to_dimacs([[1, -2]], 2, comments=["hi"]), end="")
+    c hi
+    p cnf 2 1
+    1 -2 0
+    """
+    cnf = CNF(from_clauses=[list(c) for c in clauses])
+    cnf.nv = max(cnf.nv, n_vars)
+    cnf.comments = [f"c {c}" for c in comments]
+    return cnf.to_dimacs() + "\n"
 
 
 def read_dimacs(path: PathLike) -> CNF:

@@ -104,17 +104,25 @@ def solve_timed_cpsat(board: Board, *, time_limit: float | None = None, seed: in
     return SolveResult(UNKNOWN, "timed-cpsat", reason="time limit", stats=stats)
 
 
-def exact_method() -> str | None:
-    """The name of a registered exact method for large boards, or ``None``.
+_PREFERENCE: tuple[tuple[str, dict[str, str]], ...] = (
+    ("sat", {"encoding": "acyclic"}),
+    ("cpsat", {}),
+    ("search", {}),
+)
 
-    Preference: ``sat``, then ``search``, then ``cpsat`` (whichever another part of the
-    toolkit has registered in :data:`mjsat.methods.METHODS`).
+
+def exact_method() -> tuple[str, dict[str, str]] | None:
+    """A registered exact method for large boards and its options, or ``None``.
+
+    Preference: ``sat`` with its ``acyclic`` encoding (under a second on the 420-tile
+    all-eight-clauses board), then ``cpsat``, then ``search`` (whichever another part
+    of the toolkit has registered in :data:`mjsat.methods.METHODS`).
     """
-    from mjsat.methods import METHODS
+    from mjsat.methods import METHODS, method_options
 
-    for name in ("sat", "search", "cpsat"):
+    for name, options in _PREFERENCE:
         if name in METHODS:
-            return name
+            return name, {k: v for k, v in options.items() if k in method_options(name)}
     return None
 
 
@@ -129,9 +137,9 @@ def decide(board: Board, *, time_limit: float | None = None, method: str | None 
     from mjsat.methods import solve
     from mjsat.replay import replay
 
-    name = method or exact_method()
-    if name is not None:
-        return solve(board, name, time_limit=time_limit)
+    choice = (method, {}) if method else exact_method()
+    if choice is not None:
+        return solve(board, choice[0], time_limit=time_limit, **choice[1])
     start = time.perf_counter()
     result = solve_timed_cpsat(board.copy(stack=False), time_limit=time_limit)
     result.seconds = time.perf_counter() - start
@@ -139,3 +147,4 @@ def decide(board: Board, *, time_limit: float | None = None, method: str | None 
         replay(board, result.moves)
         result.verified = True
     return result
+

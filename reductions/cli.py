@@ -1,0 +1,266 @@
+"""``mjsat reduce``: hard boards from CNF files, witness maps, explanations, formula families.
+
+A thin shell over :mod:`mjsat.reductions`: each command parses, calls the library, writes.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+from typing import Any
+
+import click
+
+from mjsat.fileio import write_text_atomic
+
+__all__ = ["reduce"]
+
+_SUBCOMMANDS = ("build", "witness", "lift", "explain", "family")
+_target_option = click.option(
+    "--to",
+    "target",
+    type=click.Choice(["stacks", "rows", "shisen-sho", "shisen-rows"]),
+    default="stacks",
+    show_default=True,
+    help="The board: isolated stacks (Theorem 3), one-level rows (Corollary 4), Shisen-Sho "
+    "supertile columns (Theorem 2.1) or the 9-row Shisen-Sho rectangle (Theorem 2.2).",
+)
+
+
+class _ReduceGroup(click.Group):
+    """``reduce FILE.cnf ...`` means ``reduce build FILE.cnf ...``: a first word that is not
+    a subcommand is taken as the CNF file of the default ``build`` subcommand."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        ctx.meta["mjsat_reduce_args"] = list(args)
+        if args and args[0] not in self.commands and args[0] not in ("-h", "--help"):
+            args = ["build", *args]
+        return super().parse_args(ctx, args)
+
+
+@click.group(cls=_ReduceGroup)
+def reduce() -> None:
+    """Turn a CNF formula into a hard board, and move between assignments and solutions.
+
+    `mjsat reduce FILE.cnf` is short for `mjsat reduce build FILE.cnf`. The board is
+    solvable exactly when the formula is satisfiable (de Bondt: Theorem 3 for stacks,
+    Corollary 4 for rows; our supertiles for Shisen-Sho). Any CNF is accepted: clauses
+    are padded or split to exactly three literals, and the output says what was done.
+
+    \b
+    mjsat reduce f.cnf --to stacks -o board.json      # build (the default subcommand)
+    mjsat reduce f.cnf --to rows -o rows.json
+    mjsat reduce witness f.cnf "1 -2 3" --to rows -o moves.json
+    mjsat verify rows.json moves.json                 # replayed independently
+    mjsat reduce lift f.cnf moves.json --to rows      # back to a satisfying assignment
+    mjsat reduce explain f.cnf                        # the gadgets and the intended play
+    mjsat render board.json -o board.svg              # gadgets outlined and labelled
+    mjsat reduce family random --n 20 --ratio 4.26 --seed 1 -o r.cnf
+    """
+
+
+def _command_line() -> str:
+    ctx = click.get_current_context()
+    args = ctx.meta.get("mjsat_reduce_args", [])
+    return " ".join(["mjsat", "reduce", *map(shlex.quote, args)])
+
+
+def _build(cnf_file: str, target: str) -> Any:
+    from mjsat.reductions.targets import reduce_file
+
+    return reduce_file(cnf_file, target, meta={"command_line": _command_line(), "seed": None})
+
+
+def _summary(red: Any, target: str) -> dict[str, Any]:
+    meta = red.board.meta
+    return {
+        "target": target,
+        "tiles": len(red.board),
+        "groups": len(red.board.group_sizes()),
+        "variables": meta["variables"],
+        "clauses": meta["clauses"],
+        "normalization": meta["normalization"]["summary"],
+        "formula_hash": meta["formula_hash"],
+    }
+
+
+@reduce.command("build")
+@click.argument("cnf_file", metavar="FILE.cnf", type=click.Path(dir_okay=False))
+@_target_option
+@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Board file (.json keeps names and gadgets; .txt is de Bondt's format). Without it the JSON goes to stdout.")
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON summary (sizes, normalisation) instead of text.")
+def build(cnf_file: str, target: str, output: str | None, as_json: bool) -> None:
+    """Build the board of a DIMACS CNF file.
+
+    \b
+    mjsat reduce f.cnf -o board.json                  # isolated stacks
+    mjsat reduce build f.cnf --to shisen-rows -o s.json
+    """
+    from mjsat.boardio import board_to_json, write_board
+
+    red = _build(cnf_file, target)
+    info = _summary(red, target)
+    if output:
+        write_board(red.board, output)
+        info["output"] = output
+    if as_json:
+        click.echo(json.dumps(info))
+    elif output:
+        click.echo(
+            f"wrote {output}: {info['tiles']} tiles, {info['groups']} groups ({target}) from "
+            f"{info['variables']} variables, {info['clauses']} clauses; {info['normalization']}",
+            err=True,
+        )
+    else:
+        click.echo(board_to_json(red.board), nl=False)
+
+
+@reduce.command("witness", context_settings={"ignore_unknown_options": True})
+@click.argument("cnf_file", metavar="FILE.cnf", type=click.Path(dir_okay=False))
+@click.argument("assignment", metavar="[ASSIGNMENT]", required=False)
+@_target_option
+@click.option("--seed", type=int, default=None, help="Play the playbook's greedy choices in a random order from this seed.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the moves as JSON (what `mjsat verify` reads).")
+@click.option("--json", "as_json", is_flag=True, help="Print {assignment, moves, tiles} as JSON.")
+def witness_cmd(cnf_file: str, assignment: str | None, target: str, seed: int | None, output: str | None, as_json: bool) -> None:
+    """Turn a satisfying assignment into a clearing move list of the board (replayed).
+
+    ASSIGNMENT is a file or the text itself: signed variables (`1 -2 3`, a SAT solver's
+    `v` line) or a 0/1 string (`101`); unnamed variables are false. Without it a SAT
+    solver finds one. The moves follow the three-rule playbook of the design note.
+
+    \b
+    mjsat reduce witness f.cnf "1 -2 3" -o moves.json
+    mjsat reduce witness f.cnf -1 --to rows           # one literal: V1 false, the rest false
+    mjsat reduce witness f.cnf --to shisen-sho --json
+    """
+    from mjsat.reductions.cnf import is_satisfiable, read_assignment
+    from mjsat.reductions.witness import witness
+
+    red = _build(cnf_file, target)
+    f = red.board.meta
+    n = int(f["variables"])
+    formula = red.formula if hasattr(red, "formula") else red.stack.formula
+    if assignment is None:
+        sat, model = is_satisfiable(formula.original)
+        if not sat:
+            raise ValueError(f"{cnf_file}: the formula is unsatisfiable, so its board has no clearing sequence")
+        values = {abs(l): l > 0 for l in model or [] if abs(l) <= n}
+        source = "found by a SAT solver"
+    else:
+        values = read_assignment(assignment, n_vars=n)
+        source = "given"
+    moves = witness(red, values, rng=seed)
+    data = {
+        "assignment": [v if values.get(v, False) else -v for v in range(1, n + 1)],
+        "assignment_source": source,
+        "target": target,
+        "tiles": len(red.board),
+        "moves": [list(m) for m in moves],
+        "verified": True,
+    }
+    if output:
+        write_text_atomic(output, json.dumps(data) + "\n")
+    if as_json:
+        click.echo(json.dumps(data))
+        return
+    click.echo(f"assignment ({source}): {' '.join(map(str, data['assignment'])) or '(no variables)'}")
+    click.echo(f"{len(moves)} moves clear the {target} board ({len(red.board)} tiles), verified by replay")
+    if output:
+        click.echo(f"wrote {output}", err=True)
+    else:
+        click.echo("moves: " + " ".join(f"{a}-{b}" for a, b in moves))
+
+
+@reduce.command("lift")
+@click.argument("cnf_file", metavar="FILE.cnf", type=click.Path(dir_okay=False))
+@click.argument("solution", metavar="SOLUTION", type=click.Path(dir_okay=False))
+@_target_option
+@click.option("--json", "as_json", is_flag=True, help="Print {assignment, satisfies} as JSON.")
+def lift_cmd(cnf_file: str, solution: str, target: str, as_json: bool) -> None:
+    """Read a clearing move list of the board back into a satisfying assignment.
+
+    SOLUTION is what `mjsat solve --json` or `mjsat reduce witness -o` wrote (or any
+    move list `mjsat verify` reads). The moves are replayed and the assignment is
+    checked on the formula; a move list that does not clear the board is an error.
+
+    \b
+    mjsat solve board.json --method sat --json > sol.json
+    mjsat reduce lift f.cnf sol.json
+    """
+    from mjsat.boardio import load_solution
+    from mjsat.reductions.cnf import satisfies
+    from mjsat.reductions.witness import lift
+
+    red = _build(cnf_file, target)
+    moves = load_solution(solution, red.board)
+    values = lift(red, moves)
+    formula = red.formula if hasattr(red, "formula") else red.stack.formula
+    lits = [v if values[v] else -v for v in sorted(values)]
+    ok = satisfies(values, formula.original)
+    if as_json:
+        click.echo(json.dumps({"assignment": lits, "satisfies": ok, "moves": len(moves)}))
+        return
+    click.echo("v " + " ".join(map(str, lits + [0])))
+    click.echo(f"c satisfies all {len(formula.original)} clauses of {cnf_file}")
+
+
+@reduce.command("explain")
+@click.argument("cnf_file", metavar="FILE.cnf", type=click.Path(dir_okay=False))
+@_target_option
+@click.option("--json", "as_json", is_flag=True, help="Print the gadget list as JSON.")
+@click.option("--max-stacks", type=int, default=400, show_default=True, help="Stacks listed before summarising.")
+def explain_cmd(cnf_file: str, target: str, as_json: bool, max_stacks: int) -> None:
+    """Print the gadgets of the board (which stacks make the x-chain, the y-chain, each
+    variable's true and false chains, each clause) and the intended play in words.
+
+    \b
+    mjsat reduce explain f.cnf
+    mjsat reduce explain f.cnf --to rows --json
+    """
+    from mjsat.reductions.explain import explain_data, explain_text
+
+    red = _build(cnf_file, target)
+    if as_json:
+        click.echo(json.dumps(explain_data(red, target=target)))
+    else:
+        click.echo(explain_text(red, target=target, max_stacks=max_stacks))
+
+
+@reduce.command("family")
+@click.argument("kind", type=click.Choice(["random", "planted", "complete", "pigeonhole"]))
+@click.option("--n", "n", type=int, default=10, show_default=True, help="Variables (random, planted).")
+@click.option("--ratio", type=float, default=4.26, show_default=True, help="Clauses per variable (random, planted).")
+@click.option("--m", "m", type=int, default=None, help="Clauses (overrides --ratio).")
+@click.option("--k", "k", type=int, default=3, show_default=True, help="Variables of the complete formula (all 2^k clauses).")
+@click.option("--holes", type=int, default=2, show_default=True, help="Holes of the pigeonhole formula (holes+1 pigeons).")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the random choices.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), help="DIMACS file to write (else stdout).")
+def family(kind: str, n: int, ratio: float, m: int | None, k: int, holes: int, seed: int, output: str | None) -> None:
+    """Write a formula of a family as DIMACS: random 3-CNF, planted 3-CNF (satisfiable),
+    all 2^k clauses over k variables, or the pigeonhole principle (unsatisfiable).
+
+    \b
+    mjsat reduce family random --n 20 --ratio 4.26 --seed 3 -o r.cnf
+    mjsat reduce family complete --k 3 -o all8.cnf
+    """
+    from mjsat.reductions import cnf as C
+
+    comments = [f"mjsat reduce family {kind}", f"command line: {_command_line()}"]
+    if kind == "random":
+        clauses, nv = C.random_3cnf(n, ratio=ratio, m=m, rng=seed), n
+        comments.append(f"seed {seed}")
+    elif kind == "planted":
+        clauses, hidden = C.planted_3cnf(n, ratio=ratio, m=m, rng=seed)
+        nv = n
+        comments.append(f"seed {seed}; planted: {' '.join(str(v if b else -v) for v, b in sorted(hidden.items()))}")
+    elif kind == "complete":
+        clauses, nv = C.complete_cnf(k), k
+    else:
+        clauses, nv = C.pigeonhole_cnf(holes)
+    text = C.to_dimacs(clauses, nv, comments=comments)
+    if output:
+        write_text_atomic(output, text)
+        click.echo(f"wrote {output}: {nv} variables, {len(clauses)} clauses", err=True)
+    else:
+        click.echo(text, nl=False)

@@ -1,0 +1,117 @@
+"""DIMACS reading, normalisation to three literals, formula families."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mjsat.fileio import InputFileError
+from mjsat.reductions import cnf as C
+
+
+def test_parse_dimacs_reads_clauses_comments_and_percent_end():
+    cnf = C.parse_dimacs("c hello\np cnf 3 2\n1 -2\n 0 2 3 -1 0\n%\n0\n")
+    assert cnf.clauses == [[1, -2], [2, 3, -1]]
+    assert cnf.nv == 3
+
+
+@pytest.mark.parametrize(
+    "text, line, words",
+    [
+        ("p cnf 2 1\n1 x 0\n", 2, "not an integer"),
+        ("1 2 0\n", 1, "before the 'p cnf"),
+        ("p cnf 2\n1 0\n", 1, "expected the header"),
+        ("p cnf 2 1\n1 3 0\n", 2, "exceeds the 2 declared"),
+        ("p cnf 2 2\n1 2 0\n", 1, "declares 2 clauses, the file has 1"),
+        ("p cnf 2 1\np cnf 2 1\n", 2, "second 'p cnf'"),
+        ("c only a comment\n", 1, "no 'p cnf"),
+    ],
+)
+def test_malformed_dimacs_names_file_and_line(tmp_path, text, line, words):
+    path = tmp_path / "bad.cnf"
+    path.write_text(text)
+    with pytest.raises(InputFileError) as err:
+        C.read_dimacs(path)
+    assert err.value.line == line
+    assert words in str(err.value)
+    assert str(err.value).startswith(f"{path}:{line}: ")
+    assert "\n" not in str(err.value)
+
+
+def test_missing_file_is_an_input_error(tmp_path):
+    with pytest.raises(InputFileError, match="no such file"):
+        C.read_dimacs(tmp_path / "nope.cnf")
+
+
+def test_normalisation_reports_what_it_did():
+    f = C.normalize_3cnf([[1], [1, -2], [1, 2, 3], [1, 2, 3, 4, 5, 6], []], n_vars=6)
+    assert all(len(c) == 3 for c in f.clauses)
+    r = f.report
+    assert (r.padded, r.split, r.empty) == (4, 1, 1)  # two pads, and (z) (-z) padded twice
+    assert r.fresh_vars == 3 + 1
+    assert f.n_vars == 10
+    assert "padded" in r.describe() and "split" in r.describe() and "empty" in r.describe()
+    assert not C.normalize_3cnf([[1, 2, 3]]).report.changed
+
+
+clause_st = st.lists(st.integers(1, 5).flatmap(lambda v: st.sampled_from([v, -v])), min_size=0, max_size=7)
+
+
+@settings(max_examples=150, deadline=None)
+@given(clauses=st.lists(clause_st, min_size=0, max_size=6))
+def test_normalisation_keeps_satisfiability_and_extends_every_model(clauses):
+    f = C.normalize_3cnf(clauses, n_vars=5)
+    assert all(len(c) == 3 for c in f.clauses)
+    sat, _ = C.is_satisfiable(clauses)
+    sat3, model3 = C.is_satisfiable(f.clauses)
+    assert sat == sat3
+    if sat3:  # a model of the normal form restricts to a model of the original
+        assert C.satisfies([l for l in model3 if abs(l) <= 5], clauses)
+    # every satisfying assignment of the original extends to the normal form
+    for bits in itertools.product((False, True), repeat=5):
+        a = dict(zip(range(1, 6), bits))
+        if C.satisfies(a, clauses):
+            from mjsat.reductions.witness import extend_assignment
+
+            full = extend_assignment(f, a)
+            assert C.satisfies(full, f.clauses)
+            break
+
+
+def test_families_are_seeded_and_have_their_promised_answers():
+    assert C.random_3cnf(10, rng=3) == C.random_3cnf(10, rng=3)
+    assert C.random_3cnf(10, rng=3) != C.random_3cnf(10, rng=4)
+    r = C.random_3cnf(20, ratio=4.26, rng=1)
+    assert len(r) == 85 and all(len({abs(l) for l in c}) == 3 for c in r)
+    clauses, hidden = C.planted_3cnf(15, rng=2)
+    assert len(clauses) == 64 and C.satisfies(hidden, clauses)
+    assert not C.is_satisfiable(C.complete_cnf(3))[0]
+    assert len(C.complete_cnf(3)) == 8
+    php, nv = C.pigeonhole_cnf(2)
+    assert nv == 6 and not C.is_satisfiable(php)[0]
+    assert len(C.all_small_formulas()) == 2952
+
+
+def test_parse_assignment_forms(tmp_path):
+    assert C.parse_assignment("1 -2 3 0", n_vars=3) == {1: True, 2: False, 3: True}
+    assert C.parse_assignment("s SATISFIABLE\nv -1 2 0\n", n_vars=3) == {1: False, 2: True, 3: False}
+    assert C.parse_assignment("101", n_vars=3) == {1: True, 2: False, 3: True}
+    assert C.parse_assignment("[1, -3]", n_vars=3) == {1: True, 2: False, 3: False}
+    with pytest.raises(InputFileError, match="variables 1..3"):
+        C.parse_assignment("4", n_vars=3)
+    with pytest.raises(InputFileError, match="both signs"):
+        C.parse_assignment("1 -1", n_vars=3)
+    p = tmp_path / "a.txt"
+    p.write_text("-1\n2 x\n")
+    with pytest.raises(InputFileError) as err:
+        C.read_assignment(str(p), n_vars=3)
+    assert err.value.line == 2
+
+
+def test_to_dimacs_round_trips():
+    clauses = [[1, -2, 3], [-1], [2, 3]]
+    again = C.parse_dimacs(C.to_dimacs(clauses, 4, comments=["x"]))
+    assert again.clauses == clauses and again.nv == 4

@@ -1,0 +1,133 @@
+"""Witness maps both ways: the playbook (assignment -> clearing) and the lift (clearing ->
+assignment), checked against python-sat on the formula and an exact method on the board."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+from mjsat.reductions.cnf import all_small_formulas, complete_cnf, is_satisfiable, normalize_3cnf, random_3cnf, satisfies
+from mjsat.reductions.exact import decide
+from mjsat.reductions.stacks import reduce_to_stacks
+from mjsat.reductions.targets import reduce_formula
+from mjsat.reductions.witness import LiftError, WitnessError, extend_assignment, lift, playbook_moves, witness
+from mjsat.replay import replay
+
+
+def check_equivalence(clauses, n_vars, target):
+    """Board solvable (exact method) iff formula satisfiable (python-sat); on satisfiable
+    formulas both witness maps are verified, on the playbook's and on the solver's moves."""
+    f = normalize_3cnf(clauses, n_vars=n_vars)
+    red = reduce_formula(f, target)
+    sat, model = is_satisfiable(clauses)
+    result = decide(red.board)
+    assert result.status == ("solvable" if sat else "unsolvable"), (clauses, target, result.status)
+    if sat:
+        values = {abs(l): l > 0 for l in model if abs(l) <= n_vars}
+        moves = witness(red, values)
+        replay(red.board, moves)
+        assert satisfies(lift(red, moves), clauses)
+        assert satisfies(lift(red, result.moves), clauses)  # any clearing encodes a model
+    return sat
+
+
+def _sample(k, seed):
+    """``k`` small formulas, a third of them unsatisfiable (most small formulas are not)."""
+    formulas = all_small_formulas()
+    rng = np.random.default_rng(seed)
+    sat, unsat = [], []
+    for i in rng.permutation(len(formulas)):
+        kind = sat if is_satisfiable(formulas[i])[0] else unsat
+        kind.append(formulas[i])
+        if len(sat) >= k - k // 3 and len(unsat) >= k // 3:
+            break
+    return sat[: k - k // 3] + unsat[: k // 3]
+
+
+def test_playbook_in_random_orders_clears_from_every_satisfying_assignment_and_sticks_otherwise():
+    for clauses in ([[1, -2, 3], [-1, 2], [2, -3]], complete_cnf(3)[:7], [[1, 2], [-1, -2]]):
+        f = normalize_3cnf(clauses, n_vars=3)
+        red = reduce_to_stacks(f)
+        for bits in itertools.product((False, True), repeat=3):
+            a = dict(zip((1, 2, 3), bits))
+            for seed in range(3):
+                if satisfies(a, clauses):
+                    replay(red.board, playbook_moves(red, a, rng=seed))
+                else:
+                    with pytest.raises(WitnessError, match="stuck"):
+                        playbook_moves(red, a, rng=seed)
+
+
+def test_witness_rejects_a_falsifying_assignment():
+    red = reduce_to_stacks(normalize_3cnf([[1, 2], [-1]]))
+    with pytest.raises(WitnessError, match="falsifies clause 2"):
+        witness(red, {1: True, 2: True})
+
+
+def test_witness_for_long_clauses_extends_to_fresh_variables():
+    clauses = [[1, 2, 3, 4, 5], [-1], [-2], [-3, 4]]
+    f = normalize_3cnf(clauses, n_vars=5)
+    a = {1: False, 2: False, 3: False, 4: True, 5: False}
+    full = extend_assignment(f, a)
+    assert satisfies(full, f.clauses) and all(full[v] == a[v] for v in a)
+    for target in ("stacks", "rows"):
+        red = reduce_formula(f, target)
+        assert lift(red, witness(red, a)) == a
+
+
+def test_lift_rejects_moves_that_do_not_clear():
+    red = reduce_to_stacks(normalize_3cnf([[1]]))
+    moves = witness(red, {1: True})
+    with pytest.raises(LiftError, match="not a clearing sequence"):
+        lift(red, moves[:-1])
+    with pytest.raises(LiftError, match="not a clearing sequence"):
+        lift(red, list(reversed(moves)))
+
+
+@pytest.mark.parametrize("target", ["stacks", "rows"])
+def test_small_formula_sample_board_solvable_iff_satisfiable(target):
+    k = 45 if target == "stacks" else 15
+    answers = [check_equivalence(c, 3, target) for c in _sample(k, seed=7 if target == "stacks" else 8)]
+    assert answers.count(False) == k // 3
+
+
+@pytest.mark.parametrize("target", ["stacks", "rows"])
+def test_classic_cases(target):
+    assert check_equivalence([], 0, target)
+    assert not check_equivalence([[1], [-1]], 1, target)
+    assert not check_equivalence([[-1, -2, -3], [1], [2], [3]], 3, target)
+    assert check_equivalence([[-1, -2, -3], [1], [2]], 3, target)
+
+
+def test_all_eight_clauses_board_is_proved_unsolvable():
+    assert not check_equivalence(complete_cnf(3), 3, "stacks")
+
+
+def test_random_3cnf_sample():
+    rng = np.random.default_rng(11)
+    for _ in range(6):
+        n = int(rng.integers(3, 6))
+        m = int(rng.integers(1, 4 * n))
+        check_equivalence(random_3cnf(n, m=m, rng=rng), n, "stacks")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("target", ["stacks", "rows"])
+def test_every_small_formula(target):
+    """All 2,952 formulas over at most three variables, at most three clauses."""
+    for clauses in all_small_formulas():
+        check_equivalence(clauses, 3, target)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("target", ["stacks", "rows"])
+def test_300_random_3cnf_up_to_five_variables(target):
+    rng = np.random.default_rng(300)
+    kinds = []
+    for _ in range(300):
+        n = int(rng.integers(3, 6))
+        m = int(rng.integers(1, 6 * n))
+        kinds.append(check_equivalence(random_3cnf(n, m=m, rng=rng), n, target))
+    assert 30 < sum(kinds) < 270
