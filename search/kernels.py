@@ -16,7 +16,9 @@ The depth-first search is iterative with its whole state in arrays (one row per 
 position, pairing set, branching group, pairings left to try), so
 :func:`mjsat.search.solver.solve_search` can call it in chunks of nodes and look at the
 clock in between. The critical-group choice keeps a conflict weight per group (see
-:mod:`mjsat.search.pairing`). Every kernel is compiled once per process and cached on
+:mod:`mjsat.search.pairing`). A pairing of a group of four whose probe failed at a node
+is not probed again below it: the relaxed game only loses moves as pairings are added
+and tiles go, so the probe would fail again. Every kernel is compiled once per process and cached on
 disk (``cache=True``).
 
 A position is a ``uint8`` array rather than a bitset of ``uint64`` words: the search is
@@ -130,6 +132,7 @@ def workspace(n: int, ngroups: int, cells: int) -> tuple[np.ndarray, ...]:
         np.zeros(n + 1, i32), np.zeros(ngroups + 1, i32), np.zeros(ngroups, np.uint8),
         # Mahjong: removal stack, group stack, group queued
         np.zeros(ngroups, np.float64),  # search: conflict weight of each group
+        np.full((ngroups + 2, ngroups), 255, np.uint8),  # search: pairings of 4 still possible, per depth
     )
 
 
@@ -712,7 +715,7 @@ def _node(d, kind, gr, mj, sh, pt, opts, P, Q, bg, bgr, allow, moves, mptr, ws):
     """
     ptab, pstart, pcount = pt[0], pt[1], pt[2]
     gptr, gidx = gr[1], gr[2]
-    tmp, okk, weight = ws[16], ws[17], ws[21]
+    tmp, okk, weight, dom = ws[16], ws[17], ws[21], ws[22]
     pres = P[d]
     partner = Q[d]
     n = pres.shape[0]
@@ -757,7 +760,12 @@ def _node(d, kind, gr, mj, sh, pt, opts, P, Q, bg, bgr, allow, moves, mptr, ws):
                 continue
             c = 0
             last = 0
+            mask = dom[d, g] if r == 4 else 255
             for k in range(cnt):
+                if not (mask >> k) & 1:  # failed at an ancestor: fails here too
+                    okk[k] = 0
+                    weight[g] += 1.0
+                    continue
                 for i in range(r):
                     partner[tmp[i]] = tmp[ptab[base + k, i]]
                 scans += 1
@@ -770,6 +778,8 @@ def _node(d, kind, gr, mj, sh, pt, opts, P, Q, bg, bgr, allow, moves, mptr, ws):
                     last = k
                 else:
                     weight[g] += 1.0
+            if r == 4:
+                dom[d, g] = okk[0] | (okk[1] << 1) | (okk[2] << 2)
             if c == 0:
                 return _DEAD, mptr, scans
             if c == 1:
@@ -840,6 +850,7 @@ def _dfs(kind, gr, mj, sh, pt, opts, P, Q, bg, bgr, allow, nxt, mend, moves, st,
                 continue
             nxt[d] = k + 1
             P[d + 1, :] = P[d, :]
+            ws[22][d + 1, :] = ws[22][d, :]
             Q[d + 1, :] = Q[d, :]
             for i in range(r):
                 Q[d + 1, bg[d, i]] = bg[d, ptab[base + k, i]]
