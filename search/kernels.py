@@ -762,7 +762,7 @@ def _node(d, kind, gr, mj, sh, pt, opts, P, Q, bg, bgr, allow, moves, mptr, ws):
             last = 0
             mask = dom[d, g] if r == 4 else 255
             for k in range(cnt):
-                if not (mask >> k) & 1:  # failed at an ancestor: fails here too
+                if r == 4 and not (mask >> k) & 1:  # failed at an ancestor: fails here too
                     okk[k] = 0
                     weight[g] += 1.0
                     continue
