@@ -178,7 +178,14 @@ def sample(
         raise SampleError(f"workers must be at least 1, got {workers}")
     options = dict(options or {})
     wanted = set(int(s) for s in seeds)
-    old = {r["seed"]: r for r in read_done(out) if r["seed"] in wanted}
+    done = read_done(out)
+    for r in done:
+        if r.get("layout", layout.name) != layout.name or r.get("game", game) != game:
+            raise SampleError(
+                f"{out} holds deals of layout {r.get('layout')!r} ({r.get('game')}), "
+                f"not {layout.name!r} ({game}): use another --out file"
+            )
+    old = {r["seed"]: r for r in done if r["seed"] in wanted}
     todo = [int(s) for s in seeds if int(s) not in old]
     new: dict[int, dict[str, Any]] = {}
     Path(out).parent.mkdir(parents=True, exist_ok=True)
@@ -192,7 +199,7 @@ def sample(
             if progress is not None:
                 progress(row)
 
-        if method == "search" and options.get("engine", "numba") == "numba" and todo:
+        if method == "search" and options.get("engine", "numba") == "numba" and todo and workers == 1:
             from mjsat.search.solver import warm_up
 
             warm_up()

@@ -75,3 +75,13 @@ def test_bad_inputs(tmp_path):
     assert "line 2" in str(exc.value) or ":2" in str(exc.value)
     with pytest.raises(SampleError):
         sample(ROW, range(2), tmp_path / "x.jsonl", workers=0)
+
+
+def test_results_of_another_layout_are_refused(tmp_path):
+    out = tmp_path / "r.jsonl"
+    sample(ROW, range(2), out, options=PY)
+    other = Layout([(0, 2 * i, 0) for i in range(4)], name="row-4")
+    with pytest.raises(SampleError, match="row-8"):
+        sample(other, range(2), out, options=PY)
+    with pytest.raises(SampleError):
+        sample(ROW, range(2), out, options=PY, game="mahjong-transposed")
