@@ -351,7 +351,14 @@ def convert(board_file: str, output: str, game: str | None) -> None:
 
 @cli.command()
 @board_options
-@click.option("--method", default="ref", show_default=True, help="Solving method: see the list below.")
+@click.option(
+    "--method",
+    default="auto",
+    show_default=True,
+    help="auto (a portfolio: height2 where it applies, budgeted search, then SAT), ref (plain "
+    "exhaustive search, small boards), search (numba pairing-set search), sat, cpsat, height2 "
+    "(isolated stacks of height <= 2 only).",
+)
 @click.option("--time-limit", type=float, default=None, metavar="SECONDS", help="Answer `unknown` after this long.")
 @click.option("--node-limit", type=int, default=None, help="Search methods: answer `unknown` after this many nodes.")
 @click.option("--encoding", default=None, help="SAT method: which encoding.")
@@ -384,6 +391,8 @@ def solve(
     \b
     mjsat solve board.json
     mjsat solve --layout turtle --seed 3 --time-limit 10 --json
+    mjsat solve board.json --method sat --encoding acyclic --solver glucose4 --certify
+    mjsat solve board.json --method search -O attempts=0 -O critical=off
     """
     from mjsat.methods import METHODS, solve as run
 

@@ -54,7 +54,7 @@ def method_options(name: str) -> set[str]:
 
 def solve(
     board: Board,
-    method: str = "ref",
+    method: str = "auto",
     *,
     time_limit: float | None = None,
     seed: int = 0,
@@ -67,7 +67,7 @@ def solve(
     board : Board
         Solved from its full deal (moves already pushed are ignored).
     method : str
-        A key of :data:`METHODS`.
+        A key of :data:`METHODS` (default ``auto``, the portfolio).
     time_limit : float or None
         Seconds; the method answers ``unknown`` when it runs out.
     seed : int

@@ -45,7 +45,7 @@ def test_deal_solve_verify_render_convert(run, tmp_path):
     board = tmp_path / "b.json"
     res = run("deal", "--layout", "pyramid", "--seed", "3", "--solvable", "-o", str(board))
     assert res.exit_code == 0 and board.exists()
-    res = run("solve", str(board), "--json")
+    res = run("solve", str(board), "--json", "--method", "ref")
     data = json.loads(res.output)
     assert data["status"] == "solvable" and data["method"] == "ref" and data["verified"]
     assert set(data) >= {"status", "moves", "method", "seconds"}
@@ -70,13 +70,13 @@ def test_deal_solve_verify_render_convert(run, tmp_path):
 
 
 def test_solve_from_layout_and_limits(run):
-    res = run("solve", "--layout", "turtle", "--seed", "1", "--json")
+    res = run("solve", "--layout", "turtle", "--seed", "1", "--json", "--method", "ref")
     data = json.loads(res.output)
     assert data["status"] == "solvable" and data["tiles"] == 144 and data["deal_seed"] == 1
-    res = run("solve", "--layout", "turtle", "--seed", "2", "--node-limit", "10", "--json")
+    res = run("solve", "--layout", "turtle", "--seed", "2", "--node-limit", "10", "--json", "--method", "ref")
     data = json.loads(res.output)
     assert data["status"] == "unknown" and data["reason"] == "node limit" and data["moves"] == []
-    res = run("solve", "--layout", "tiny", "--seed", "2", "-O", "node_limit=100000")
+    res = run("solve", "--layout", "tiny", "--seed", "2", "-O", "node_limit=100000", "--method", "ref")
     assert res.exit_code == 0 and res.output.split(":")[0] in ("solvable", "unsolvable")
 
 
@@ -87,7 +87,7 @@ def test_solve_from_layout_and_limits(run):
         (["solve", "{bad}"], "bad.txt:2: expected 4 integers"),
         (["solve", "--layout", "no-such-layout"], "no-such-layout"),
         (["solve", "--layout", "tiny", "--method", "nope"], "unknown method"),
-        (["solve", "--layout", "tiny", "--encoding", "x"], "takes no option 'encoding'"),
+        (["solve", "--layout", "tiny", "--encoding", "x", "--method", "ref"], "takes no option 'encoding'"),
         (["solve", "--layout", "tiny", "--time-limit", "-1"], "time limit must be positive"),
         (["verify", "{good}", "{badsol}"], "sol.txt:1: not a tile index"),
         (["render", "{good}", "-o", "{out}.png"], "SVG"),
@@ -119,3 +119,9 @@ def test_failed_write_overwrites_nothing(tmp_path, run):
     board.write_text("keep me")
     res = CliRunner().invoke(cli, ["deal", "--layout", "tiny", "--group-sizes", "3,5", "-o", str(board)])
     assert res.exit_code == 2 and board.read_text() == "keep me"
+
+
+def test_default_method_is_auto_and_verified(run):
+    data = json.loads(run("solve", "--layout", "pyramid", "--seed", "4", "--solvable", "--json").output)
+    assert data["method"] == "auto" and data["status"] == "solvable" and data["verified"]
+    assert data["stats"]["decided_by"]
