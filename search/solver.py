@@ -5,7 +5,8 @@ The wrapper validates the board, runs the phases in order and times each of them
 1. **prior** analysis (Mahjong only, seed 000): a tile that lies, directly or through
    other tiles, on tiles of its own group forces an order between them; a group none of
    whose pairings respects these orders makes the board unsolvable at once;
-2. **random attempts** (seed 001, section 3.3): random playouts with the cleaning rules;
+2. **random attempts** (seed 001, section 3.3): a pruning scan of the whole board first
+   (some layouts fail it for most deals), then random playouts with the cleaning rules;
 3. the exhaustive **search** (:mod:`mjsat.search.pairing` in Python,
    :mod:`mjsat.search.kernels` in numba), in chunks of nodes so that the time limit is
    checked between them.
@@ -245,6 +246,14 @@ def _run_python(
     search = PythonSearch(geo, node_limit=node_limit, deadline=deadline, **opts)
     rng = np.random.default_rng(seed)
     t = time.perf_counter()
+    if n_attempts and opts["scan"]:  # seed 001, 3.3: a pruning scan before the attempts
+        partner = [-1] * geo.n
+        for tiles in geo.members:
+            if len(tiles) == 2:
+                partner[tiles[0]], partner[tiles[1]] = tiles[1], tiles[0]
+        if not search.scan(bytearray(b"\x01") * geo.n, partner):
+            stats.update(scans=search.scans, seconds_attempts=time.perf_counter() - t)
+            return SolveResult(UNSOLVABLE, "search", stats=stats, reason="pruning scan at the start")
     for i in range(n_attempts):
         moves = search.attempt(rng)
         stats["attempts"] = i + 1
@@ -292,6 +301,14 @@ def _run_numba(
     flags = np.array([opts["freeze"], opts["loose"], opts["scan"], opts["critical"]], dtype=np.int64)
     moves = np.zeros((n // 2 + 1, 2), dtype=np.int32)
     t = time.perf_counter()
+    if n_attempts and opts["scan"]:  # seed 001, 3.3: a pruning scan before the attempts
+        pres = np.ones(n, dtype=np.uint8)
+        partner = np.full(n, -1, dtype=np.int32)
+        K._autopair(gr, pres, partner)
+        stats["scans"] = 1
+        if not K._scan(kind, gr, mj, sh, pres, partner, moves, flags, ws):
+            stats["seconds_attempts"] = time.perf_counter() - t
+            return SolveResult(UNSOLVABLE, "search", stats=stats, reason="pruning scan at the start")
     if n_attempts:
         rng = np.array([np.random.default_rng(seed).integers(1, 2**62)], dtype=np.uint64)
         pres = np.ones(n, dtype=np.uint8)
@@ -337,7 +354,7 @@ def _run_numba(
         if deadline is not None and time.monotonic() > deadline:
             reason = "time limit"
             break
-    stats.update(nodes=int(st[2]), scans=int(st[3]), seconds_search=time.perf_counter() - t)
+    stats.update(nodes=int(st[2]), scans=stats["scans"] + int(st[3]), seconds_search=time.perf_counter() - t)
     if code == K.SOLVED:
         return SolveResult(SOLVABLE, "search", moves=_moves(moves, int(st[4])), stats=stats)
     if code == K.EXHAUSTED:
