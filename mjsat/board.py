@@ -172,7 +172,7 @@ class Layout:
     dictionary of occupied cells.
     """
 
-    __slots__ = ("positions", "name", "block_any_higher", "__dict__")
+    __slots__ = ("positions", "name", "block_any_higher", "__dict__", "__weakref__")
 
     def __init__(
         self,
