@@ -165,7 +165,13 @@ def main(argv: list[str] | None = None) -> int:
                     runs.append(run_config(method, options, board, args.time_limit))
                     bar.advance(task)
                 bar.remove_task(task)
-                results.setdefault(set_name, {})[label] = summarize(runs, args.time_limit)
+                summary = summarize(runs, args.time_limit)
+                results.setdefault(set_name, {})[label] = summary
+                bar.console.print(
+                    f"{set_name}: {label}: {summary['decided']}/{summary['runs']} decided, "
+                    f"median {1000 * summary['total_median']:.1f} ms, max {1000 * summary['total_max']:.1f} ms"
+                )
+                _write(args, results, skipped, t_start, partial=True)
 
     console = Console()
     for set_name, per in results.items():
@@ -183,9 +189,17 @@ def main(argv: list[str] | None = None) -> int:
         console.print(table)
     for line in skipped:
         console.print(f"skipped: {line}")
-    RESULTS.mkdir(exist_ok=True)
+    _write(args, results, skipped, t_start, partial=False)
+    console.print(f"wrote {args.output}")
+    return 0
+
+
+def _write(args: argparse.Namespace, results: dict, skipped: list[str], t_start: float, *, partial: bool) -> None:
+    """Write the JSON (after every configuration too, so an interrupted run keeps its figures)."""
+    Path(args.output).parent.mkdir(parents=True, exist_ok=True)
     payload = {
         "benchmark": "encoders",
+        "partial": partial,
         "deals": args.deals,
         "other": args.other,
         "time_limit": args.time_limit,
@@ -196,8 +210,6 @@ def main(argv: list[str] | None = None) -> int:
         "skipped": skipped,
     }
     Path(args.output).write_text(json.dumps(payload, indent=1))
-    console.print(f"wrote {args.output}")
-    return 0
 
 
 if __name__ == "__main__":
