@@ -71,15 +71,17 @@ def deal_sets(args: argparse.Namespace) -> list[tuple[str, list[Any]]]:
     from mjsat.layouts import load_layout
 
     sets: list[tuple[str, list[Any]]] = []
-    turtle = load_layout("turtle")
-    sets.append((f"turtle x{args.deals}", [deal_random(turtle, seed=s) for s in range(args.deals)]))
+    if args.deals:
+        turtle = load_layout("turtle")
+        sets.append((f"turtle x{args.deals}", [deal_random(turtle, seed=s) for s in range(args.deals)]))
     for name in ("bridge", "ox"):
         path = SOURCES / name
         if path.exists() and args.other:
             layout = load_layout(str(path))
             sets.append((f"{name} x{args.other}", [deal_random(layout, seed=s) for s in range(args.other)]))
-    for label, board in reduction_boards():
-        sets.append((label, [board]))
+    if not args.no_reductions:
+        for label, board in reduction_boards():
+            sets.append((label, [board]))
     return sets
 
 
@@ -132,6 +134,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--other", type=int, default=None, help="deals of bridge and of ox (default 100)")
     ap.add_argument("--time-limit", type=float, default=60.0, help="seconds per run (default 60)")
     ap.add_argument("--order-max", type=int, default=60, help="largest board for the order encoding")
+    ap.add_argument("--no-reductions", action="store_true", help="skip the reduction boards")
     ap.add_argument("--only", default=None, help="comma-separated substrings of the configurations to run")
     ap.add_argument("--output", default=str(RESULTS / "encoders.json"))
     args = ap.parse_args(argv)
