@@ -284,7 +284,10 @@ def reduce_to_stacks(formula: Formula3, *, meta: dict[str, Any] | None = None) -
 
     names = _group_order(stacks, n, len(clauses))
     ids = {name: g for g, name in enumerate(names)}
-    lengths = [sum(1 for g in gadget if g == key) for key in order_keys]
+    by_gadget: dict[str, list[int]] = {}
+    for k, g in enumerate(gadget):
+        by_gadget.setdefault(g, []).append(k)
+    lengths = [len(by_gadget.get(key, ())) for key in order_keys]
     positions = flow_positions([x for x in lengths if x], item_width=4, line_height=6)
     board = board_from_stacks(
         [[ids[x] for x in st] for st in stacks],
@@ -295,10 +298,11 @@ def reduce_to_stacks(formula: Formula3, *, meta: dict[str, Any] | None = None) -
     board.meta.update(_provenance(formula, "stacks"))
     board.meta.update(meta or {})
     gadgets: list[dict[str, Any]] = []
-    for key in order_keys:
-        tiles = [3 * k + lev for k, g in enumerate(gadget) if g == key for lev in range(3)]
-        if tiles and len(stacks) <= 3000:
-            gadgets.append({"label": key, "tiles": tiles})
+    if len(stacks) <= 3000:
+        for key in order_keys:
+            tiles = [3 * k + lev for k in by_gadget.get(key, ()) for lev in range(3)]
+            if tiles:
+                gadgets.append({"label": key, "tiles": tiles})
     board.meta["gadgets"] = gadgets
     return StackReduction(formula, stacks, gadget, note, roles, board)
 
