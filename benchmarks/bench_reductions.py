@@ -7,7 +7,8 @@
    rows board; the target is under 2 s for the stack board.
 2. Decide: random 3-CNF at ratio 4.26 with n = 10, 20, 30, 40, 50 (10 formulas each;
    ``--quick``: n = 10, 20 with 3 formulas): python-sat (CaDiCaL 1.9.5) on the CNF, then
-   each exact method on the stack board, each with a time limit. Every method's answer
+   each exact method on the stack board, each with a time limit (on building as well as
+   solving, as far as the method checks it). Every method's answer
    is checked against the CNF's (a disagreement fails the benchmark).
 
 Writes ``benchmarks/results/reductions.json``.
@@ -74,6 +75,7 @@ def _bench_decide(ns: list[int], per_n: int, methods: list[str], time_limit: flo
                 if res.status != "unknown" and (res.status == "solvable") != sat:
                     raise AssertionError(f"{label} says {res.status} on n={n} seed {row['seed']}, the CNF is sat={sat}")
                 row[label] = {"status": res.status, "seconds": dt}
+            print(f"n={n} seed={row['seed']} sat={sat} " + " ".join(f"{m}={row[m]['status']}/{row[m]['seconds']:.1f}s" for m in methods if m in row), flush=True)
             rows.append(row)
     return rows
 
@@ -83,6 +85,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--quick", action="store_true")
     p.add_argument("--time-limit", type=float, default=None)
     p.add_argument("--methods", default="sat-acyclic,sat-auto,cpsat,search")
+    p.add_argument("--ns", default=None, help="Comma-separated numbers of variables (default 10,...,50; quick 10,20).")
+    p.add_argument("--per-n", type=int, default=None, help="Formulas per n (default 10; quick 3).")
+    p.add_argument("--build-clauses", type=int, default=None, help="Clauses of the build benchmark (default 10,000; quick 2,000).")
     args = p.parse_args(argv)
     from rich.console import Console
     from rich.table import Table
@@ -90,8 +95,10 @@ def main(argv: list[str] | None = None) -> int:
     quick = args.quick
     limit = args.time_limit or (10.0 if quick else 60.0)
     methods = [m for m in args.methods.split(",") if m]
-    build = _bench_build(2000 if quick else 10_000)
-    decide = _bench_decide([10, 20] if quick else [10, 20, 30, 40, 50], 3 if quick else 10, methods, limit)
+    ns = [int(x) for x in args.ns.split(",")] if args.ns else ([10, 20] if quick else [10, 20, 30, 40, 50])
+    per_n = args.per_n or (3 if quick else 10)
+    build = _bench_build(args.build_clauses or (2000 if quick else 10_000))
+    decide = _bench_decide(ns, per_n, methods, limit)
     console = Console()
     t = Table("target", "clauses", "tiles", "seconds", title="building boards")
     for r in build:
