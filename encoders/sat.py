@@ -59,6 +59,11 @@ DEFAULT_SOLVER = "cadical195"
 _NO_INTERRUPT = frozenset({"cadical103", "cadical153", "cadical195", "cadical300", "kissat404"})
 """python-sat solvers without ``interrupt()``: time limits run as conflict-budget slices."""
 _CONFLICT_SLICE = 1000
+AUTO_LAYERED_CONFLICTS = 20_000
+AUTO_LAYERED_SECONDS = 0.5
+"""Budget of the ``auto`` plan's layered attempt (conflicts, seconds), after which the
+acyclic encoding decides: solvable turtle deals take 500 to 5,000 conflicts, while the
+layered CNF of a large unsolvable reduction board is slow to refute."""
 
 
 class UnknownSolverError(ValueError):
@@ -110,6 +115,7 @@ def run_solver(
     solver: str | None = None,
     time_limit: float | None = None,
     proof: bool = False,
+    conflict_limit: int | None = None,
 ) -> tuple[bool | None, list[int] | None, list[str] | None]:
     """Run one python-sat solver on ``cnf``.
 
@@ -122,7 +128,8 @@ def run_solver(
     Returns
     -------
     sat : bool or None
-        ``None`` when the time limit interrupted the solver.
+        ``None`` when the time limit (or ``conflict_limit`` conflicts) stopped the
+        solver.
     model : list of int or None
     proof : list of str or None
         The DRUP proof lines when ``proof`` and the answer is unsatisfiable.
@@ -141,7 +148,16 @@ def run_solver(
     if time_limit is not None and time_limit <= 0:
         return None, None, None
     with Solver(name=name, bootstrap_with=cnf.clauses, with_proof=proof) as s:
-        if time_limit is None:
+        if conflict_limit is not None:
+            # a conflict budget, in slices so that the clock is checked too
+            deadline = None if time_limit is None else time.perf_counter() + time_limit
+            sat, spent = None, 0
+            while sat is None and spent < conflict_limit and (deadline is None or time.perf_counter() < deadline):
+                step = min(_CONFLICT_SLICE, conflict_limit - spent)
+                s.conf_budget(step)
+                sat = s.solve_limited()
+                spent += step
+        elif time_limit is None:
             sat = s.solve()
         elif name in _NO_INTERRUPT:
             # python-sat's CaDiCaL cannot be interrupted: solve in conflict-budget slices,
@@ -185,8 +201,9 @@ def solve_sat(
         Unused (python-sat's solvers are deterministic); kept for the common interface.
     encoding : {'auto', 'layered', 'order', 'acyclic'}, optional
         ``auto`` (the default) tries the layered encoding with ``ceil(2 sqrt(n))``
-        steps (fast on solvable deals), then the exhaustive acyclicity encoding (fast
-        proofs of ``unsolvable``). ``layered`` alone tries ``ceil(2 sqrt(n))`` steps,
+        steps for at most :data:`AUTO_LAYERED_CONFLICTS` conflicts and
+        :data:`AUTO_LAYERED_SECONDS` seconds (fast on solvable
+        deals), then the exhaustive acyclicity encoding (fast proofs of ``unsolvable``). ``layered`` alone tries ``ceil(2 sqrt(n))`` steps,
         then the proved bound.
     solver : str, optional
         A python-sat solver name or alias (default ``cadical195``).
@@ -226,6 +243,7 @@ def solve_sat(
     req = requirements(board)
     stats: dict[str, Any] = {"encoding": name, "solver": solver_name, "build_seconds": 0.0, "solve_seconds": 0.0}
     plan: list[tuple[str, int | None]]
+    budget: int | None = None
     if name in ("layered", "auto"):
         bound = step_bound(req, board.group_members())
         stats["step_bound"] = bound
@@ -236,6 +254,7 @@ def solve_sat(
             plan = [("layered", first)]
             if name == "auto":
                 plan.append(("acyclic", None))
+                budget = AUTO_LAYERED_CONFLICTS
             elif first < bound:
                 plan.append(("layered", bound))
     else:
@@ -254,9 +273,16 @@ def solve_sat(
         stats["variables"] = cnf.nv
         stats["clauses"] = len(cnf.clauses)
         remaining = None if deadline is None else deadline - time.perf_counter()
-        sat, model, _ = run_solver(cnf, solver=solver_name, time_limit=remaining)
+        limit = budget if (budget is not None and enc == "layered") else None
+        slot = remaining
+        if limit is not None:
+            slot = AUTO_LAYERED_SECONDS if remaining is None else min(remaining, AUTO_LAYERED_SECONDS)
+        sat, model, _ = run_solver(cnf, solver=solver_name, time_limit=slot, conflict_limit=limit)
         stats["solve_seconds"] += time.perf_counter() - t1
         if sat is None:
+            if limit is not None and (deadline is None or time.perf_counter() < deadline):
+                last_reason = "the layered attempt ran out of its budget"
+                continue  # auto: the budget of the layered attempt ran out, go on
             return SolveResult(UNKNOWN, "sat", stats=stats, reason="time limit")
         if sat:
             return SolveResult(SOLVABLE, "sat", moves=dec.decode(model).moves, stats=stats)
