@@ -133,3 +133,5 @@ def test_run_solver_time_limit_on_a_hard_formula(solver):
     sat, model, _ = run_solver(CNF(from_clauses=clauses), solver=solver, time_limit=0.3)
     assert sat is None and model is None
     assert time.perf_counter() - start < 20  # one conflict slice at most past the limit
+    sat, _, _ = run_solver(CNF(from_clauses=clauses), solver=solver, conflict_limit=300)
+    assert sat is None
