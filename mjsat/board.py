@@ -181,38 +181,64 @@ class Layout:
         name: str = "",
         block_any_higher: bool = False,
     ) -> None:
-        pos: list[Position] = []
-        for i, p in enumerate(positions):
-            if len(p) != 3:
-                raise InvalidLayoutError(f"tile {i}: expected (row, col, lev), got {tuple(p)!r}", (i,))
-            r, c, l = (int(v) for v in p)
-            if not (0 <= r <= MAX_COORD and 0 <= c <= MAX_COORD):
-                raise InvalidLayoutError(f"tile {i} at {(r, c, l)}: row and col must lie in 0..{MAX_COORD}", (i,))
-            if not 0 <= l <= MAX_LEVEL:
-                raise InvalidLayoutError(f"tile {i} at {(r, c, l)}: level must lie in 0..{MAX_LEVEL}", (i,))
-            pos.append((r, c, l))
+        pos = self._validated(positions)
         if len(pos) % 2:
             raise InvalidLayoutError(f"a layout needs an even number of tiles, got {len(pos)}")
-        self.positions: tuple[Position, ...] = tuple(pos)
+        self.positions: tuple[Position, ...] = pos
         self.name = name
         self.block_any_higher = bool(block_any_higher)
         self._check_overlaps()
 
     # -- construction helpers
+    @staticmethod
+    def _validated(positions: Iterable[Sequence[int]]) -> tuple[Position, ...]:
+        """The positions as int triples, with shape and range checked (vectorised)."""
+        rows = positions if isinstance(positions, (list, tuple)) else list(positions)
+        if not rows:
+            return ()
+        try:
+            arr = np.asarray(rows, dtype=np.int64)
+        except (ValueError, TypeError, OverflowError):
+            arr = None
+        if arr is None or arr.ndim != 2 or arr.shape[1] != 3:
+            for i, p in enumerate(rows):
+                if len(p) != 3:
+                    raise InvalidLayoutError(f"tile {i}: expected (row, col, lev), got {tuple(p)!r}", (i,))
+                for v in p:
+                    if isinstance(v, bool) or int(v) != v:
+                        raise InvalidLayoutError(f"tile {i}: expected integers, got {tuple(p)!r}", (i,))
+            arr = np.asarray([[int(v) for v in p] for p in rows], dtype=np.int64)
+        bad_rc = (arr[:, :2] < 0) | (arr[:, :2] > MAX_COORD)
+        if bad_rc.any():
+            i = int(np.flatnonzero(bad_rc.any(axis=1))[0])
+            r, c, l = (int(v) for v in arr[i])
+            raise InvalidLayoutError(f"tile {i} at {(r, c, l)}: row and col must lie in 0..{MAX_COORD}", (i,))
+        bad_l = (arr[:, 2] < 0) | (arr[:, 2] > MAX_LEVEL)
+        if bad_l.any():
+            i = int(np.flatnonzero(bad_l)[0])
+            r, c, l = (int(v) for v in arr[i])
+            raise InvalidLayoutError(f"tile {i} at {(r, c, l)}: level must lie in 0..{MAX_LEVEL}", (i,))
+        return tuple(map(tuple, arr.tolist()))  # type: ignore[arg-type]
+
     def _check_overlaps(self) -> None:
-        cells = self._cells
-        if len(cells) != 4 * len(self.positions):
-            seen: dict[tuple[int, int, int], int] = {}
-            for t, (r, c, l) in enumerate(self.positions):
-                for cell in ((l, r, c), (l, r + 1, c), (l, r, c + 1), (l, r + 1, c + 1)):
-                    if cell in seen:
-                        o = seen[cell]
-                        raise InvalidLayoutError(
-                            f"tiles {o} at {self.positions[o]} and {t} at {self.positions[t]} "
-                            f"overlap on level {l}",
-                            (o, t),
-                        )
-                    seen[cell] = t
+        """Raise on two tiles sharing a cell on one level (sorting cell keys: O(n log n))."""
+        n = len(self.positions)
+        if n < 2:
+            return
+        arr = np.asarray(self.positions, dtype=np.int64)
+        span = MAX_COORD + 2
+        base = (arr[:, 2] * span + arr[:, 0]) * span + arr[:, 1]
+        keys = np.concatenate([base, base + span, base + 1, base + span + 1])
+        order = np.argsort(keys, kind="stable")
+        dup = np.flatnonzero(keys[order][1:] == keys[order][:-1])
+        if dup.size == 0:
+            return
+        pairs = sorted({tuple(sorted((int(order[k]) % n, int(order[k + 1]) % n))) for k in dup})
+        o, t = min(pairs, key=lambda p: (p[1], p[0]))
+        raise InvalidLayoutError(
+            f"tiles {o} at {self.positions[o]} and {t} at {self.positions[t]} overlap on level {self.positions[t][2]}",
+            (o, t),
+        )
 
     @cached_property
     def _cells(self) -> dict[tuple[int, int, int], TileId]:
