@@ -730,21 +730,46 @@ class ShisenShoBoard(Board):
         return tuple(((r - r0) // 2, (c - c0) // 2) for r, c, _ in self.layout.positions)
 
     def occupancy(self) -> np.ndarray:
-        """A ``(height+2, width+2)`` bool array of occupied cells, with the empty margin."""
-        h, w = self.grid_shape
-        occ = np.zeros((h + 2, w + 2), dtype=bool)
-        for t, (y, x) in enumerate(self.cells):
-            if self._present[t]:
-                occ[y + 1, x + 1] = True
+        """A ``(height+2, width+2)`` bool array of occupied cells, with the empty margin.
+
+        The board keeps it up to date in :meth:`push` and :meth:`pop`; treat it as read-only.
+        """
+        occ = self.__dict__.get("_occ")
+        if occ is None:
+            h, w = self.grid_shape
+            occ = np.zeros((h + 2, w + 2), dtype=bool)
+            for t, (y, x) in enumerate(self.cells):
+                if self._present[t]:
+                    occ[y + 1, x + 1] = True
+            self.__dict__["_occ"] = occ
         return occ
+
+    def push(self, move: Sequence[int]) -> None:
+        super().push(move)
+        occ = self.__dict__.get("_occ")
+        if occ is not None:
+            a, b = self._stack[-1]
+            occ[self._cell1(a)] = False
+            occ[self._cell1(b)] = False
+
+    def pop(self) -> Move:
+        a, b = super().pop()
+        occ = self.__dict__.get("_occ")
+        if occ is not None:
+            occ[self._cell1(a)] = True
+            occ[self._cell1(b)] = True
+        return (a, b)
+
+    def reset(self) -> None:
+        super().reset()
+        self.__dict__.pop("_occ", None)
 
     def is_free(self, t: TileId) -> bool:
         """A present tile with at least one empty orthogonal neighbour (or on the edge)."""
         if not self._present[t]:
             return False
         occ = self.occupancy()
-        y, x = self.cells[t]
-        y, x = y + 1, x + 1
+        y, x = self._cell1(t)
         return not (occ[y - 1, x] and occ[y + 1, x] and occ[y, x - 1] and occ[y, x + 1])
 
     def generate_legal_moves(self) -> Iterator[Move]:
