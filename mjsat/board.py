@@ -500,6 +500,15 @@ class Board:
     def is_present(self, t: TileId) -> bool:
         return bool(self._present[t])
 
+    @property
+    def presence(self) -> bytearray:
+        """The live presence array (1 = present), indexed by tile; read-only for callers.
+
+        It changes in place with :meth:`push`, :meth:`pop` and :meth:`reset`, so a view
+        (a player's, a kernel wrapper's) can share it instead of copying.
+        """
+        return self._present
+
     def present_tiles(self) -> list[TileId]:
         return [t for t in range(len(self.layout)) if self._present[t]]
 
@@ -608,7 +617,7 @@ class Board:
 
     def reset(self) -> None:
         """Put every tile back."""
-        self._present = bytearray(b"\x01") * len(self.layout)
+        self._present[:] = b"\x01" * len(self.layout)  # in place: views share it
         self._stack.clear()
 
     def copy(self, *, stack: bool = True) -> Board:

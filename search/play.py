@@ -151,7 +151,7 @@ class PlayerView:
         self.layout: Layout = board.layout
         self._geo = _geometry(board.layout, isinstance(board, TransposedMahjongBoard))
         n = len(board.layout)
-        present = self._board._present  # shared with the private board: one truth
+        present = self._board.presence  # shared with the private board: one truth
         self._present = present
         self._free: set[TileId] = {t for t in range(n) if present[t] and self._board.is_free(t)}
         self._visible = bytearray(n)
