@@ -47,7 +47,7 @@ ENCODINGS: dict[str, Callable[..., tuple[CNF, Decoder]]] = {
 
 DEFAULT_ENCODING = "acyclic"
 """The single CNF written when none is named: exhaustive and the most compact on the
-reduction boards (see ``benchmarks/notes/encoders.md``). :func:`solve_sat` defaults to
+reduction boards (see ``benchmarks/README.md``). :func:`solve_sat` defaults to
 ``auto``: layered with a few steps first, then acyclic."""
 SOLVERS: tuple[str, ...] = ("cadical195", "glucose4", "maplechrono")
 """The python-sat solvers the tests and cross-validation select (CaDiCaL 1.9.5,
