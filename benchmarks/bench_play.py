@@ -4,8 +4,7 @@
 [--quick] [--fresh]``
 
 Every position ``i`` is the turtle dealt by Algorithm 1 from seed ``i``
-(:func:`mjsat.search.play.deal_solvable_fast`, identical to
-:func:`mjsat.deal.deal_solvable`); all eight configurations play it with the play seed
+(:func:`mjsat.deal.deal_solvable`); all eight configurations play it with the play seed
 ``i + PLAY_SEED_OFFSET``. One JSON line per position goes to
 ``benchmarks/results/play_positions.jsonl`` as it finishes, so an interrupted run
 resumes where it stopped (``--fresh`` starts over). The summary table, beside the

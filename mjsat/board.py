@@ -674,6 +674,21 @@ class MahjongBoard(Board):
     def side_names(self) -> tuple[str, str]:
         return ("left", "right")
 
+    @cached_property
+    def freeness_dependents(self) -> tuple[tuple[TileId, ...], ...]:
+        """For each tile the tiles whose freeness its removal can change (built once).
+
+        Those are the tiles it covers and the tiles it touches on a side, as this game's
+        tables say; a search that keeps a free set up to date re-tests only these.
+        """
+        above, one, two = self._tables
+        deps: list[set[TileId]] = [set() for _ in range(len(self.layout))]
+        for u in range(len(self.layout)):
+            for table in (above, one, two):
+                for o in table[u]:
+                    deps[o].add(u)
+        return tuple(tuple(sorted(d)) for d in deps)
+
     def tile_blocked_reason(self, t: TileId) -> str | None:
         """Why present tile ``t`` is not free, or ``None``."""
         p = self._present

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from mjsat.board import Board, Layout, Move, find_variant
+from mjsat.board import Board, Layout, MahjongBoard, Move, find_variant
 
 __all__ = ["default_group_sizes", "deal_random", "deal_solvable", "DealError"]
 
@@ -73,8 +73,11 @@ def deal_random(
     return cls(layout, groups.tolist(), meta={"seed": int(seed), "deal": "random", "layout": layout.name})
 
 
-def _random_clear_order(board: Board, rng: np.random.Generator) -> list[Move] | None:
-    """Play uniformly random legal moves on an all-equal board; ``None`` when stuck."""
+def _random_clear_order_scan(board: Board, rng: np.random.Generator) -> list[Move] | None:
+    """Play uniformly random legal moves on an all-equal board; ``None`` when stuck.
+
+    The plain version: the legal moves are listed anew at every step.
+    """
     order: list[Move] = []
     while not board.is_solved():
         moves = list(board.generate_legal_moves())
@@ -86,6 +89,43 @@ def _random_clear_order(board: Board, rng: np.random.Generator) -> list[Move] | 
     return order
 
 
+def _kth_pair(items: Sequence[int], k: int) -> Move:
+    """The ``k``-th pair of ``itertools.combinations(items, 2)``, without listing them."""
+    m = len(items)
+    i = 0
+    while k >= m - 1 - i:
+        k -= m - 1 - i
+        i += 1
+    return (items[i], items[i + 1 + k])
+
+
+def _random_clear_order(board: Board, rng: np.random.Generator) -> list[Move] | None:
+    """:func:`_random_clear_order_scan` with the same random numbers and the same result,
+    keeping the free tiles up to date instead of listing the moves at every step.
+
+    On an all-equal Mahjong board the legal moves are exactly the pairs of free tiles, in
+    the order of ``combinations(sorted(free), 2)``; after a move only the tiles its two
+    tiles covered or touched (:attr:`MahjongBoard.freeness_dependents`) can become free.
+    Other games take the plain version.
+    """
+    if not isinstance(board, MahjongBoard):
+        return _random_clear_order_scan(board, rng)
+    deps = board.freeness_dependents
+    free = {t for t in range(len(board)) if board.is_free(t)}
+    order: list[Move] = []
+    while not board.is_solved():
+        f = len(free)
+        if f < 2:
+            return None
+        a, b = _kth_pair(sorted(free), int(rng.integers(f * (f - 1) // 2)))
+        board.push((a, b))
+        order.append((a, b))
+        free -= {a, b}
+        for t in (a, b):
+            free.update(u for u in deps[t] if board.is_free(u))
+    return order
+
+
 def deal_solvable(
     layout: Layout,
     *,
@@ -93,12 +133,17 @@ def deal_solvable(
     game: str = "mahjong",
     group_sizes: Sequence[int] | None = None,
     max_restarts: int = 10_000,
+    scan: bool = False,
 ) -> tuple[Board, list[Move]]:
     """A deal solvable by construction, with the order that clears it.
 
     Seed 003, Algorithm 1: on a board whose tiles are all equal, remove random pairs of
     free tiles until the board is clear (restart when stuck); then hand the removed pairs
     their groups in a random order. The returned order clears the returned board.
+
+    ``scan=True`` lists the legal moves anew at every step (the plain reference); by
+    default Mahjong boards keep their free tiles up to date instead. Both draw the same
+    random numbers and give the same board.
 
     Raises
     ------
@@ -111,7 +156,7 @@ def deal_solvable(
     blank = cls(layout, [0] * len(layout))
     for attempt in range(max_restarts + 1):
         blank.reset()
-        order = _random_clear_order(blank, rng)
+        order = (_random_clear_order_scan if scan else _random_clear_order)(blank, rng)
         if order is not None:
             break
     else:

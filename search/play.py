@@ -44,7 +44,6 @@ __all__ = [
     "play_game",
     "PLAY_SEED_OFFSET",
     "play_seed",
-    "deal_solvable_fast",
     "BoardSource",
     "play_batch",
     "summarize",
@@ -409,71 +408,6 @@ def play_game(board: Board, strategy: Any = "random", heuristic: Any = "random",
     return Game(board, strategy, heuristic, seed=seed).run()
 
 
-def deal_solvable_fast(layout: Layout, *, seed: int, game: str = "mahjong", max_restarts: int = 10_000) -> Board:
-    """The board :func:`mjsat.deal.deal_solvable` makes, drawn with the same random
-    numbers, with an incremental free-tile set instead of a scan per move.
-
-    The tests check that both give the same board for many seeds; the batch runner uses
-    this one because the Table 1 benchmark deals 20,000 turtles.
-
-    Notes
-    -----
-    :math:`O(n d + \\sum f^2)` per attempt for ``f`` free tiles at each step (the list of
-    free pairs the random choice indexes), instead of :math:`O(n d)` per step plus that.
-    """
-    from mjsat.deal import DealError, _check_sizes
-    from mjsat.board import find_variant
-
-    cls = find_variant(game)
-    if not issubclass(cls, MahjongBoard):
-        from mjsat.deal import deal_solvable
-
-        return deal_solvable(layout, seed=seed, game=game, max_restarts=max_restarts)[0]
-    sizes = _check_sizes(len(layout), None)
-    rng = np.random.default_rng(seed)
-    blank = cls(layout, [0] * len(layout))
-    geo = _geometry(layout, issubclass(cls, TransposedMahjongBoard))
-    n = len(layout)
-    for attempt in range(max_restarts + 1):
-        blank.reset()
-        free = sorted(t for t in range(n) if blank.is_free(t))
-        order: list[Move] = []
-        while len(order) * 2 < n:
-            if len(free) < 2:
-                break
-            k = int(rng.integers(len(free) * (len(free) - 1) // 2))
-            a, b = _combination(free, k)
-            blank.push((a, b))
-            order.append((a, b))
-            fs = set(free)
-            fs.discard(a)
-            fs.discard(b)
-            for t in (a, b):
-                for u in geo.frees[t]:
-                    if u not in fs and blank._present[u] and blank.is_free(u):
-                        fs.add(u)
-            free = sorted(fs)
-        if len(order) * 2 == n:
-            break
-    else:
-        raise DealError(f"no clearing order found for layout {layout.name!r} in {max_restarts} restarts")
-    pair_labels = rng.permutation(np.repeat(np.arange(len(sizes)), [s // 2 for s in sizes]))
-    groups = [0] * n
-    for (a, b), g in zip(order, pair_labels.tolist()):
-        groups[a] = groups[b] = g
-    return cls(layout, groups, meta={"seed": int(seed), "deal": "solvable", "layout": layout.name, "restarts": attempt})
-
-
-def _combination(items: Sequence[int], k: int) -> Move:
-    """The ``k``-th pair of ``itertools.combinations(items, 2)`` without listing them."""
-    m = len(items)
-    i = 0
-    while k >= m - 1 - i:
-        k -= m - 1 - i
-        i += 1
-    return (items[i], items[i + 1 + k])
-
-
 def play_seed(deal_seed: int) -> int:
     """The seed of the play on the deal made from ``deal_seed``."""
     return int(deal_seed) + PLAY_SEED_OFFSET
@@ -499,12 +433,12 @@ class BoardSource:
         """``(board, play seed)`` of index ``i``."""
         if self.board is not None:
             return self.board, self.seed + i
-        from mjsat.deal import deal_random
+        from mjsat.deal import deal_random, deal_solvable
 
         assert self.layout is not None
         s = self.seed + i
         if self.solvable:
-            board = deal_solvable_fast(self.layout, seed=s)
+            board = deal_solvable(self.layout, seed=s)[0]
         else:
             board = deal_random(self.layout, seed=s)
         return board, play_seed(s)

@@ -24,7 +24,6 @@ from mjsat.search.play import (
     PlayerView,
     StrategyError,
     UnsupportedGameError,
-    deal_solvable_fast,
     play_batch,
     play_game,
     summarize,
@@ -45,7 +44,7 @@ def turtle():
 
 @pytest.fixture(scope="module")
 def turtle_deals(turtle):
-    return [deal_solvable_fast(turtle, seed=s) for s in range(3)]
+    return [deal_solvable(turtle, seed=s)[0] for s in range(3)]
 
 
 def naive_visible(positions, present, t):
@@ -215,8 +214,8 @@ def test_rule_breaking_strategies_are_stopped(turtle_deals):
 def test_fast_deal_is_deal_solvable(name):
     layout = load_layout(name)
     for seed in range(6):
-        slow, order = deal_solvable(layout, seed=seed)
-        fast = deal_solvable_fast(layout, seed=seed)
+        slow, order = deal_solvable(layout, seed=seed, scan=True)
+        fast, _ = deal_solvable(layout, seed=seed)
         assert fast.groups == slow.groups and fast.meta == slow.meta
         replay(fast, order)
 
@@ -224,8 +223,8 @@ def test_fast_deal_is_deal_solvable(name):
 def test_fast_deal_of_a_transposed_board():
     layout = load_layout("pyramid")
     for seed in range(4):
-        slow, _ = deal_solvable(layout, seed=seed, game="mahjong-transposed")
-        fast = deal_solvable_fast(layout, seed=seed, game="mahjong-transposed")
+        slow, _ = deal_solvable(layout, seed=seed, game="mahjong-transposed", scan=True)
+        fast, _ = deal_solvable(layout, seed=seed, game="mahjong-transposed")
         assert isinstance(fast, TransposedMahjongBoard) and fast.groups == slow.groups
 
 
@@ -329,6 +328,6 @@ def test_cli_refuses_shisen_sho_and_unknown_methods(tmp_path):
 def test_random_heuristic_rows_of_table_1(turtle, strategy, paper):
     """Seed 003, Table 1, Random heuristic: the paper's % lies in our 99.9 % interval."""
     n = 1500
-    cleared = sum(play_game(deal_solvable_fast(turtle, seed=i), strategy, "random", seed=i + 1_000_000_007).cleared for i in range(n))
+    cleared = sum(play_game(deal_solvable(turtle, seed=i)[0], strategy, "random", seed=i + 1_000_000_007).cleared for i in range(n))
     lo, hi = wilson_interval(cleared, n, z=3.29)
     assert lo <= paper <= hi

@@ -10,7 +10,8 @@ from mjsat.board import Layout, MahjongBoard
 from mjsat.generate import random_small_board
 from mjsat.layouts import load_layout
 from mjsat.methods import METHODS, solve
-from mjsat.search.play import deal_solvable_fast, play_game
+from mjsat.deal import deal_solvable
+from mjsat.search.play import play_game
 from mjsat.search.play_analysis import (
     FatalMove,
     best_exact_method,
@@ -23,7 +24,7 @@ from naive import brute_force_solvable
 
 
 def test_remaining_board_maps_tiles_back():
-    board = deal_solvable_fast(load_layout("pyramid"), seed=3)
+    board = deal_solvable(load_layout("pyramid"), seed=3)[0]
     rec = play_game(board, "random", "random", seed=1)
     k = len(rec.moves) // 2
     sub, back = remaining_board(board, rec.moves[:k])
@@ -75,7 +76,7 @@ def test_start_solvable_skips_the_first_solve():
 
 
 def test_limits_answer_unknown_with_bounds():
-    board = deal_solvable_fast(load_layout("turtle"), seed=11)
+    board = deal_solvable(load_layout("turtle"), seed=11)[0]
     for seed in range(20):
         rec = play_game(board, "random", "random", seed=seed)
         if not rec.cleared:
@@ -103,7 +104,7 @@ def test_histogram_and_method_choice():
 
 
 def test_solvers_agree_on_a_position_after_a_few_moves():
-    board = deal_solvable_fast(load_layout("pyramid"), seed=8)
+    board = deal_solvable(load_layout("pyramid"), seed=8)[0]
     rec = play_game(board, "greedy", "maxblock", seed=8)
     sub, _ = remaining_board(board, rec.moves[:3])
     methods = [m for m in ("ref", best_exact_method()) if m in METHODS]
