@@ -38,17 +38,11 @@ LAZY_COMMANDS: dict[str, str] = {
 }
 
 
-def _lazy_target(name: str) -> tuple[str, str]:
-    """``(module:attr, short help)`` of a lazily registered command."""
-    entry = LAZY_COMMANDS[name]
-    return (entry, "") if isinstance(entry, str) else (entry[0], entry[1])
-
-
 class MjsatGroup(click.Group):
     """A click group that loads the parts' commands lazily and reports bad input in one line.
 
-    ``LAZY_COMMANDS`` maps a name to ``"module:attr"`` or to ``("module:attr", "short
-    help")``; with the short help, ``mjsat --help`` lists the command without importing it.
+    A part whose command fails to import is listed as unavailable in ``mjsat --help``
+    instead of breaking it.
     """
 
     def list_commands(self, ctx: click.Context) -> list[str]:
@@ -57,7 +51,7 @@ class MjsatGroup(click.Group):
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         cmd = super().get_command(ctx, name)
         if cmd is None and name in LAZY_COMMANDS:
-            module, _, attr = _lazy_target(name)[0].partition(":")
+            module, _, attr = LAZY_COMMANDS[name].partition(":")
             cmd = getattr(importlib.import_module(module), attr)
         return cmd
 
@@ -70,12 +64,10 @@ class MjsatGroup(click.Group):
                 if not cmd.hidden:
                     rows.append((name, cmd.get_short_help_str(limit)))
                 continue
-            short = _lazy_target(name)[1]
-            if not short:
-                try:
-                    short = self.get_command(ctx, name).get_short_help_str(limit)  # type: ignore[union-attr]
-                except Exception as exc:  # a part that fails to import must not break --help
-                    short = f"(unavailable: {exc})"
+            try:
+                short = self.get_command(ctx, name).get_short_help_str(limit)  # type: ignore[union-attr]
+            except Exception as exc:  # a part that fails to import must not break --help
+                short = f"(unavailable: {exc})"
             rows.append((name, short))
         if rows:
             with formatter.section("Commands"):
