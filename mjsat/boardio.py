@@ -296,9 +296,9 @@ def solution_from_text(text: str, path: PathLike = "<solution>") -> list[Move]:
 
 def load_solution(path: PathLike, board: Board | None = None) -> list[Move]:
     """Read a move list; with ``board``, tile indices out of range are file errors."""
-    moves = solution_from_text(read_text(path), path)
+    text = read_text(path)
+    moves = solution_from_text(text, path)
     if board is not None:
-        text = read_text(path)
         plain = not text.lstrip().startswith(("{", "["))
         numbered = [i for i, raw in enumerate(text.splitlines(), 1) if raw.split("#", 1)[0].strip()]
         for k, (a, b) in enumerate(moves):
