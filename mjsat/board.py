@@ -17,7 +17,9 @@ The games are subclasses of :class:`Board` overriding the rule hooks
   level with the layout's GNOME rule) and its left or its right side is untouched;
 * :class:`TransposedMahjongBoard` -- the same with front and rear instead of left and right;
 * :class:`ShisenShoBoard` -- two equal tiles go when a path of at most three axis-parallel
-  segments through empty cells joins them; the path may run one cell outside the board.
+  segments through empty cells joins them; the path may run one cell outside the board;
+* :class:`ShisenShoMahjongBoard` -- Shisen-Sho in three dimensions on the Mahjong grid
+  (seed 002, section 4.1): a tile with nothing above it, paths of half-tile cells.
 
 >>> layout = Layout([(0, 0, 0), (0, 2, 0), (0, 4, 0), (0, 6, 0)])
 >>> board = MahjongBoard(layout, [0, 1, 1, 0])
@@ -57,6 +59,7 @@ __all__ = [
     "MahjongBoard",
     "TransposedMahjongBoard",
     "ShisenShoBoard",
+    "ShisenShoMahjongBoard",
     "VARIANTS",
     "GAMES",
     "find_variant",
@@ -818,8 +821,143 @@ class ShisenShoBoard(Board):
         return f"no path of at most three segments joins tiles {a} and {b}"
 
 
+class ShisenShoMahjongBoard(Board):
+    """Shisen-Sho in three dimensions on the Mahjong grid (seed 002, section 4.1).
+
+    Any Mahjong :class:`Layout` will do. The geometry is that of the half-tile grid: a
+    tile at ``(row, col, lev)`` covers the cells ``row..row+1`` x ``col..col+1`` of level
+    ``lev``, and a cell of a level is *empty* when no present tile of that level covers
+    it. Around the layout's bounding box (of all levels, fixed for the whole game) every
+    level has a margin of one empty cell.
+
+    * A tile is *playable* (:meth:`is_free`) when it is present and nothing is above it:
+      its four cells are empty on every higher level (its pillar is free).
+    * Two equal playable tiles on one level go together when a *path* joins them: a
+      chain of edge-adjacent cells of that level, the first a cell of one tile, the last
+      a cell of the other, every cell in between empty, turning at most twice (at most
+      three axis-parallel lines).
+    * Two equal playable tiles on different levels go together when the pillar line from
+      the lower tile up to the higher tile's level and at most two lines in that level
+      join them: a chain of cells of the higher level from a cell above the lower tile
+      (those are empty, since the lower tile is playable) to a cell of the higher tile,
+      every cell in between empty, turning at most once.
+
+    Seed 002 allows only one pillar line, so that two tiles of one level pair in three
+    dimensions exactly when they pair within their level.
+
+    A margin of one half-tile cell allows every path that a margin of one whole tile
+    would: a path that runs in the margin can be moved to the margin's inner line of
+    cells without changing its turns. On a board whose tiles all sit on one level at even
+    rows and columns (a rectangular Shisen-Sho board embedded in the Mahjong grid) these
+    rules are those of :class:`ShisenShoBoard`. A path of whole cells maps to a path of
+    half cells along one lane of sub-cells (the inner one of a margin it uses), with the
+    same turns. Conversely, the whole cells that a half-cell path visits form a walk
+    through empty whole cells (a tile fills its whole cell) with at most three straight
+    runs, and shortcutting its reversals leaves a path of at most three segments. The
+    tests check this on every position of random play.
+
+    Removing tiles only empties cells, so a pair that can go stays playable (the pairing
+    search relies on this). The cells of both tiles count as empty for their own path, so
+    the test also answers for tiles already removed (the pruning scan of seed 002 asks
+    whether a tile could pair with a removed tile of its group).
+
+    In layouts where the tiles of every pillar sit on consecutive levels from the bottom,
+    as in the xmahjongg layouts, no path passes under a tile; elsewhere a path on a level
+    may run under a tile of a higher level that bridges empty cells.
+    """
+
+    game = "shisen-sho-3d"
+    aliases = ("shisen-sho-mahjong", "shisen3d", "shisensho-3d")
+
+    @cached_property
+    def grid_shape(self) -> tuple[int, int, int]:
+        """``(levels, h, w)`` of the occupancy grid: half-tile cells with the margin."""
+        r0, c0, r1, c1 = self.layout.bounds()
+        return (max(self.layout.levels, 1), r1 - r0 + 3, c1 - c0 + 3)
+
+    @cached_property
+    def cells(self) -> tuple[tuple[int, int, int], ...]:
+        """``(row, col, lev)`` of each tile's top-left cell in the occupancy grid."""
+        r0, c0, _, _ = self.layout.bounds()
+        return tuple((r - r0 + 1, c - c0 + 1, l) for r, c, l in self.layout.positions)
+
+    def occupancy(self) -> np.ndarray:
+        """A ``(levels, h, w)`` bool array of occupied half-tile cells, with the margin.
+
+        The board keeps it up to date in :meth:`push` and :meth:`pop`; treat it as read-only.
+        """
+        occ = self.__dict__.get("_occ")
+        if occ is None:
+            occ = np.zeros(self.grid_shape, dtype=bool)
+            for t, (r, c, l) in enumerate(self.cells):
+                if self._present[t]:
+                    occ[l, r : r + 2, c : c + 2] = True
+            self.__dict__["_occ"] = occ
+        return occ
+
+    def _mark(self, t: TileId, value: bool) -> None:
+        occ = self.__dict__.get("_occ")
+        if occ is not None:
+            r, c, l = self.cells[t]
+            occ[l, r : r + 2, c : c + 2] = value
+
+    def push(self, move: Sequence[int]) -> None:
+        super().push(move)
+        a, b = self._stack[-1]
+        self._mark(a, False)
+        self._mark(b, False)
+
+    def pop(self) -> Move:
+        a, b = super().pop()
+        self._mark(a, True)
+        self._mark(b, True)
+        return (a, b)
+
+    def reset(self) -> None:
+        super().reset()
+        self.__dict__.pop("_occ", None)
+
+    def is_free(self, t: TileId) -> bool:
+        """A present tile with nothing above it (its pillar is free)."""
+        if not self._present[t]:
+            return False
+        r, c, l = self.cells[t]
+        return not self.occupancy()[l + 1 :, r : r + 2, c : c + 2].any()
+
+    def generate_legal_moves(self) -> Iterator[Move]:
+        from mjsat.shisen import connectable3d
+
+        occ = self.occupancy()
+        cells = self.cells
+        for ts in self.group_members().values():
+            live = [t for t in ts if self._present[t] and self.is_free(t)]
+            for a, b in itertools.combinations(live, 2):
+                if connectable3d(occ, cells[a], cells[b]):
+                    yield (a, b)
+
+    def blocked_reason(self, a: TileId, b: TileId) -> str | None:
+        from mjsat.shisen import connectable3d
+
+        for t in (a, b):
+            if not self.is_free(t):
+                r, c, l = self.layout.positions[t]
+                cover = next(
+                    o
+                    for k in range(l + 1, self.layout.levels)
+                    for dr, dc in Layout._OVER
+                    if (o := self.layout.tile_at(r + dr, c + dc, k)) is not None and self._present[o]
+                )
+                return f"tile {t} is covered by tile {cover}"
+        if connectable3d(self.occupancy(), self.cells[a], self.cells[b]):
+            return None
+        la, lb = self.layout.positions[a][2], self.layout.positions[b][2]
+        if la == lb:
+            return f"no path of at most three lines on level {la} joins tiles {a} and {b}"
+        return f"no pillar line and at most two lines on level {max(la, lb)} join tiles {a} and {b}"
+
+
 VARIANTS: dict[str, type[Board]] = {
-    cls.game: cls for cls in (MahjongBoard, TransposedMahjongBoard, ShisenShoBoard)
+    cls.game: cls for cls in (MahjongBoard, TransposedMahjongBoard, ShisenShoBoard, ShisenShoMahjongBoard)
 }
 """The games by canonical name."""
 GAMES: tuple[str, ...] = tuple(VARIANTS)

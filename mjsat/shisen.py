@@ -1,8 +1,13 @@
-"""The Shisen-Sho connection test on a grid with an empty margin.
+"""The Shisen-Sho connection tests: on a grid of whole tiles, and on the Mahjong grid.
 
 Two tiles can be removed together when a path of at most three axis-parallel segments
 (at most two turns) through empty cells joins them. The grid given here already carries a
 margin of one empty cell all round, so the path may run one cell outside the board.
+
+:func:`connectable` is the rectangular game (one cell per tile); :func:`connectable3d`
+is seed 002's Shisen-Sho in three dimensions on the half-tile grid of Mahjong layouts
+(see :class:`mjsat.board.ShisenShoMahjongBoard` for the rules and why they reduce to the
+rectangular game).
 
 >>> import numpy as np
 >>> occ = np.zeros((4, 5), dtype=bool)      # a 2 x 3 board with its margin
@@ -15,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["connectable"]
+__all__ = ["connectable", "connectable3d"]
 
 
 def _reach(occ: np.ndarray, y: int, x: int, other: tuple[int, int]) -> tuple[list[int], list[int]]:
@@ -90,4 +95,89 @@ def connectable(occ: np.ndarray, a: tuple[int, int], b: tuple[int, int]) -> bool
             inside = (x == xa) + (x == xb)
             if _clear(occ[lo : hi + 1, x], inside):
                 return True
+    return False
+
+
+def _run(line: np.ndarray, lo: int, hi: int) -> tuple[int, int]:
+    """Extend the cells ``lo..hi`` of a 1-D ``line`` through empty cells both ways."""
+    while lo > 0 and not line[lo - 1]:
+        lo -= 1
+    while hi < line.shape[0] - 1 and not line[hi + 1]:
+        hi += 1
+    return lo, hi
+
+
+def connectable3d(occ: np.ndarray, a: tuple[int, int, int], b: tuple[int, int, int]) -> bool:
+    """True iff tiles ``a`` and ``b`` of the Mahjong grid form a Shisen-Sho pair (seed 002, 4.1).
+
+    Parameters
+    ----------
+    occ : ndarray of bool, shape (levels, h, w)
+        Occupied half-tile cells of each level, with an empty margin of one cell all
+        round (not modified).
+    a, b : (row, col, lev)
+        The two tiles' top-left cells in ``occ`` coordinates (each tile covers
+        ``row..row+1`` x ``col..col+1`` of its level). They need not be present: their own
+        cells count as empty, and a tile lying on the other one never pairs with it.
+
+    Returns
+    -------
+    bool
+        Both tiles have nothing above them, and a chain of edge-adjacent half-cells with
+        at most two turns (tiles on one level) or at most one turn (different levels; the
+        pillar line from the lower tile up is the third line) runs through empty cells of
+        the higher tile's level from a cell of the lower tile (or of its column of cells
+        on the higher level) to a cell of the higher tile.
+
+    Examples
+    --------
+    >>> occ = np.zeros((2, 4, 8), dtype=bool)   # 2 levels, 2 x 6 half-cells + margin
+    >>> occ[0, 1:3, 1:7] = True                  # three tiles side by side on level 0
+    >>> connectable3d(occ, (1, 1, 0), (1, 5, 0))   # around, through the margin
+    True
+    >>> occ[1, 1:3, 3:5] = True                  # a tile on the middle one
+    >>> connectable3d(occ, (1, 1, 0), (1, 3, 1))   # up the pillar, then along level 1
+    True
+    >>> connectable3d(occ, (1, 1, 0), (1, 3, 0))   # the middle tile is covered
+    False
+
+    Notes
+    -----
+    Every such chain has a middle segment, horizontal or vertical, whose ends are reached
+    from each tile by a straight run along one of the tile's two rows or two columns (for
+    the lower of two tiles on different levels, a run of length zero). Scanning the
+    reaches and testing each candidate middle segment takes :math:`O((h + w)^2)` time,
+    plus :math:`O(\\text{levels})` for the two pillars.
+    """
+    if a[2] > b[2]:
+        a, b = b, a
+    (ra, ca, la), (rb, cb, lb) = a, b
+    if abs(ra - rb) < 2 and abs(ca - cb) < 2:
+        return False  # the same tile, or the higher one lies on the lower one
+    for r, c, l in (a, b):
+        if occ[l + 1 :, r : r + 2, c : c + 2].any():
+            return False
+    g = occ[lb].copy()
+    g[rb : rb + 2, cb : cb + 2] = False
+    same = la == lb
+    if same:
+        g[ra : ra + 2, ca : ca + 2] = False
+    # middle segment horizontal, on row y: a goes down/up its column xa, b its column xb
+    b_runs = [_run(g[:, xb], rb, rb + 1) for xb in (cb, cb + 1)]
+    for xa in (ca, ca + 1):
+        a0, a1 = _run(g[:, xa], ra, ra + 1) if same else (ra, ra + 1)
+        for xb, (b0, b1) in zip((cb, cb + 1), b_runs):
+            lo, hi = min(xa, xb), max(xa, xb)
+            for y in range(max(a0, b0), min(a1, b1) + 1):
+                if not g[y, lo : hi + 1].any():
+                    return True
+    # middle segment vertical, on column x
+    b_runs = [_run(g[yb, :], cb, cb + 1) for yb in (rb, rb + 1)]
+    for ya in (ra, ra + 1):
+        a0, a1 = _run(g[ya, :], ca, ca + 1) if same else (ca, ca + 1)
+        for yb, (b0, b1) in zip((rb, rb + 1), b_runs):
+            lo, hi = min(ya, yb), max(ya, yb)
+            for x in range(max(a0, b0), min(a1, b1) + 1):
+                if not g[lo : hi + 1, x].any():
+                    return True
     return False
