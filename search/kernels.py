@@ -33,7 +33,8 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from mjsat.search.pairing import SHISEN, Geometry, pairings
+from mjsat.search.kernels_sh3d import _s3_apply, _s3_ok, _s3_scan, sh3d_arrays
+from mjsat.search.pairing import SH3D, SHISEN, Geometry, pairings
 
 __all__ = ["MAX_GROUP", "GroupTooLargeError", "RUNNING", "SOLVED", "EXHAUSTED", "arrays", "workspace"]
 
@@ -94,6 +95,8 @@ def arrays(geo: Geometry) -> tuple[Any, ...]:
     group = np.array(geo.group, dtype=np.int32)
     gr = (group, *_csr(geo.members))
     empty = np.zeros(0, dtype=np.int32)
+    if geo.kind == SH3D:  # Shisen-Sho on the Mahjong grid: see mjsat.search.kernels_sh3d
+        return (np.int64(geo.kind), gr, (np.zeros(1, dtype=np.int32), empty) * 6, sh3d_arrays(geo), _PTAB)
     if geo.kind != SHISEN:
         hit = _MJ_CACHE.get(id(geo.above))
         if hit is not None and hit[0] is geo.above and hit[1] is geo.one:
@@ -626,6 +629,8 @@ def _sh_scan(gr, sh, pres, partner, ws):
 def _apply(kind, gr, mj, sh, pres, partner, moves, mptr, opts, ws):
     if kind == 1:
         return _sh_apply(gr, sh, pres, partner, moves, mptr, opts, ws)
+    if kind == 2:
+        return _s3_apply(gr, sh, pres, partner, moves, mptr, opts, ws)
     return _mj_apply(gr, mj, pres, partner, moves, mptr, opts, ws)
 
 
@@ -633,6 +638,8 @@ def _apply(kind, gr, mj, sh, pres, partner, moves, mptr, opts, ws):
 def _scan(kind, gr, mj, sh, pres, partner, moves, opts, ws):
     if kind == 1:
         return _sh_scan(gr, sh, pres, partner, ws)
+    if kind == 2:
+        return _s3_scan(gr, sh, pres, partner, ws)
     return _mj_scan(gr, mj, pres, partner, moves, opts, ws)
 
 
@@ -641,6 +648,8 @@ def _playable(kind, a, b, pres, sh, ws):
     """After an apply on ``pres``: can present tiles ``a`` and ``b`` go together now?"""
     if kind == 1:
         return _sh_ok(a, b, sh, ws[5])
+    if kind == 2:
+        return _s3_ok(a, b, sh, ws[5])
     return _mj_free(a, pres, ws[0], ws[1], ws[2]) and _mj_free(b, pres, ws[0], ws[1], ws[2])
 
 
@@ -685,6 +694,8 @@ def _attempts(kind, gr, mj, sh, opts, count, rng, pres, partner, moves, ws):
                             continue
                         if kind == 0:
                             ok = na[y] == 0 and (no[y] == 0 or nt[y] == 0)
+                        elif kind == 2:
+                            ok = _s3_ok(x, y, sh, grid)
                         else:
                             ok = _connect(grid, sh[2], sh[3], cy[x], cx[x], cy[y], cx[y])
                         if ok:

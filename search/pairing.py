@@ -51,12 +51,13 @@ from typing import Any
 
 import numpy as np
 
-from mjsat.board import Board, Move, ShisenShoBoard, TransposedMahjongBoard
-from mjsat.shisen import connectable
+from mjsat.board import Board, Move, ShisenShoBoard, ShisenShoMahjongBoard, TransposedMahjongBoard
+from mjsat.shisen import connectable, connectable3d
 
 __all__ = [
     "MAHJONG",
     "SHISEN",
+    "SH3D",
     "Geometry",
     "geometry",
     "pairings",
@@ -68,6 +69,8 @@ MAHJONG = 0
 """Kind of a geometry whose pair test is 'both tiles free' (Mahjong, transposed Mahjong)."""
 SHISEN = 1
 """Kind of a geometry whose pair test is a Shisen-Sho path of at most three segments."""
+SH3D = 2
+"""Kind of a geometry whose pair test is Shisen-Sho on the Mahjong grid (seed 002, 4.1)."""
 
 
 @lru_cache(maxsize=None)
@@ -106,7 +109,9 @@ class Geometry:
     For :data:`MAHJONG`: ``above``/``one``/``two`` (the tiles covering a tile and those on
     its two sides) and their reverses ``covered``/``ones_of``/``twos_of`` (``u`` is in
     ``ones_of[t]`` when ``t`` is in ``one[u]``). For :data:`SHISEN`: ``cells`` (grid cell
-    of each tile, margin included) and ``shape`` (the grid with its margin).
+    of each tile, margin included) and ``shape`` (the grid with its margin). For
+    :data:`SH3D`: ``cells`` holds ``(row, col, lev)`` of each tile's top-left half-tile
+    cell and ``shape`` is ``(levels, h, w)`` (see :class:`~mjsat.board.ShisenShoMahjongBoard`).
     """
 
     kind: int
@@ -171,6 +176,8 @@ def geometry(board: Board) -> Geometry:
         h, w = board.grid_shape
         cells = tuple((y + 1, x + 1) for y, x in board.cells)
         return Geometry(SHISEN, n, group, mem, cells=cells, shape=(h + 2, w + 2))
+    if isinstance(board, ShisenShoMahjongBoard):
+        return Geometry(SH3D, n, group, mem, cells=board.cells, shape=board.grid_shape)
     if not isinstance(board, TransposedMahjongBoard) and board.game != "mahjong":
         raise ValueError(f"the pairing search does not know the game {board.game!r}")
     above, one, two, covered, ones_of, twos_of = _mahjong_tables(board)
@@ -234,6 +241,11 @@ class PythonSearch:
     # ------------------------------------------------------------------ the pair test
     def _occ(self, present: bytearray) -> np.ndarray:
         occ = np.zeros(self.geo.shape, dtype=bool)
+        if self.geo.kind == SH3D:
+            for t, (r, c, l) in enumerate(self.geo.cells):
+                if present[t]:
+                    occ[l, r : r + 2, c : c + 2] = True
+            return occ
         for t, (y, x) in enumerate(self.geo.cells):
             if present[t]:
                 occ[y, x] = True
@@ -250,6 +262,8 @@ class PythonSearch:
         """True iff present tiles ``a`` and ``b`` could go together now (groups aside)."""
         if self.geo.kind == MAHJONG:
             return self.is_free(a, present) and self.is_free(b, present)
+        if self.geo.kind == SH3D:
+            return connectable3d(self._occ(present), self.geo.cells[a], self.geo.cells[b])
         return connectable(self._occ(present), self.geo.cells[a], self.geo.cells[b])
 
     def is_loose(self, t: int, present: bytearray) -> bool:
@@ -360,7 +374,8 @@ class PythonSearch:
             return self.is_free(t, pres)
         occ = self._occ(pres)
         cells = self.geo.cells
-        return any(connectable(occ, cells[t], cells[u]) for u in tiles if u != t)
+        test = connectable3d if self.geo.kind == SH3D else connectable
+        return any(test(occ, cells[t], cells[u]) for u in tiles if u != t)
 
     def _probe(self, live: list[int], pairing: Sequence[tuple[int, int]], present: bytearray, partner: list[int]) -> bool:
         for i, j in pairing:

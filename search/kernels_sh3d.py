@@ -1,0 +1,306 @@
+"""numba kernels of the pairing-set search for Shisen-Sho on the Mahjong grid (seed 002, 4.1).
+
+The game is :class:`mjsat.board.ShisenShoMahjongBoard` (kind :data:`~mjsat.search.pairing.SH3D`
+of :mod:`mjsat.search.pairing`); the pure-Python references are
+:func:`mjsat.shisen.connectable3d` for the pair test and
+:class:`~mjsat.search.pairing.PythonSearch` for apply and scan, and the tests compare them.
+:mod:`mjsat.search.kernels` dispatches to :func:`_s3_apply`, :func:`_s3_scan` and
+:func:`_s3_ok` on that kind.
+
+The geometry travels in the same ``sh`` tuple type as the rectangular game's,
+``(cy, cx, h, w)`` (two ``int32`` arrays, two ``int64``), so that the search kernels are
+compiled once for both games:
+
+* the levels of the half-tile occupancy grid (margin included) are stacked: row ``r`` of
+  level ``l`` is row ``l * h1 + r`` of one ``(levels * h1, w)`` grid, kept flat in the
+  kernels' ``uint8`` grid workspace;
+* ``cy[t]`` is the stacked row of tile ``t``'s top-left cell, ``cx[t]`` its column, and one
+  more entry ``cy[n]`` holds ``h1``, the height of a level;
+* ``h = levels * h1`` and ``w`` is the width.
+
+A tile covers four cells. Apply and scan round over the groups until nothing changes, as
+for the rectangular game; a pair test costs :math:`O(\\text{levels})` for the two pillars
+and :math:`O((h_1 + w)^2)` at worst for the lines.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from mjsat.search.pairing import SH3D, Geometry
+
+__all__ = ["sh3d_arrays", "s3_connect"]
+
+
+def sh3d_arrays(geo: Geometry) -> tuple[np.ndarray, np.ndarray, np.int64, np.int64]:
+    """The ``sh`` tuple of a :data:`~mjsat.search.pairing.SH3D` geometry (see the module docstring)."""
+    if geo.kind != SH3D:
+        raise ValueError(f"not a Shisen-Sho geometry on the Mahjong grid (kind {geo.kind})")
+    levels, h1, w = geo.shape
+    cy = np.array([l * h1 + r for r, _, l in geo.cells] + [h1], dtype=np.int32)
+    cx = np.array([c for _, c, _ in geo.cells], dtype=np.int32)
+    return (cy, cx, np.int64(levels * h1), np.int64(w))
+
+
+@njit(cache=True)
+def _s3_lines(g, off, h1, w, ra, ca, rb, cb, same):
+    """At most three lines (``same``) or two lines from tile a's cells to tile b's on the
+    level starting at ``off`` of flat grid ``g``; the tiles' own cells are already empty."""
+    for i in range(2):  # middle line horizontal, on row y
+        xa = ca + i
+        a0 = ra
+        a1 = ra + 1
+        if same:
+            while a0 > 0 and g[off + (a0 - 1) * w + xa] == 0:
+                a0 -= 1
+            while a1 < h1 - 1 and g[off + (a1 + 1) * w + xa] == 0:
+                a1 += 1
+        for j in range(2):
+            xb = cb + j
+            b0 = rb
+            while b0 > 0 and g[off + (b0 - 1) * w + xb] == 0:
+                b0 -= 1
+            b1 = rb + 1
+            while b1 < h1 - 1 and g[off + (b1 + 1) * w + xb] == 0:
+                b1 += 1
+            lo = min(xa, xb)
+            hi = max(xa, xb)
+            for y in range(max(a0, b0), min(a1, b1) + 1):
+                base = off + y * w
+                ok = True
+                for x in range(lo, hi + 1):
+                    if g[base + x] != 0:
+                        ok = False
+                        break
+                if ok:
+                    return True
+    for i in range(2):  # middle line vertical, on column x
+        ya = ra + i
+        a0 = ca
+        a1 = ca + 1
+        if same:
+            while a0 > 0 and g[off + ya * w + a0 - 1] == 0:
+                a0 -= 1
+            while a1 < w - 1 and g[off + ya * w + a1 + 1] == 0:
+                a1 += 1
+        for j in range(2):
+            yb = rb + j
+            b0 = cb
+            while b0 > 0 and g[off + yb * w + b0 - 1] == 0:
+                b0 -= 1
+            b1 = cb + 1
+            while b1 < w - 1 and g[off + yb * w + b1 + 1] == 0:
+                b1 += 1
+            lo = min(ya, yb)
+            hi = max(ya, yb)
+            for x in range(max(a0, b0), min(a1, b1) + 1):
+                ok = True
+                for y in range(lo, hi + 1):
+                    if g[off + y * w + x] != 0:
+                        ok = False
+                        break
+                if ok:
+                    return True
+    return False
+
+
+@njit(cache=True)
+def s3_connect(grid, levels, h1, w, ra, ca, la, rb, cb, lb):
+    """:func:`mjsat.shisen.connectable3d` on the flat stacked grid: can the tiles with
+    top-left cells ``(ra, ca)`` on level ``la`` and ``(rb, cb)`` on ``lb`` pair now?
+
+    Level-local rows and columns include the margin. The two tiles' cells are emptied for
+    the test and put back afterwards.
+    """
+    if la > lb:
+        ra, ca, la, rb, cb, lb = rb, cb, lb, ra, ca, la
+    if abs(ra - rb) < 2 and abs(ca - cb) < 2:
+        return False  # the same tile, or the higher one lies on the lower one
+    for k in range(la + 1, levels):
+        i = (k * h1 + ra) * w + ca
+        if grid[i] != 0 or grid[i + 1] != 0 or grid[i + w] != 0 or grid[i + w + 1] != 0:
+            return False
+    for k in range(lb + 1, levels):
+        i = (k * h1 + rb) * w + cb
+        if grid[i] != 0 or grid[i + 1] != 0 or grid[i + w] != 0 or grid[i + w + 1] != 0:
+            return False
+    off = lb * h1 * w
+    same = la == lb
+    ib = off + rb * w + cb
+    b0, b1, b2, b3 = grid[ib], grid[ib + 1], grid[ib + w], grid[ib + w + 1]
+    grid[ib] = grid[ib + 1] = grid[ib + w] = grid[ib + w + 1] = 0
+    ia = off + ra * w + ca
+    a0, a1, a2, a3 = grid[ia], grid[ia + 1], grid[ia + w], grid[ia + w + 1]
+    if same:
+        grid[ia] = grid[ia + 1] = grid[ia + w] = grid[ia + w + 1] = 0
+    found = _s3_lines(grid, off, h1, w, ra, ca, rb, cb, same)
+    if same:
+        grid[ia], grid[ia + 1], grid[ia + w], grid[ia + w + 1] = a0, a1, a2, a3
+    grid[ib], grid[ib + 1], grid[ib + w], grid[ib + w + 1] = b0, b1, b2, b3
+    return found
+
+
+@njit(cache=True)
+def _s3_ok(a, b, sh, grid):
+    """Can tiles ``a`` and ``b`` pair on the current ``grid``?"""
+    cy, cx, w = sh[0], sh[1], sh[3]
+    h1 = cy[cy.shape[0] - 1]
+    return s3_connect(grid, sh[2] // h1, h1, w, cy[a] % h1, cx[a], cy[a] // h1, cy[b] % h1, cx[b], cy[b] // h1)
+
+
+@njit(cache=True)
+def _s3_set(t, sh, grid, v):
+    i = sh[0][t] * sh[3] + sh[1][t]
+    w = sh[3]
+    grid[i] = v
+    grid[i + 1] = v
+    grid[i + w] = v
+    grid[i + w + 1] = v
+
+
+@njit(cache=True)
+def _s3_grid(pres, sh, grid):
+    grid[:] = 0
+    for t in range(pres.shape[0]):
+        if pres[t]:
+            _s3_set(t, sh, grid, 1)
+
+
+@njit(cache=True)
+def _s3_take(t, pres, sh, grid):
+    pres[t] = 0
+    _s3_set(t, sh, grid, 0)
+
+
+@njit(cache=True)
+def _s3_apply(gr, sh, pres, partner, moves, mptr, opts, ws):
+    """Apply (the rectangular game's ``_sh_apply`` with this pair test); grid in ``ws[5]``."""
+    gptr, gidx = gr[1], gr[2]
+    grid = ws[5]
+    _s3_grid(pres, sh, grid)
+    changed = True
+    while changed:
+        changed = False
+        for g in range(gptr.shape[0] - 1):
+            live = 0
+            first = -1
+            for k in range(gptr[g], gptr[g + 1]):
+                if pres[gidx[k]]:
+                    live += 1
+                    if first < 0:
+                        first = gidx[k]
+            if live == 0:
+                continue
+            if partner[first] >= 0:
+                for k in range(gptr[g], gptr[g + 1]):
+                    t = gidx[k]
+                    p = partner[t]
+                    if t < p and pres[t] and pres[p] and _s3_ok(t, p, sh, grid):
+                        _s3_take(t, pres, sh, grid)
+                        _s3_take(p, pres, sh, grid)
+                        moves[mptr, 0] = t
+                        moves[mptr, 1] = p
+                        mptr += 1
+                        changed = True
+                continue
+            if live == 2:
+                for k in range(gptr[g], gptr[g + 1]):
+                    t = gidx[k]
+                    if pres[t] and t != first:
+                        partner[first] = t
+                        partner[t] = first
+                changed = True
+                continue
+            if opts[0]:  # freeze: every two remaining tiles pair, so any pairing does
+                frozen = True
+                for k in range(gptr[g], gptr[g + 1]):
+                    a = gidx[k]
+                    if not pres[a]:
+                        continue
+                    for j in range(k + 1, gptr[g + 1]):
+                        b = gidx[j]
+                        if pres[b] and not _s3_ok(a, b, sh, grid):
+                            frozen = False
+                            break
+                    if not frozen:
+                        break
+                if frozen:
+                    first = -1
+                    for k in range(gptr[g], gptr[g + 1]):
+                        t = gidx[k]
+                        if pres[t]:
+                            if first < 0:
+                                first = t
+                            else:
+                                _s3_take(first, pres, sh, grid)
+                                _s3_take(t, pres, sh, grid)
+                                moves[mptr, 0] = first
+                                moves[mptr, 1] = t
+                                mptr += 1
+                                first = -1
+                    changed = True
+    return mptr
+
+
+@njit(cache=True)
+def _s3_scan(gr, sh, pres, partner, ws):
+    """The pruning scan (seed 002's rule: a tile of an opened group goes alone when it
+    pairs with a tile of its group present at the start); grid in ``ws[14]``."""
+    ps, start, opened, grid = ws[6], ws[11], ws[12], ws[14]
+    gptr, gidx = gr[1], gr[2]
+    left = 0
+    for t in range(pres.shape[0]):
+        ps[t] = pres[t]
+        start[t] = pres[t]
+        left += pres[t]
+    opened[:] = 0
+    _s3_grid(ps, sh, grid)
+    changed = True
+    while changed and left > 0:
+        changed = False
+        for g in range(gptr.shape[0] - 1):
+            first = -1
+            for k in range(gptr[g], gptr[g + 1]):
+                if ps[gidx[k]]:
+                    first = gidx[k]
+                    break
+            if first < 0:
+                continue
+            if partner[first] >= 0:
+                for k in range(gptr[g], gptr[g + 1]):
+                    t = gidx[k]
+                    p = partner[t]
+                    if t < p and ps[t] and ps[p] and _s3_ok(t, p, sh, grid):
+                        _s3_take(t, ps, sh, grid)
+                        _s3_take(p, ps, sh, grid)
+                        left -= 2
+                        changed = True
+                continue
+            if not opened[g]:
+                for k in range(gptr[g], gptr[g + 1]):
+                    a = gidx[k]
+                    if not ps[a] or opened[g]:
+                        continue
+                    for j in range(k + 1, gptr[g + 1]):
+                        b = gidx[j]
+                        if ps[b] and _s3_ok(a, b, sh, grid):
+                            _s3_take(a, ps, sh, grid)
+                            _s3_take(b, ps, sh, grid)
+                            left -= 2
+                            opened[g] = 1
+                            changed = True
+                            break
+            if opened[g]:
+                for k in range(gptr[g], gptr[g + 1]):
+                    t = gidx[k]
+                    if not ps[t]:
+                        continue
+                    for j in range(gptr[g], gptr[g + 1]):
+                        u = gidx[j]
+                        if u != t and start[u] and _s3_ok(t, u, sh, grid):
+                            _s3_take(t, ps, sh, grid)
+                            left -= 1
+                            changed = True
+                            break
+    return left == 0

@@ -1,0 +1,183 @@
+"""The pairing-set search on Shisen-Sho on the Mahjong grid (mjsat.search.kernels_sh3d):
+kernels against their pure-Python references, both engines against the reference solver."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from mjsat.board import Layout, ShisenShoBoard, ShisenShoMahjongBoard
+from mjsat.generate import random_grid_board, random_small_board
+from mjsat.ref import solve_ref
+from mjsat.replay import replay
+from mjsat.search import kernels as K
+from mjsat.search.kernels_sh3d import s3_connect, sh3d_arrays
+from mjsat.search.pairing import SH3D, PythonSearch, geometry, pairings
+from mjsat.search.solver import solve_search
+from mjsat.shisen import connectable3d
+
+
+def _board(rng, max_tiles=16):
+    return random_small_board(rng, game="shisen-sho-3d", max_tiles=max_tiles, max_levels=3, group_sizes=(2, 4, 6))
+
+
+def _random_state(geo, rng):
+    """A random position (random pairs of each group gone) and a random partial pairing set."""
+    present = np.ones(geo.n, dtype=np.uint8)
+    partner = np.full(geo.n, -1, dtype=np.int32)
+    for tiles in geo.members:
+        tiles = list(tiles)
+        rng.shuffle(tiles)
+        gone = 2 * int(rng.integers(0, len(tiles) // 2 + 1))
+        present[tiles[:gone]] = 0
+        live = tiles[gone:]
+        if live and (len(live) == 2 or rng.random() < 0.4):
+            p = pairings(len(live))[int(rng.integers(len(pairings(len(live)))))]
+            for i, j in p:
+                partner[live[i]], partner[live[j]] = live[j], live[i]
+    return present, partner
+
+
+def _kernel_args(geo):
+    kind, gr, mj, sh, pt = K.arrays(geo)
+    ws = K.workspace(geo.n, len(geo.members), int(sh[2] * sh[3]))
+    moves = np.zeros((geo.n // 2 + 1, 2), dtype=np.int32)
+    return kind, gr, mj, sh, ws, moves
+
+
+def test_geometry_and_arrays():
+    board = ShisenShoMahjongBoard(Layout([(0, 0, 0), (0, 2, 0), (0, 1, 1), (2, 0, 0)]), [0, 0, 1, 1])
+    geo = geometry(board)
+    assert geo.kind == SH3D and geo.shape == (2, 6, 6) and geo.cells[2] == (1, 2, 1)
+    cy, cx, h, w = sh3d_arrays(geo)
+    assert cy.tolist() == [1, 1, 7, 3, 6] and cx.tolist() == [1, 3, 2, 1] and (h, w) == (12, 6)
+    assert K.arrays(geo)[0] == SH3D
+
+
+def test_connect_kernel_equals_reference():
+    rng = np.random.default_rng(31)
+    answers = set()
+    for _ in range(200):
+        board = _board(rng)
+        geo = geometry(board)
+        _, _, _, sh, ws, _ = _kernel_args(geo)
+        levels, h1, w = geo.shape
+        present, _ = _random_state(geo, rng)
+        occ = PythonSearch(geo)._occ(bytearray(present.tobytes()))
+        grid = occ.astype(np.uint8).ravel().copy()
+        for _ in range(10):
+            a, b = (int(v) for v in rng.choice(geo.n, size=2, replace=False))
+            (ra, ca, la), (rb, cb, lb) = geo.cells[a], geo.cells[b]
+            want = connectable3d(occ, geo.cells[a], geo.cells[b])
+            assert s3_connect(grid, levels, h1, w, ra, ca, la, rb, cb, lb) == want, (board.layout.positions, a, b)
+            assert K._playable(SH3D, a, b, present, sh, ws[:5] + (grid,) + ws[6:]) == want
+            answers.add(want)
+        assert np.array_equal(grid, occ.astype(np.uint8).ravel())  # left as it was
+    assert answers == {True, False}
+
+
+@pytest.mark.parametrize("flags", [(1, 1, 1, 1), (0, 0, 1, 1)], ids=["freeze", "plain"])
+def test_scan_and_apply_kernels_equal_reference(flags):
+    opts = np.array(flags, dtype=np.int64)
+    rng = np.random.default_rng(32)
+    results = set()
+    for _ in range(150):
+        board = _board(rng)
+        geo = geometry(board)
+        kind, gr, mj, sh, ws, moves = _kernel_args(geo)
+        ref = PythonSearch(geo, freeze=bool(flags[0]), loose=False)
+        for _ in range(4):
+            present, partner = _random_state(geo, rng)
+            want = ref.scan(bytearray(present.tobytes()), partner.tolist())
+            got = K._scan(kind, gr, mj, sh, present.copy(), partner.copy(), moves, opts, ws)
+            assert bool(got) == want, repr(board)
+            results.add(want)
+            p_ref, q_ref = bytearray(present.tobytes()), partner.tolist()
+            ref.apply(p_ref, q_ref, [])
+            p, q = present.copy(), partner.copy()
+            K._apply(kind, gr, mj, sh, p, q, moves, 0, opts, ws)
+            assert bytes(p) == bytes(p_ref), repr(board)
+    assert results == {True, False}
+
+
+def test_apply_kernel_plays_legal_moves():
+    opts = np.array([1, 1, 1, 1], dtype=np.int64)
+    rng = np.random.default_rng(33)
+    for _ in range(80):
+        board = _board(rng)
+        geo = geometry(board)
+        kind, gr, mj, sh, ws, moves = _kernel_args(geo)
+        p = np.ones(geo.n, dtype=np.uint8)
+        q = np.full(geo.n, -1, dtype=np.int32)
+        K._autopair(gr, p, q)
+        m = K._apply(kind, gr, mj, sh, p, q, moves, 0, opts, ws)
+        after = replay(board, [tuple(x) for x in moves[:m]], require_clear=False)
+        assert [after.is_present(t) for t in range(geo.n)] == [bool(x) for x in p]
+
+
+def test_search_agrees_with_ref_on_300_boards():
+    rng = np.random.default_rng(34)
+    tally = {"solvable": 0, "unsolvable": 0}
+    for i in range(300):
+        board = _board(rng)
+        want = solve_ref(board).status
+        tally[want] += 1
+        engines = ("numba", "python") if i % 3 == 0 else ("numba",)
+        for engine in engines:
+            res = solve_search(board, engine=engine, seed=i)
+            assert res.status == want, (engine, repr(board))
+            if res.status == "solvable":
+                assert replay(board, res.moves).is_solved()
+    assert min(tally.values()) > 30
+
+
+@pytest.mark.parametrize(
+    "opts",
+    [{}, {"attempts": 0}, {"freeze": False}, {"scan": False}, {"critical": False}, {"attempts": 0, "scan": False, "critical": False, "freeze": False}],
+    ids=["all", "no-attempts", "no-freeze", "no-scan", "no-critical", "none"],
+)
+def test_each_improvement_off_agrees_with_ref(opts):
+    rng = np.random.default_rng(35)
+    for i in range(60):
+        board = _board(rng, max_tiles=14)
+        want = solve_ref(board).status
+        for engine in ("numba", "python"):
+            res = solve_search(board, engine=engine, seed=i, **opts)
+            assert res.status == want, (engine, opts, repr(board))
+            if res.status == "solvable":
+                assert replay(board, res.moves).is_solved()
+
+
+def test_rectangular_boards_embedded_decide_alike():
+    rng = np.random.default_rng(36)
+    for _ in range(80):
+        flat = random_grid_board(rng, group_sizes=(2, 4))
+        deep = ShisenShoMahjongBoard(flat.layout, flat.groups)
+        assert isinstance(flat, ShisenShoBoard)
+        assert solve_search(deep).status == solve_search(flat).status == solve_ref(flat).status
+
+
+@pytest.mark.slow
+def test_search_agrees_with_ref_on_1500_boards_both_engines():
+    rng = np.random.default_rng(37)
+    for i in range(1500):
+        board = _board(rng, max_tiles=20)
+        want = solve_ref(board, node_limit=400_000)
+        if want.status == "unknown":
+            continue
+        for engine in ("numba", "python"):
+            res = solve_search(board, engine=engine, seed=i)
+            assert res.status == want.status, (engine, repr(board))
+            if res.status == "solvable":
+                assert replay(board, res.moves).is_solved()
+
+
+def test_turtle_deal_is_decided():
+    from mjsat.deal import deal_random
+    from mjsat.layouts import load_layout
+
+    board = deal_random(load_layout("turtle"), seed=1, game="shisen-sho-3d")
+    res = solve_search(board, time_limit=60)
+    assert res.status in ("solvable", "unsolvable")
+    if res.status == "solvable":
+        assert replay(board, res.moves).is_solved()
