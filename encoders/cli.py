@@ -13,13 +13,13 @@ from mjsat.fileio import write_text_atomic
 
 __all__ = ["encode", "decode"]
 
-_ENCODINGS = ("layered", "order", "acyclic")
+_ENCODINGS = ("layered", "parity", "order", "acyclic")
 
 
 @click.command()
 @board_options
 @click.option("--encoding", type=click.Choice(_ENCODINGS), default=None, help="Encoding (default: acyclic, exhaustive and compact).")
-@click.option("--steps", type=click.IntRange(min=1), default=None, help="Layered: number of parallel steps (default: the proved bound, exhaustive).")
+@click.option("--steps", type=click.IntRange(min=1), default=None, help="Layered or parity: number of parallel steps (default: the proved bound, exhaustive).")
 @click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="CNF file to write (DIMACS).")
 @click.option("--map-output", type=click.Path(dir_okay=False), default=None, help="Variable map to write (default: beside the CNF, .map).")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON summary (files, encoding, variables, clauses).")

@@ -288,12 +288,13 @@ class Decoder:
     Attributes
     ----------
     encoding : str
-        The encoding's name (``layered``, ``order``, ``acyclic``).
+        The encoding's name (``layered``, ``parity``, ``order``, ``acyclic``).
     keys : dict of tuple -> int
         Every named variable (``('m', a, b)``, ``('r', t, s)``, ``('lt', u, v)``, ...).
     params : dict
-        Encoding parameters (``steps`` for layered; ``exhaustive``: True when UNSAT of
-        this CNF proves the board unsolvable).
+        Encoding parameters (``steps`` for layered and parity; ``exhaustive``: True when
+        UNSAT of this CNF proves the board unsolvable; parity: ``late``, the step from
+        which each tile is gone for sure, and ``groups``, the group of each tile).
     """
 
     encoding: str
@@ -303,11 +304,34 @@ class Decoder:
     def pairing(self, model: Iterable[int]) -> list[Move]:
         """The chosen pairs of a model."""
         on = true_set(model)
+        if self.encoding == "parity":
+            return sorted(self._parity_steps(on))
         return sorted((k[1], k[2]) for k, v in self.keys.items() if k[0] == "m" and v in on)
+
+    def _parity_steps(self, on: set[int]) -> dict[Move, int]:
+        """Parity encoding: the pairs (tiles of one group and one step, paired in tile
+        order) with their steps."""
+        late = self.params["late"]
+        first = list(late)
+        for k, v in self.keys.items():
+            if k[0] == "r" and v in on and k[2] < first[k[1]]:
+                first[k[1]] = k[2]
+        members: dict[int, list[int]] = {}
+        for t, g in enumerate(self.params["groups"]):
+            members.setdefault(g, []).append(t)
+        out: dict[Move, int] = {}
+        for ts in members.values():
+            ts = sorted(ts, key=lambda t: (first[t], t))
+            for a, b in zip(ts[::2], ts[1::2]):
+                out[(min(a, b), max(a, b))] = first[a]
+        return out
 
     def decode(self, model: Iterable[int]) -> Decoded:
         """The pairing and the move order the model states (not yet replayed)."""
         on = true_set(model)
+        if self.encoding == "parity":
+            steps_of = self._parity_steps(on)
+            return Decoded(sorted(steps_of), sorted(steps_of, key=lambda p: (steps_of[p], p)))
         pairing = self.pairing(on)
         if self.encoding == "layered":
             first: dict[TileId, int] = {}

@@ -68,7 +68,7 @@ def default_map_path(cnf_path: str | os.PathLike[str]) -> str:
 
 def write_cnf(path: str | os.PathLike[str], cnf: CNF, board: Board, decoder: Decoder) -> None:
     """Write the CNF with a provenance header (mjsat version, encoding, board digest)."""
-    params = " ".join(f"{k}={v}" for k, v in sorted(decoder.params.items()))
+    params = " ".join(f"{k}={v}" for k, v in sorted(decoder.params.items()) if not isinstance(v, (list, dict)))
     comments = [
         f"mjsat {__version__}: {board.game} board of {len(board)} tiles, digest {board_digest(board)}",
         f"encoding {decoder.encoding} {params}",

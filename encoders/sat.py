@@ -23,6 +23,7 @@ from mjsat.encoders.certify import PROOF_SOLVERS, certify_unsat
 from mjsat.encoders.common import Decoded, Decoder, EncodingError, requirements
 from mjsat.encoders.layered import encode_layered, first_steps, step_bound
 from mjsat.encoders.order import encode_order
+from mjsat.encoders.parity import encode_parity
 from mjsat.result import SOLVABLE, UNKNOWN, UNSOLVABLE, SolveResult
 
 __all__ = [
@@ -40,6 +41,7 @@ __all__ = [
 
 ENCODINGS: dict[str, Callable[..., tuple[CNF, Decoder]]] = {
     "layered": encode_layered,
+    "parity": encode_parity,
     "order": encode_order,
     "acyclic": encode_acyclic,
 }
@@ -48,7 +50,7 @@ ENCODINGS: dict[str, Callable[..., tuple[CNF, Decoder]]] = {
 DEFAULT_ENCODING = "acyclic"
 """The single CNF written when none is named: exhaustive and the most compact on the
 reduction boards (see ``benchmarks/README.md``). :func:`solve_sat` defaults to
-``auto``: layered with a few steps first, then acyclic."""
+``auto``: parity with a few steps first, then an exhaustive CNF."""
 SOLVERS: tuple[str, ...] = ("cadical195", "glucose4", "maplechrono")
 """The python-sat solvers the tests and cross-validation select (CaDiCaL 1.9.5,
 Glucose 4, MapleLCMDistChronoBT)."""
@@ -61,9 +63,15 @@ _NO_INTERRUPT = frozenset({"cadical103", "cadical153", "cadical195", "cadical300
 _CONFLICT_SLICE = 1000
 AUTO_LAYERED_CONFLICTS = 20_000
 AUTO_LAYERED_SECONDS = 0.5
-"""Budget of the ``auto`` plan's layered attempt (conflicts, seconds), after which the
-acyclic encoding decides: solvable turtle deals take 500 to 5,000 conflicts, while the
-layered CNF of a large unsolvable reduction board is slow to refute."""
+"""Budget of the ``auto`` plan's first attempt (parity encoding, ``ceil(2 sqrt(n))``
+steps), in conflicts and seconds, after which an exhaustive CNF decides: solvable turtle
+deals take a few hundred conflicts, while a large unsolvable board is slow to refute
+with too few steps."""
+AUTO_PARITY_CELLS = 20_000
+"""``auto``'s exhaustive second attempt is the parity encoding at the proved step bound
+when tiles x bound is at most this (a 144-tile deal: bound about 72, 10,400), else the
+acyclicity encoding (reduction boards: 420 tiles x 208 steps and up, where the step
+CNF is huge and the "must come before" graph nearly a tree)."""
 
 
 class UnknownSolverError(ValueError):
@@ -103,9 +111,9 @@ def encode(
     if name not in ENCODINGS:
         raise EncodingError(f"unknown encoding {encoding!r} (known: {', '.join(ENCODINGS)})")
     if steps is not None:
-        if name != "layered":
-            raise EncodingError(f"the {name} encoding has no steps (only layered takes --steps)")
-        return encode_layered(board, vpool=vpool, steps=steps)
+        if name not in ("layered", "parity"):
+            raise EncodingError(f"the {name} encoding has no steps (only layered and parity take --steps)")
+        return ENCODINGS[name](board, vpool=vpool, steps=steps)
     return ENCODINGS[name](board, vpool=vpool)
 
 
@@ -199,12 +207,14 @@ def solve_sat(
         Seconds for building and solving; ``unknown`` when they run out.
     seed : int
         Unused (python-sat's solvers are deterministic); kept for the common interface.
-    encoding : {'auto', 'layered', 'order', 'acyclic'}, optional
-        ``auto`` (the default) tries the layered encoding with ``ceil(2 sqrt(n))``
+    encoding : {'auto', 'layered', 'parity', 'order', 'acyclic'}, optional
+        ``auto`` (the default) tries the parity encoding with ``ceil(2 sqrt(n))``
         steps for at most :data:`AUTO_LAYERED_CONFLICTS` conflicts and
-        :data:`AUTO_LAYERED_SECONDS` seconds (fast on solvable
-        deals), then the exhaustive acyclicity encoding (fast proofs of ``unsolvable``). ``layered`` alone tries ``ceil(2 sqrt(n))`` steps,
-        then the proved bound.
+        :data:`AUTO_LAYERED_SECONDS` seconds (fast on solvable deals), then an
+        exhaustive CNF: parity at the proved step bound when tiles x bound is at most
+        :data:`AUTO_PARITY_CELLS`, else the acyclicity encoding (fast proofs of
+        ``unsolvable`` on large boards). ``layered`` and ``parity`` alone try
+        ``ceil(2 sqrt(n))`` steps, then the proved bound.
     solver : str, optional
         A python-sat solver name or alias (default ``cadical195``).
     certify : bool, optional
@@ -213,16 +223,18 @@ def solve_sat(
         (:func:`mjsat.encoders.certify.certify_unsat`); the result is ``certified``
         only when the check passed.
     steps : int, optional
-        Layered only: try exactly this many steps (``unsolvable`` only if it is at least
-        the proved bound of :func:`mjsat.encoders.layered.step_bound`, else ``unknown``).
+        Layered, parity or auto (parity): try exactly this many steps (``unsolvable`` only
+        if it is at least the proved bound of :func:`mjsat.encoders.layered.step_bound`,
+        else ``unknown``).
 
     Returns
     -------
     SolveResult
         ``stats`` holds ``encoding``, ``solver``, ``tried`` (the CNFs solved, e.g.
-        ``['layered:24', 'acyclic']``), ``variables`` and ``clauses`` (of the last),
-        ``build_seconds`` and ``solve_seconds`` (summed), ``step_bound``, and proof
-        figures when certifying.
+        ``['parity:24', 'parity:72']``), ``variables`` and ``clauses`` (of the last),
+        ``build_seconds`` and ``solve_seconds`` (wall, summed), ``build_cpu_seconds``
+        and ``solve_cpu_seconds`` (CPU time of this process; build includes the
+        requirements), ``step_bound``, and proof figures when certifying.
 
     Notes
     -----
@@ -232,57 +244,73 @@ def solve_sat(
     name = "auto" if encoding is None else encoding.strip().lower()
     if name not in ENCODINGS and name != "auto":
         raise EncodingError(f"unknown encoding {encoding!r} (known: auto, {', '.join(ENCODINGS)})")
-    if steps is not None and name not in ("layered", "auto"):
-        raise EncodingError(f"the {name} encoding has no steps (only layered takes steps)")
+    if steps is not None and name not in ("layered", "parity", "auto"):
+        raise EncodingError(f"the {name} encoding has no steps (only layered and parity take steps)")
     solver_name = _canonical_solver(solver)
     if certify and solver_name not in PROOF_SOLVERS:
         raise EncodingError(
             f"solver {solver_name!r} cannot log a DRUP proof (these can: {', '.join(PROOF_SOLVERS)})"
         )
     deadline = None if time_limit is None else time.perf_counter() + time_limit
+    c0 = time.process_time()
     req = requirements(board)
-    stats: dict[str, Any] = {"encoding": name, "solver": solver_name, "build_seconds": 0.0, "solve_seconds": 0.0}
-    plan: list[tuple[str, int | None]]
-    budget: int | None = None
-    if name in ("layered", "auto"):
+    stats: dict[str, Any] = {
+        "encoding": name,
+        "solver": solver_name,
+        "build_seconds": 0.0,
+        "solve_seconds": 0.0,
+        "build_cpu_seconds": 0.0,
+        "solve_cpu_seconds": 0.0,
+    }
+    plan: list[tuple[str, int | None, bool]]  # (encoding, steps, under the first attempt's budget)
+    if name in ("layered", "parity", "auto"):
         bound = step_bound(req, board.group_members())
         stats["step_bound"] = bound
+        stepped = "parity" if name == "auto" else name
         if steps is not None:
-            plan = [("layered", int(steps))]
+            plan = [(stepped, int(steps), False)]
         else:
             first = min(first_steps(len(board)), bound)
-            plan = [("layered", first)]
             if name == "auto":
-                plan.append(("acyclic", None))
-                budget = AUTO_LAYERED_CONFLICTS
-            elif first < bound:
-                plan.append(("layered", bound))
+                plan = [("parity", first, True)]
+                if len(board) * bound <= AUTO_PARITY_CELLS:
+                    plan.append(("parity", bound, False))
+                else:
+                    plan.append(("acyclic", None, False))
+            else:
+                plan = [(name, first, False)]
+                if first < bound:
+                    plan.append((name, bound, False))
     else:
-        plan = [(name, None)]
+        plan = [(name, None, False)]
     stats["tried"] = []
     last_reason = ""
-    for enc, T in plan:
+    for enc, T, limited in plan:
         t0 = time.perf_counter()
-        if enc == "layered":
-            cnf, dec = encode_layered(board, steps=T, req=req)
+        if T is not None:
+            cnf, dec = ENCODINGS[enc](board, steps=T, req=req)
         else:
             cnf, dec = ENCODINGS[enc](board, req=req)
         t1 = time.perf_counter()
-        stats["tried"].append(enc if T is None else f"{enc}:{T}")
+        c1 = time.process_time()
+        stats["build_cpu_seconds"] += c1 - c0
+        stats["tried"].append(dec.encoding if T is None else f"{dec.encoding}:{T}")
         stats["build_seconds"] += t1 - t0
         stats["variables"] = cnf.nv
         stats["clauses"] = len(cnf.clauses)
         remaining = None if deadline is None else deadline - time.perf_counter()
-        limit = budget if (budget is not None and enc == "layered") else None
+        limit = AUTO_LAYERED_CONFLICTS if limited else None
         slot = remaining
         if limit is not None:
             slot = AUTO_LAYERED_SECONDS if remaining is None else min(remaining, AUTO_LAYERED_SECONDS)
         sat, model, _ = run_solver(cnf, solver=solver_name, time_limit=slot, conflict_limit=limit)
         stats["solve_seconds"] += time.perf_counter() - t1
+        c0 = time.process_time()
+        stats["solve_cpu_seconds"] += c0 - c1
         if sat is None:
             if limit is not None and (deadline is None or time.perf_counter() < deadline):
-                last_reason = "the layered attempt ran out of its budget"
-                continue  # auto: the budget of the layered attempt ran out, go on
+                last_reason = "the first attempt ran out of its budget"
+                continue  # auto: the budget of the first attempt ran out, go on
             return SolveResult(UNKNOWN, "sat", stats=stats, reason="time limit")
         if sat:
             return SolveResult(SOLVABLE, "sat", moves=dec.decode(model).moves, stats=stats)
@@ -322,7 +350,8 @@ def enumerate_solutions(
     ----------
     board : Board
     encoding, solver : str, optional
-        As in :func:`solve_sat`.
+        As in :func:`solve_sat` (not ``parity``: it has no pairing variables; it raises
+        :class:`EncodingError`).
     limit : int, optional
         Stop after this many pairings.
 
@@ -335,6 +364,8 @@ def enumerate_solutions(
     -----
     One incremental SAT call per pairing plus one.
     """
+    if encoding is not None and encoding.strip().lower() == "parity":
+        raise EncodingError("the parity encoding has no pairing variables to enumerate (use layered, order or acyclic)")
     cnf, dec = encode(board, encoding=encoding)
     name = _canonical_solver(solver)
     count = 0

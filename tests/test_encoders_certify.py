@@ -41,7 +41,7 @@ def unsolvable_boards(count: int):
         yield board
 
 
-@pytest.mark.parametrize("encoding", ["layered", "order", "acyclic"])
+@pytest.mark.parametrize("encoding", ["layered", "parity", "order", "acyclic"])
 @pytest.mark.parametrize("solver", ["glucose4", "cadical195"])
 def test_unsolvable_boards_are_certified(encoding, solver):
     for board in unsolvable_boards(3):

@@ -45,7 +45,7 @@ def run_external(cnf_path, out_path) -> None:
             subprocess.run([*cmd, str(cnf_path)], stdout=fh, check=False)
 
 
-@pytest.mark.parametrize("encoding", ["layered", "order", "acyclic"])
+@pytest.mark.parametrize("encoding", ["layered", "parity", "order", "acyclic"])
 def test_round_trip_through_an_external_solver(tmp_path, encoding):
     seen = set()
     for i, board in enumerate(small_boards(31, 12, max_tiles=12)):

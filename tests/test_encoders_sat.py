@@ -12,7 +12,8 @@ from mjsat.generate import random_grid_board, random_small_board
 from mjsat.methods import solve
 from mjsat.replay import replay
 
-ENCODINGS = ["layered", "order", "acyclic"]
+ENCODINGS = ["layered", "parity", "order", "acyclic"]
+PAIRING_ENCODINGS = ["layered", "order", "acyclic"]
 METHOD_ENCODINGS = ["auto", *ENCODINGS]
 SOLVERS = ["glucose4", "cadical195", "maplechrono"]
 GAMES = ["mahjong", "mahjong-transposed", "shisen-sho"]
@@ -61,7 +62,7 @@ def test_sweep_500_boards_every_encoding_every_solver_and_cpsat():
         assert solve(board, "cpsat").status == solve(board, "ref").status
 
 
-@pytest.mark.parametrize("encoding", ENCODINGS)
+@pytest.mark.parametrize("encoding", PAIRING_ENCODINGS)
 def test_enumerated_pairings_are_exactly_the_feasible_ones(encoding):
     """Models projected on the pairing variables <-> brute force over all pairings."""
     total = 0
@@ -108,7 +109,9 @@ def test_stats_and_errors():
         solve_sat(board, encoding="nosuch")
     with pytest.raises(EncodingError, match="no steps"):
         solve_sat(board, encoding="order", steps=3)
-    assert solve(board, "sat").stats["tried"][0].startswith("layered:")
+    assert solve(board, "sat").stats["tried"][0].startswith("parity:")
+    with pytest.raises(EncodingError, match="no pairing variables"):
+        next(enumerate_solutions(board, encoding="parity"))
     with pytest.raises(ValueError, match="takes no option 'node_limit'"):
         solve(board, "sat", node_limit=5)
 

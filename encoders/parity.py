@@ -1,0 +1,375 @@
+"""The parity encoding: parallel steps as in the layered encoding, no pairing variables.
+
+A pairing plus an order is the same thing as a removal step per tile such that, in every
+group, an even number of tiles goes at every step: pair the tiles of one group and one
+step in any way. With cumulative step variables ``r(t, s)`` ("tile ``t`` is gone by the
+end of step ``s``") this is one XOR per group and step: the number of the group's tiles
+gone by step ``s`` is even. The pairing variables, the matching and the ``2PT``
+synchronisation clauses of :mod:`mjsat.encoders.layered` go away, and so does any
+choice that does not matter (which of two tiles of one step a tile is paired with).
+
+The layout's part of the formula (monotone steps, tiles above, sides) is the same for
+every deal of a layout: it is built once per ``(layout, game, T)`` and cached (weakly,
+keyed by the layout); a deal adds only its XORs and a few window units. Step variables
+outside each tile's window are constants (see :func:`layout_windows`), folded away.
+
+Variables (``T`` steps, ``n`` tiles)
+------------------------------------
+* ``('r', t, s)`` for ``early[t] <= s < late[t]`` (false before, true from ``late[t]``
+  on): at most :math:`nT`;
+* ``('side', t)`` -- the tile goes with its first side clear, else its second: one per
+  tile with both sides occupied;
+* one auxiliary variable per group, step and three tiles beyond four (groups of more than
+  four tiles chain their XOR); plus variable 1, the constant *true*.
+
+Clauses
+-------
+* monotone ``r(t, s) -> r(t, s+1)`` and goal: at most :math:`nT`;
+* tiles above gone one step earlier: :math:`T \\sum_t |above_t|`; one side gone one
+  step earlier: :math:`T \\sum_t (|left_t| + |right_t|)` (all fewer inside the windows);
+* per group of ``k`` tiles and step: :math:`2^{k-1}` clauses of ``k`` literals for
+  :math:`k \\le 4`, a chain of four-literal XORs beyond: :math:`O(G T 2^{\\min(k, 4)})`.
+
+Size: :math:`O(nT)` variables and :math:`O(T (n d + G))` clauses, about half the
+layered CNF with pairs (turtle, ``T = 20``: about 2,600 variables and 10,000 clauses).
+Unsatisfiable with ``T`` steps proves the board unsolvable iff ``T`` is at least
+:func:`mjsat.encoders.layered.step_bound` (the same parallel plans as the layered
+encoding). Shisen-Sho is not encoded this way (a pair's path depends on the partner, so
+the pairs are needed): :func:`encode_parity` hands a Shisen-Sho board to
+:func:`mjsat.encoders.layered.encode_layered`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import weakref
+
+import numpy as np
+from pysat.formula import CNF, IDPool
+
+from mjsat.board import Board, Layout, ShisenShoBoard
+from mjsat.encoders.common import Decoder, EncodingError, Requirements, requirements
+from mjsat.encoders.layered import encode_layered, step_bound
+
+__all__ = ["encode_parity", "layout_windows", "xor_zero_clauses"]
+
+TRUE = 1
+"""Variable 1 is the constant *true* (unit clause); ``-1`` is *false*."""
+
+
+def layout_windows(req: Requirements, steps: int) -> tuple[list[int], list[int]]:
+    """Earliest and latest removal step of every tile from the layout alone.
+
+    ``early[t]``: a tile goes after everything above it and after one whole side
+    (fixpoint from 0); ``late[t]``: a tile goes before every tile it is above
+    (``T - 1`` minus the height of the chain beneath it). Every plan of ``steps`` steps
+    removes ``t`` in a step ``early[t] <= s <= late[t]`` (``early > late``: none exists).
+
+    Notes
+    -----
+    At most ``T + 1`` rounds of :math:`O(n d)` each; run once per layout and ``T``.
+    """
+    n, T = req.n, steps
+    early = [0] * n
+    for _ in range(T + 1):
+        changed = False
+        for t in range(n):
+            v = early[t]
+            for o in req.need[t]:
+                v = max(v, early[o] + 1)
+            if req.sides[t]:
+                v = max(v, min(max(early[o] for o in side) + 1 for side in req.sides[t]))
+            v = min(v, T)
+            if v > early[t]:
+                early[t] = v
+                changed = True
+        if not changed:
+            break
+    below: list[list[int]] = [[] for _ in range(n)]
+    for t in range(n):
+        for o in req.need[t]:
+            below[o].append(t)
+    late = [T - 1] * n
+    for _ in range(T + 1):
+        changed = False
+        for t in range(n):
+            v = late[t]
+            for b in below[t]:
+                v = min(v, late[b] - 1)
+            v = max(v, -1)
+            if v < late[t]:
+                late[t] = v
+                changed = True
+        if not changed:
+            break
+    return early, late
+
+
+def xor_zero_clauses(lits: list[int], top: int) -> tuple[list[list[int]], int]:
+    """Clauses saying an even number of ``lits`` is true, constants folded.
+
+    ``lits`` may hold ``1`` (true) and ``-1`` (false). Four literals or fewer: the
+    :math:`2^{k-1}` clauses forbidding each odd assignment; more: a chain of
+    four-literal XORs through auxiliary variables numbered from ``top + 1``.
+
+    Returns
+    -------
+    clauses : list of list of int
+    top : int
+        The highest variable used.
+    """
+    parity = 0
+    vs: list[int] = []
+    for x in lits:
+        if x == TRUE:
+            parity ^= 1
+        elif x != -TRUE:
+            vs.append(x)
+    out: list[list[int]] = []
+    while len(vs) > 4:
+        top += 1
+        y = top
+        head, vs = vs[:3], vs[3:]
+        out.extend(_odd_forbidden([*head, y], 0))  # y = x1 ^ x2 ^ x3
+        vs.insert(0, y)
+    if not vs:
+        if parity:
+            out.append([-TRUE])
+        return out, top
+    out.extend(_odd_forbidden(vs, parity))
+    return out, top
+
+
+def _odd_forbidden(vs: list[int], parity: int) -> list[list[int]]:
+    """One clause per assignment of ``vs`` whose number of trues plus ``parity`` is odd."""
+    out = []
+    for bits in itertools.product((0, 1), repeat=len(vs)):
+        if (sum(bits) + parity) % 2:
+            out.append([-v if b else v for b, v in zip(bits, vs)])
+    return out
+
+
+_PATTERNS: dict[tuple[int, int], np.ndarray] = {}
+
+
+def _patterns(k: int, parity: int) -> np.ndarray:
+    """Sign patterns (rows) of the clauses of :func:`_odd_forbidden` for ``k`` literals."""
+    key = (k, parity)
+    if key not in _PATTERNS:
+        rows = [[-1 if b else 1 for b in bits] for bits in itertools.product((0, 1), repeat=k) if (sum(bits) + parity) % 2]
+        _PATTERNS[key] = np.array(rows, dtype=np.int64)
+    return _PATTERNS[key]
+
+
+@dataclasses.dataclass
+class _Template:
+    """The layout's part of the formula for one ``(game, T)``."""
+
+    steps: int
+    lit: np.ndarray  # (n, T) literal of r(t, s): a variable, TRUE or -TRUE
+    early: np.ndarray
+    late: np.ndarray
+    clauses: list[list[int]]
+    top: int
+    keys: dict[tuple, int]
+
+
+_CACHE: weakref.WeakKeyDictionary[Layout, dict[tuple[str, int], _Template]] = weakref.WeakKeyDictionary()
+
+
+def _fold(clause: list[int]) -> list[int] | None:
+    """Drop a clause with a true literal; drop false literals (``[-1]`` if none is left)."""
+    out = []
+    for x in clause:
+        if x == TRUE:
+            return None
+        if x != -TRUE:
+            out.append(x)
+    return out if out else [-TRUE]
+
+
+def _template(board: Board, req: Requirements, T: int) -> _Template:
+    layout = board.layout
+    per = _CACHE.setdefault(layout, {})
+    key = (board.game, T)
+    tpl = per.get(key)
+    if tpl is not None:
+        return tpl
+    n = req.n
+    early, late = layout_windows(req, T)
+    vpool = IDPool(start_from=TRUE + 1)
+    lit = np.empty((n, T), dtype=np.int64)
+    for t in range(n):
+        for s in range(T):
+            if s < early[t]:
+                lit[t, s] = -TRUE
+            elif s >= late[t]:
+                lit[t, s] = TRUE
+            else:
+                lit[t, s] = vpool.id(("r", t, s))
+    R = lit.tolist()
+    clauses: list[list[int]] = [[TRUE]]
+
+    def add(c: list[int]) -> None:
+        f = _fold(c)
+        if f is not None:
+            clauses.append(f)
+
+    for t in range(n):
+        rt = R[t]
+        if early[t] > late[t]:
+            clauses.append([-TRUE])  # no plan of T steps removes t
+        for s in range(max(early[t], 0), min(late[t], T - 1) + 1):
+            if s + 1 < T:
+                add([-rt[s], rt[s + 1]])
+        add([rt[T - 1]])
+        lo = max(early[t], 1)  # r(t, s) is false below early[t]: nothing to require
+        if req.need[t] or req.sides[t]:
+            add([-rt[0]])
+        for o in req.need[t]:
+            ro = R[o]
+            for s in range(lo, T):
+                add([-rt[s], ro[s - 1]])
+        if req.sides[t]:
+            s0, s1 = sorted(req.sides[t][0]), sorted(req.sides[t][1])
+            if len(s0) * len(s1) <= len(s0) + len(s1):
+                # (all of s0) or (all of s1), distributed: no side variable
+                for o0 in s0:
+                    for o1 in s1:
+                        r0, r1 = R[o0], R[o1]
+                        for s in range(lo, T):
+                            add([-rt[s], r0[s - 1], r1[s - 1]])
+            else:
+                c = vpool.id(("side", t))
+                for sign, side in ((-c, s0), (c, s1)):
+                    for o in side:
+                        ro = R[o]
+                        for s in range(lo, T):
+                            add([-rt[s], sign, ro[s - 1]])
+    keys = {k: v for k, v in vpool.obj2id.items() if isinstance(k, tuple)}
+    tpl = _Template(T, lit, np.array(early), np.array(late), clauses, vpool.top, keys)
+    per[key] = tpl
+    return tpl
+
+
+def encode_parity(
+    board: Board,
+    *,
+    vpool: IDPool | None = None,
+    steps: int | None = None,
+    req: Requirements | None = None,
+) -> tuple[CNF, Decoder]:
+    """Encode ``board`` with ``steps`` parallel steps and group parities (no pair variables).
+
+    Parameters
+    ----------
+    board : Board
+        Mahjong or transposed Mahjong (Shisen-Sho goes to the layered encoding).
+    vpool : IDPool, optional
+        Ignored unless fresh: the variables are numbered by the layout's cached template
+        (variable 1 is *true*); a pool that already holds variables is refused.
+    steps : int, optional
+        Number of parallel steps ``T``; default the proved
+        :func:`mjsat.encoders.layered.step_bound`.
+    req : Requirements, optional
+        Precomputed requirements of the board.
+
+    Returns
+    -------
+    cnf : pysat.formula.CNF
+        Its clause lists are partly shared with the layout's cache: do not modify them
+        in place.
+    decoder : Decoder
+        ``params['exhaustive']`` is True iff ``steps >= step_bound``.
+
+    Raises
+    ------
+    EncodingError
+        ``steps`` below 1, or a used ``vpool``.
+
+    Notes
+    -----
+    First call per layout and ``T``: :math:`O(T n d)` Python work for the template;
+    then :math:`O(n + P + G T)`, vectorised (see the module docstring for the size).
+    """
+    if isinstance(board, ShisenShoBoard):
+        return encode_layered(board, vpool=vpool, steps=steps, req=req)
+    if vpool is not None and vpool.top > 0:
+        raise EncodingError("the parity encoding numbers its own variables (pass no vpool or a fresh one)")
+    req = requirements(board) if req is None else req
+    groups = board.group_members()
+    bound = step_bound(req, groups)
+    T = bound if steps is None else int(steps)
+    if T < 1:
+        raise EncodingError(f"the parity encoding needs at least one step, got {T}")
+    tpl = _template(board, req, T)
+    lit = tpl.lit
+    n = req.n
+    deal: list[list[int]] = []
+    # windows of the deal: a tile goes with a partner, so not before the earliest
+    # partner can and not after the latest partner must (one pass over the pairs)
+    if req.impossible:
+        deal.append([-TRUE])
+    if req.pairs:
+        pa = np.array(req.pairs, dtype=np.int64)
+        a, b = pa[:, 0], pa[:, 1]
+        e, l = tpl.early, tpl.late
+        both = np.maximum(e[a], e[b])
+        e2 = np.full(n, T, dtype=np.int64)
+        np.minimum.at(e2, a, both)
+        np.minimum.at(e2, b, both)
+        e2 = np.maximum(e2, e)
+        l2 = np.full(n, -1, dtype=np.int64)
+        np.maximum.at(l2, a, l[b])
+        np.maximum.at(l2, b, l[a])
+        l2 = np.minimum(l2, l)
+        rows = np.arange(n)
+        up = (e2 > e) & (e2 - 1 < T)
+        x = lit[rows[up], np.minimum(e2[up] - 1, T - 1)]
+        deal.extend([-v] for v in x.tolist() if v != -TRUE)
+        down = (l2 < l) & (l2 >= 0)
+        x = lit[rows[down], l2[down]]
+        deal.extend([v] for v in x.tolist() if v != TRUE)
+        if np.any(l2 < 0) or np.any(e2 >= T):
+            deal.append([-TRUE])
+    # the parities, vectorised by group size (four or fewer), chained beyond
+    top = tpl.top
+    by_size: dict[int, list[list[int]]] = {}
+    for ts in groups.values():
+        by_size.setdefault(len(ts), []).append(ts)
+    for k, gs in by_size.items():
+        if k > 4:
+            for ts in gs:
+                for s in range(T):
+                    cls, top = xor_zero_clauses(lit[ts, s].tolist(), top)
+                    deal.extend(cls)
+            continue
+        L = lit[np.array(gs, dtype=np.int64)]  # (G, k, T)
+        L = L.transpose(0, 2, 1).reshape(-1, k)  # one row per group and step
+        # every odd assignment of the k literals is forbidden; constants are literals too
+        # (a clause with a true one is dropped, false ones are removed)
+        P = _patterns(k, 0)  # (m, k)
+        C = (L[:, None, :] * P[None, :, :]).reshape(-1, k)
+        C = C[~(C == TRUE).any(axis=1)]
+        if C.size == 0:
+            continue
+        live = C != -TRUE
+        if not live.all():
+            # false literals: replace by a live literal of the row (duplicates are
+            # harmless), or keep -TRUE when the whole clause is false
+            first = np.where(live.any(axis=1), live.argmax(axis=1), 0)
+            fill = C[np.arange(len(C)), first]
+            C = np.where(live, C, fill[:, None])
+        deal.extend(C.tolist())
+    cnf = CNF()
+    cnf.clauses = tpl.clauses + deal
+    cnf.nv = top
+    params = {
+        "steps": T,
+        "bound": bound,
+        "exhaustive": T >= bound,
+        "late": tpl.late.tolist(),
+        "groups": [int(g) for g in board.groups],
+    }
+    return cnf, Decoder("parity", tpl.keys, params)
