@@ -35,6 +35,7 @@ of Mahjong layouts: tree-width-like, not :math:`n`).
 
 from __future__ import annotations
 
+import numpy as np
 from pysat.formula import CNF, IDPool
 
 from mjsat.board import Board
@@ -128,38 +129,72 @@ def encode_acyclic(
     edges = {frozenset(e) for e in req.edges() if e[0] != e[1]}
     edges.update(frozenset(p) for p in m)
     order, later = elimination(n, edges)
-    lt: dict[tuple[int, int], int] = {}
     cl = cnf.clauses
+    # the edges of H, each once as (v, u) with u in later[v]; both directions get a variable
+    h_edges = [(v, u) for v in order for u in later[v]]
+    lt: dict[tuple[int, int], int] = {}
+    for a, b in h_edges:
+        lt[(a, b)] = vpool.id(("lt", a, b))
+        lt[(b, a)] = vpool.id(("lt", b, a))
+    if h_edges:
+        E = np.array(h_edges, dtype=np.int64)
+        X = np.array([lt[e] for e in h_edges], dtype=np.int64)
+        Y = np.array([lt[(b, a)] for a, b in h_edges], dtype=np.int64)
+        cl.extend(np.stack([-X, -Y], axis=1).tolist())  # no 2-cycle
+        hkeys = np.concatenate([E[:, 0] * n + E[:, 1], E[:, 1] * n + E[:, 0]])
+        hids = np.concatenate([X, Y])
+        srt = np.argsort(hkeys)
+        hkeys, hids = hkeys[srt], hids[srt]
+    pkeys = np.array(sorted(a * n + b for a, b in m) + sorted(b * n + a for a, b in m), dtype=np.int64)
+    pids = np.array([m[(k // n, k % n) if k // n < k % n else (k % n, k // n)] for k in pkeys.tolist()], dtype=np.int64)
+    srt = np.argsort(pkeys)
+    pkeys, pids = pkeys[srt], pids[srt]
 
-    def var(u: int, v: int) -> int:
-        x = lt.get((u, v))
-        if x is None:
-            x = lt[(u, v)] = vpool.id(("lt", u, v))
-            y = lt[(v, u)] = vpool.id(("lt", v, u))
-            cl.append([-x, -y])
-            mv = m.get((min(u, v), max(u, v)))
-            if mv is not None:
-                cl.append([-mv, -x])
-                cl.append([-mv, -y])
-        return x
+    def lookup(u: np.ndarray, w: np.ndarray) -> np.ndarray:
+        return hids[np.searchsorted(hkeys, u * n + w)]
 
+    def pair_of(u: np.ndarray, w: np.ndarray) -> np.ndarray:
+        """The pair variable of ``{u, w}``, or 0 when they are no candidate pair."""
+        if len(pkeys) == 0:
+            return np.zeros(len(u), dtype=np.int64)
+        k = u * n + w
+        i = np.minimum(np.searchsorted(pkeys, k), len(pkeys) - 1)
+        return np.where(pkeys[i] == k, pids[i], 0)
+
+    if h_edges:
+        # a strict edge inside a chosen pair is impossible
+        tie = pair_of(E[:, 0], E[:, 1])
+        on = tie != 0
+        cl.extend(np.stack([-tie[on], -X[on]], axis=1).tolist())
+        cl.extend(np.stack([-tie[on], -Y[on]], axis=1).tolist())
+    # triangles through each eliminated tile: u -> v -> w gives u -> w (a tie at v too)
+    parts_u, parts_v, parts_w = [], [], []
     for v in order:
         nv = later[v]
-        for u in nv:
-            for w in nv:
-                if u == w:
-                    continue
-                uv, vw, uw = var(u, v), var(v, w), var(u, w)
-                cl.append([-uv, -vw, uw])
-                tie_vw = m.get((min(v, w), max(v, w)))
-                if tie_vw is not None:
-                    cl.append([-uv, -tie_vw, uw])
-                tie_uv = m.get((min(u, v), max(u, v)))
-                if tie_uv is not None:
-                    cl.append([-tie_uv, -vw, uw])
-    for e in edges:  # edges of no triangle still need their variables and 2-cycle clause
-        u, v = sorted(e)
-        var(u, v)
+        k = len(nv)
+        if k < 2:
+            continue
+        a = np.array(nv, dtype=np.int64)
+        uu = np.repeat(a, k)
+        ww = np.tile(a, k)
+        keep = uu != ww
+        parts_u.append(uu[keep])
+        parts_w.append(ww[keep])
+        parts_v.append(np.full(k * (k - 1), v, dtype=np.int64))
+    if parts_u:
+        U, V, W = np.concatenate(parts_u), np.concatenate(parts_v), np.concatenate(parts_w)
+        uv, vw, uw = lookup(U, V), lookup(V, W), lookup(U, W)
+        cl.extend(np.stack([-uv, -vw, uw], axis=1).tolist())
+        t_vw = pair_of(V, W)
+        on = t_vw != 0
+        cl.extend(np.stack([-uv[on], -t_vw[on], uw[on]], axis=1).tolist())
+        t_uv = pair_of(U, V)
+        on = t_uv != 0
+        cl.extend(np.stack([-t_uv[on], -vw[on], uw[on]], axis=1).tolist())
+
+    def var(u: int, v: int) -> int:
+        return lt[(u, v)]
+
     add_precedence(cnf, req, m, vpool, var)
     add_matching(cnf, req, m, vpool)
     cnf.nv = max(cnf.nv, vpool.top)

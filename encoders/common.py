@@ -24,12 +24,16 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import weakref
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any
+
+import numpy as np
 
 from pysat.card import CardEnc, EncType
 from pysat.formula import CNF, IDPool
 
-from mjsat.board import Board, MahjongBoard, Move, ShisenShoBoard, TileId
+from mjsat.board import Board, Layout, MahjongBoard, Move, ShisenShoBoard, TileId
 
 __all__ = [
     "EncodingError",
@@ -169,23 +173,14 @@ def requirements(board: Board) -> Requirements:
     """
     n = len(board)
     members = board.group_members()
-    raw = [p for ts in members.values() for p in itertools.combinations(sorted(ts), 2)]
     paths: dict[Move, tuple[frozenset[TileId], ...]] = {}
     if isinstance(board, MahjongBoard):
-        one, two = board._sides()
-        above = board.layout.above
-        need = tuple(tuple(above[t]) for t in range(n))
-        sides = tuple(
-            (frozenset(one[t]), frozenset(two[t])) if one[t] and two[t] else () for t in range(n)
+        need, sides, never = _mahjong_tables(board)
+        pairs = tuple(
+            sorted(p for ts in members.values() for p in itertools.combinations(sorted(ts), 2) if p not in never)
         )
-
-        def possible(a: TileId, b: TileId) -> bool:
-            if a in need[b] or b in need[a]:
-                return False
-            return not any(sides[t] and all(o in s for s in sides[t]) for t, o in ((a, b), (b, a)))
-
-        pairs = tuple(sorted(p for p in raw if possible(*p)))
     elif isinstance(board, ShisenShoBoard):
+        raw = [p for ts in members.values() for p in itertools.combinations(sorted(ts), 2)]
         need = tuple(() for _ in range(n))
         sides = tuple(() for _ in range(n))
         pairs = tuple(sorted(raw))
@@ -196,6 +191,33 @@ def requirements(board: Board) -> Requirements:
     covered = {t for p in pairs for t in p}
     impossible = tuple(t for t in range(n) if t not in covered)
     return Requirements(n, board.game, pairs, need, sides, paths, impossible)
+
+
+_TABLES: weakref.WeakKeyDictionary[Layout, dict[type, tuple]] = weakref.WeakKeyDictionary()
+
+
+def _mahjong_tables(board: MahjongBoard) -> tuple[tuple, tuple, frozenset[Move]]:
+    """``need``, ``sides`` and the pairs that can never go together, per layout and game
+    (cached weakly by layout: the same for every deal)."""
+    per = _TABLES.setdefault(board.layout, {})
+    got = per.get(type(board))
+    if got is not None:
+        return got
+    n = len(board)
+    one, two = board._sides()
+    above = board.layout.above
+    need = tuple(tuple(above[t]) for t in range(n))
+    sides = tuple((frozenset(one[t]), frozenset(two[t])) if one[t] and two[t] else () for t in range(n))
+    never: set[Move] = set()
+    for t in range(n):
+        # a tile and a tile it waits for, or a tile in both of its side sets
+        for o in need[t]:
+            never.add((min(o, t), max(o, t)))
+        if sides[t]:
+            for o in sides[t][0] & sides[t][1]:
+                never.add((min(o, t), max(o, t)))
+    got = per[type(board)] = (need, sides, frozenset(never))
+    return got
 
 
 def pair_vars(req: Requirements, vpool: IDPool) -> dict[Move, int]:
@@ -300,6 +322,9 @@ class Decoder:
     encoding: str
     keys: dict[tuple, int]
     params: dict
+    lit: Any = dataclasses.field(default=None, repr=False, compare=False)
+    """Parity only, not saved in maps: the ``(n, T)`` literal matrix of ``r(t, s)``
+    (a variable, ``1`` for true or ``-1`` for false), for a vectorised decode."""
 
     def pairing(self, model: Iterable[int]) -> list[Move]:
         """The chosen pairs of a model."""
@@ -312,10 +337,17 @@ class Decoder:
         """Parity encoding: the pairs (tiles of one group and one step, paired in tile
         order) with their steps."""
         late = self.params["late"]
-        first = list(late)
-        for k, v in self.keys.items():
-            if k[0] == "r" and v in on and k[2] < first[k[1]]:
-                first[k[1]] = k[2]
+        if self.lit is not None and on:
+            lit = self.lit
+            value = np.zeros(max(int(np.abs(lit).max()), max(on)) + 1, dtype=bool)
+            value[np.fromiter(on, dtype=np.int64)] = True
+            true = np.where(lit > 0, value[np.abs(lit)], ~value[np.abs(lit)])
+            first = np.where(true.any(axis=1), true.argmax(axis=1), np.array(late)).tolist()
+        else:
+            first = list(late)
+            for k, v in self.keys.items():
+                if k[0] == "r" and v in on and k[2] < first[k[1]]:
+                    first[k[1]] = k[2]
         members: dict[int, list[int]] = {}
         for t, g in enumerate(self.params["groups"]):
             members.setdefault(g, []).append(t)

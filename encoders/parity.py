@@ -372,4 +372,4 @@ def encode_parity(
         "late": tpl.late.tolist(),
         "groups": [int(g) for g in board.groups],
     }
-    return cnf, Decoder("parity", tpl.keys, params)
+    return cnf, Decoder("parity", tpl.keys, params, lit=tpl.lit)

@@ -67,13 +67,6 @@ AUTO_LAYERED_SECONDS = 0.5
 steps), in conflicts and seconds, after which an exhaustive CNF decides: solvable turtle
 deals take a few hundred conflicts, while a large unsolvable board is slow to refute
 with too few steps."""
-AUTO_PARITY_CELLS = 20_000
-"""``auto``'s exhaustive second attempt is the parity encoding at the proved step bound
-when tiles x bound is at most this (a 144-tile deal: bound about 72, 10,400), else the
-acyclicity encoding (reduction boards: 420 tiles x 208 steps and up, where the step
-CNF is huge and the "must come before" graph nearly a tree)."""
-
-
 class UnknownSolverError(ValueError):
     """A SAT solver name python-sat does not know."""
 
@@ -210,11 +203,11 @@ def solve_sat(
     encoding : {'auto', 'layered', 'parity', 'order', 'acyclic'}, optional
         ``auto`` (the default) tries the parity encoding with ``ceil(2 sqrt(n))``
         steps for at most :data:`AUTO_LAYERED_CONFLICTS` conflicts and
-        :data:`AUTO_LAYERED_SECONDS` seconds (fast on solvable deals), then an
-        exhaustive CNF: parity at the proved step bound when tiles x bound is at most
-        :data:`AUTO_PARITY_CELLS`, else the acyclicity encoding (fast proofs of
-        ``unsolvable`` on large boards). ``layered`` and ``parity`` alone try
-        ``ceil(2 sqrt(n))`` steps, then the proved bound.
+        :data:`AUTO_LAYERED_SECONDS` seconds (fast on solvable deals), then the
+        exhaustive acyclicity encoding (fast proofs of ``unsolvable``: the parity
+        encoding at the proved bound, about 70 steps on the turtle, can take seconds to
+        refute a deal the acyclicity CNF refutes in 0.1 s). ``layered`` and ``parity``
+        alone try ``ceil(2 sqrt(n))`` steps, then the proved bound.
     solver : str, optional
         A python-sat solver name or alias (default ``cadical195``).
     certify : bool, optional
@@ -231,7 +224,7 @@ def solve_sat(
     -------
     SolveResult
         ``stats`` holds ``encoding``, ``solver``, ``tried`` (the CNFs solved, e.g.
-        ``['parity:24', 'parity:72']``), ``variables`` and ``clauses`` (of the last),
+        ``['parity:24', 'acyclic']``), ``variables`` and ``clauses`` (of the last),
         ``build_seconds`` and ``solve_seconds`` (wall, summed), ``build_cpu_seconds``
         and ``solve_cpu_seconds`` (CPU time of this process; build includes the
         requirements), ``step_bound``, and proof figures when certifying.
@@ -272,11 +265,7 @@ def solve_sat(
         else:
             first = min(first_steps(len(board)), bound)
             if name == "auto":
-                plan = [("parity", first, True)]
-                if len(board) * bound <= AUTO_PARITY_CELLS:
-                    plan.append(("parity", bound, False))
-                else:
-                    plan.append(("acyclic", None, False))
+                plan = [("parity", first, True), ("acyclic", None, False)]
             else:
                 plan = [(name, first, False)]
                 if first < bound:
