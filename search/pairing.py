@@ -224,6 +224,7 @@ class PythonSearch:
         loose: bool = True,
         scan: bool = True,
         critical: bool = True,
+        bondt: bool = False,
         node_limit: int | None = None,
         deadline: float | None = None,
     ) -> None:
@@ -232,6 +233,7 @@ class PythonSearch:
         self.loose = loose and geo.kind == MAHJONG
         self.use_scan = scan
         self.critical = critical
+        self.bondt = bondt
         self.node_limit = node_limit
         self.deadline = deadline
         self.nodes = 0
@@ -401,6 +403,8 @@ class PythonSearch:
         SearchLimit
             When the node or time limit is reached.
         """
+        if self.bondt:
+            return self._search_bondt()
         present = bytearray(b"\x01") * self.geo.n
         partner = [-1] * self.geo.n
         path: list[Move] = []
@@ -470,6 +474,89 @@ class PythonSearch:
                 return True
         del path[len(path) - len(here) :]
         return False
+
+    # ------------------------------------------------------------------ "pairing one, then two"
+    def _bondt_eval(self, stack: list[list[int]], rot: list[int], skip: int = -1) -> tuple[int, list[Move], int]:
+        """Apply the pairings of ``stack`` (all but entry ``skip``) to the full board, then scan.
+
+        Returns ``(code, moves, next_group)``: code 0 when the scan lets the position
+        live (``next_group`` is then the first group without a pairing that still has
+        tiles), 1 when it prunes, 2 when the apply clears the board (``moves`` solve it).
+        """
+        g = self.geo
+        present = bytearray(b"\x01") * g.n
+        partner = [-1] * g.n
+        for i, (grp, k) in enumerate(stack):
+            if i == skip:
+                continue
+            tiles = g.members[grp]
+            table = pairings(len(tiles))
+            for a, b in table[(k + rot[grp]) % len(table)]:
+                partner[tiles[a]], partner[tiles[b]] = tiles[b], tiles[a]
+        moves: list[Move] = []
+        self.apply(present, partner, moves)
+        if not any(present):
+            return 2, moves, -1
+        if self.use_scan and not self.scan(present, partner):
+            return 1, moves, -1
+        nxt = -1
+        playable = False
+        for grp, tiles in enumerate(g.members):
+            live = [t for t in tiles if present[t]]
+            if not live or partner[live[0]] >= 0:
+                continue
+            if nxt < 0:
+                nxt = grp
+            if not playable and any(self.playable(a, b, present) for a, b in itertools.combinations(live, 2)):
+                playable = True
+        return (0, moves, nxt) if playable else (1, moves, -1)
+
+    def _search_bondt(self) -> list[Move] | None:
+        """de Bondt's "pairing one, then two" tree (seed 001, section 3.2).
+
+        The tree is a stack of ``[group, pairing]`` entries (pairing ``0`` is "pairing
+        one"). While the scan lets the position live, the next group without a pairing
+        (in group order, no heuristic) is pushed with pairing one. When the scan prunes
+        and the last entry has pairing one, the entries of the run of pairing-one groups
+        just added are taken out of the tree in backward order, from the one before the
+        last up to the previous entry with a larger pairing, whenever the scan still
+        prunes without them ("adapting the search tree backwards"); a group taken out
+        has its tiles two, three and four cycled forward (its pairing one becomes its old
+        pairing two; for groups of 6 or 8 tiles, the next pairing in the table). Then the
+        last entry goes to its next pairing, and an exhausted entry is popped, as in any
+        depth-first search. Every evaluation starts from the full board.
+        """
+        g = self.geo
+        rot = [0] * len(g.members)
+        stack: list[list[int]] = []
+        while True:
+            self._tick()
+            code, moves, nxt = self._bondt_eval(stack, rot)
+            if code == 2:
+                return moves
+            if code == 0:
+                stack.append([nxt, 0])
+                continue
+            if not stack:
+                return None
+            if stack[-1][1] == 0:  # a run of pairing-one groups ended in a prune: adapt it
+                j = len(stack) - 2
+                while j >= 0 and stack[j][1] == 0:
+                    code, moves, _ = self._bondt_eval(stack, rot, skip=j)
+                    if code == 2:
+                        return moves
+                    if code == 1:
+                        grp = stack.pop(j)[0]
+                        rot[grp] = (rot[grp] + 1) % len(pairings(len(g.members[grp])))
+                    j -= 1
+            while stack:
+                grp, k = stack[-1]
+                if k + 1 < len(pairings(len(g.members[grp]))):
+                    stack[-1][1] = k + 1
+                    break
+                stack.pop()
+            if not stack:
+                return None
 
     # ------------------------------------------------------------------ random attempts
     def attempt(self, rng: np.random.Generator) -> list[Move] | None:

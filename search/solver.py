@@ -164,6 +164,7 @@ def solve_search(
     prior: bool = True,
     scan: bool = True,
     critical: bool = True,
+    bondt: bool = False,
     engine: str = "numba",
 ) -> SolveResult:
     """Decide ``board`` with the pairing-set search (seeds 000, 001, 002).
@@ -185,6 +186,10 @@ def solve_search(
         The improvements, each switchable for measurement: the freeze and loose-tile
         cleaning rules, the prior analysis, the pruning scan, the critical-group probing
         (see :mod:`mjsat.search.pairing`).
+    bondt : bool
+        Search with de Bondt's "pairing one, then two" tree with backward adaptation
+        (seed 001, section 3.2) instead of the critical-group probing; ``critical`` is then
+        ignored (see :meth:`~mjsat.search.pairing.PythonSearch._search_bondt`).
     engine : {"numba", "python"}
         The compiled kernels or the pure-Python reference.
 
@@ -225,7 +230,7 @@ def solve_search(
     n_attempts = default_attempts(geo) if attempts is None else int(attempts)
     if n_attempts < 0:
         raise ValueError(f"attempts must be >= 0, got {attempts}")
-    opts = dict(freeze=bool(freeze), loose=bool(loose), scan=bool(scan), critical=bool(critical))
+    opts = dict(freeze=bool(freeze), loose=bool(loose), scan=bool(scan), critical=bool(critical), bondt=bool(bondt))
     if engine == "python":
         result = _run_python(geo, opts, n_attempts, seed, node_limit, deadline, stats)
     else:
@@ -329,6 +334,8 @@ def _run_numba(
                 return SolveResult(UNKNOWN, "search", stats=stats, reason="time limit")
     stats["seconds_attempts"] = time.perf_counter() - t
     t = time.perf_counter()
+    if opts["bondt"]:
+        return _run_bondt(K, kind, gr, mj, sh, pt, flags, ws, moves, n, ngroups, node_limit, deadline, stats, t)
     depth = ngroups + 2
     P = np.zeros((depth, n), dtype=np.uint8)
     P[0] = 1
@@ -346,6 +353,38 @@ def _run_numba(
         if node_limit is not None:
             budget = min(budget, int(node_limit) - int(st[2]))
         code = K._dfs(kind, gr, mj, sh, pt, flags, P, Q, bg, bgr, allow, nxt, mend, moves, st, budget, ws)
+        if code != K.RUNNING:
+            break
+        if node_limit is not None and st[2] >= node_limit:
+            reason = "node limit"
+            break
+        if deadline is not None and time.monotonic() > deadline:
+            reason = "time limit"
+            break
+    stats.update(nodes=int(st[2]), scans=stats["scans"] + int(st[3]), seconds_search=time.perf_counter() - t)
+    if code == K.SOLVED:
+        return SolveResult(SOLVABLE, "search", moves=_moves(moves, int(st[4])), stats=stats)
+    if code == K.EXHAUSTED:
+        return SolveResult(UNSOLVABLE, "search", stats=stats)
+    return SolveResult(UNKNOWN, "search", stats=stats, reason=reason)
+
+
+def _run_bondt(K: Any, kind: Any, gr: Any, mj: Any, sh: Any, pt: Any, flags: np.ndarray, ws: Any,
+               moves: np.ndarray, n: int, ngroups: int, node_limit: int | None, deadline: float | None,
+               stats: dict[str, Any], t: float) -> SolveResult:
+    """The numba "pairing one, then two" tree in chunks of nodes (see :func:`_run_numba`)."""
+    sg = np.zeros(ngroups + 1, dtype=np.int32)
+    sk = np.zeros(ngroups + 1, dtype=np.int32)
+    rot = np.zeros(ngroups, dtype=np.int32)
+    pres = np.ones(n, dtype=np.uint8)
+    partner = np.full(n, -1, dtype=np.int32)
+    st = np.zeros(5, dtype=np.int64)
+    reason = ""
+    while True:
+        budget = CHUNK_NODES
+        if node_limit is not None:
+            budget = min(budget, int(node_limit) - int(st[2]))
+        code = K._bondt(kind, gr, mj, sh, pt, flags, sg, sk, rot, pres, partner, moves, st, budget, ws)
         if code != K.RUNNING:
             break
         if node_limit is not None and st[2] >= node_limit:

@@ -22,8 +22,12 @@ VARIANTS = [
     {"critical": False},
     {"attempts": 0},
     {"attempts": 0, "freeze": False, "loose": False, "prior": False, "scan": False, "critical": False},
+    {"bondt": True, "attempts": 0},
+    {"bondt": True, "attempts": 0, "freeze": False, "loose": False, "prior": False},
+    {"bondt": True, "attempts": 0, "scan": False},
 ]
-IDS = ["all", "no-freeze", "no-loose", "no-prior", "no-scan", "no-critical", "no-attempts", "bare"]
+IDS = ["all", "no-freeze", "no-loose", "no-prior", "no-scan", "no-critical", "no-attempts", "bare",
+       "bondt", "bondt-no-cleaning", "bondt-no-scan"]
 
 
 @functools.lru_cache(maxsize=None)
