@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import math
 import weakref
 
 import numpy as np
@@ -52,10 +53,21 @@ from mjsat.board import Board, Layout, ShisenShoBoard
 from mjsat.encoders.common import Decoder, EncodingError, Requirements, requirements
 from mjsat.encoders.layered import encode_layered, step_bound
 
-__all__ = ["encode_parity", "layout_windows", "xor_zero_clauses"]
+__all__ = ["encode_parity", "first_parity_steps", "layout_windows", "xor_zero_clauses"]
 
 TRUE = 1
 """Variable 1 is the constant *true* (unit clause); ``-1`` is *false*."""
+
+
+def first_parity_steps(n: int) -> int:
+    """The first number of steps the ``sat`` method tries with this encoding: ``ceil(5 sqrt(n) / 3)``.
+
+    A measured compromise, not a bound: 20 for 144 tiles, where about 94 % of the
+    solvable turtle deals have a plan (they need 13 to 24 steps); a deal that needs
+    more goes on to an exhaustive CNF. Fewer steps make a smaller CNF (the median time
+    follows the size), more steps send fewer deals on.
+    """
+    return max(2, math.ceil(5 * math.sqrt(max(n, 1)) / 3))
 
 
 def layout_windows(req: Requirements, steps: int) -> tuple[list[int], list[int]]:

@@ -9,6 +9,8 @@
 
 from __future__ import annotations
 
+import collections
+import itertools
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -23,13 +25,14 @@ from mjsat.encoders.certify import PROOF_SOLVERS, certify_unsat
 from mjsat.encoders.common import Decoded, Decoder, EncodingError, requirements
 from mjsat.encoders.layered import encode_layered, first_steps, step_bound
 from mjsat.encoders.order import encode_order
-from mjsat.encoders.parity import encode_parity
+from mjsat.encoders.parity import encode_parity, first_parity_steps
 from mjsat.result import SOLVABLE, UNKNOWN, UNSOLVABLE, SolveResult
 
 __all__ = [
     "ENCODINGS",
     "DEFAULT_ENCODING",
     "DEFAULT_SOLVER",
+    "CERTIFY_SOLVER",
     "SOLVERS",
     "UnknownSolverError",
     "encode",
@@ -54,7 +57,12 @@ reduction boards (see ``benchmarks/README.md``). :func:`solve_sat` defaults to
 SOLVERS: tuple[str, ...] = ("cadical195", "glucose4", "maplechrono")
 """The python-sat solvers the tests and cross-validation select (CaDiCaL 1.9.5,
 Glucose 4, MapleLCMDistChronoBT)."""
-DEFAULT_SOLVER = "cadical195"
+DEFAULT_SOLVER = "minisat22"
+"""MiniSat 2.2: the fastest of python-sat's solvers on dealt boards (turtle: 21 ms
+median build + solve, against 23 to 24 ms for Glucose 4 and CaDiCaL 1.9.5; see
+``benchmarks/README.md``). It logs no proof: ``certify`` without a named solver uses
+:data:`CERTIFY_SOLVER`."""
+CERTIFY_SOLVER = "cadical195"
 """CaDiCaL 1.9.5, python-sat's build; it logs DRUP proofs."""
 
 
@@ -63,7 +71,7 @@ _NO_INTERRUPT = frozenset({"cadical103", "cadical153", "cadical195", "cadical300
 _CONFLICT_SLICE = 1000
 AUTO_LAYERED_CONFLICTS = 20_000
 AUTO_LAYERED_SECONDS = 0.5
-"""Budget of the ``auto`` plan's first attempt (parity encoding, ``ceil(2 sqrt(n))``
+"""Budget of the ``auto`` plan's first attempt (parity encoding, ``ceil(5 sqrt(n) / 3)``
 steps), in conflicts and seconds, after which an exhaustive CNF decides: solvable turtle
 deals take a few hundred conflicts, while a large unsolvable board is slow to refute
 with too few steps."""
@@ -110,6 +118,40 @@ def encode(
     return ENCODINGS[name](board, vpool=vpool)
 
 
+_DIRECT_ADD: dict[str, tuple[str, str]] = {
+    "minisat22": ("minisat22_add_cl", "minisat"),
+    "glucose3": ("glucose3_add_cl", "glucose"),
+    "glucose4": ("glucose41_add_cl", "glucose"),
+    "cadical153": ("cadical153_add_cl", "cadical"),
+    "cadical195": ("cadical195_add_cl", "cadical"),
+}
+"""python-sat's C entry point and solver handle per solver, for :func:`load_clauses`."""
+
+
+def load_clauses(s: Solver, name: str, clauses: list[list[int]]) -> None:
+    """Add ``clauses`` to the python-sat solver ``s`` (canonical name ``name``).
+
+    For the solvers of :data:`_DIRECT_ADD` the C function is mapped over the list,
+    skipping python-sat's per-clause Python wrapper (about 0.3 us per clause: a third of
+    the loading time of a turtle CNF); any other solver, or a python-sat without those
+    internals, goes through ``append_formula``.
+    """
+    entry = _DIRECT_ADD.get(name)
+    if entry is not None:
+        try:
+            import pysolvers
+
+            add = getattr(pysolvers, entry[0])
+            handle = getattr(s.solver, entry[1])
+        except (ImportError, AttributeError):
+            entry = None
+        else:
+            if handle is not None:
+                collections.deque(map(add, itertools.repeat(handle), clauses), maxlen=0)
+                return
+    s.append_formula(clauses)
+
+
 def run_solver(
     cnf: CNF,
     *,
@@ -148,7 +190,8 @@ def run_solver(
         )
     if time_limit is not None and time_limit <= 0:
         return None, None, None
-    with Solver(name=name, bootstrap_with=cnf.clauses, with_proof=proof) as s:
+    with Solver(name=name, with_proof=proof) as s:
+        load_clauses(s, name, cnf.clauses)
         if conflict_limit is not None:
             # a conflict budget, in slices so that the clock is checked too
             deadline = None if time_limit is None else time.perf_counter() + time_limit
@@ -201,15 +244,17 @@ def solve_sat(
     seed : int
         Unused (python-sat's solvers are deterministic); kept for the common interface.
     encoding : {'auto', 'layered', 'parity', 'order', 'acyclic'}, optional
-        ``auto`` (the default) tries the parity encoding with ``ceil(2 sqrt(n))``
-        steps for at most :data:`AUTO_LAYERED_CONFLICTS` conflicts and
+        ``auto`` (the default) tries the parity encoding with ``ceil(5 sqrt(n) / 3)``
+        steps (:func:`mjsat.encoders.parity.first_parity_steps`) for at most :data:`AUTO_LAYERED_CONFLICTS` conflicts and
         :data:`AUTO_LAYERED_SECONDS` seconds (fast on solvable deals), then the
         exhaustive acyclicity encoding (fast proofs of ``unsolvable``: the parity
         encoding at the proved bound, about 70 steps on the turtle, can take seconds to
-        refute a deal the acyclicity CNF refutes in 0.1 s). ``layered`` and ``parity``
-        alone try ``ceil(2 sqrt(n))`` steps, then the proved bound.
+        refute a deal the acyclicity CNF refutes in 0.1 s). ``layered`` alone tries
+        ``ceil(2 sqrt(n))`` steps, ``parity`` alone ``ceil(5 sqrt(n) / 3)``, then
+        the proved bound.
     solver : str, optional
-        A python-sat solver name or alias (default ``cadical195``).
+        A python-sat solver name or alias (default ``minisat22``; ``cadical195`` when
+        certifying).
     certify : bool, optional
         After ``unsolvable``: shrink the CNF to an unsatisfiable core, refute the core
         with ``solver`` logging a DRUP proof, and check the proof with ``drup``
@@ -224,7 +269,7 @@ def solve_sat(
     -------
     SolveResult
         ``stats`` holds ``encoding``, ``solver``, ``tried`` (the CNFs solved, e.g.
-        ``['parity:24', 'acyclic']``), ``variables`` and ``clauses`` (of the last),
+        ``['parity:20', 'acyclic']``), ``variables`` and ``clauses`` (of the last),
         ``build_seconds`` and ``solve_seconds`` (wall, summed), ``build_cpu_seconds``
         and ``solve_cpu_seconds`` (CPU time of this process; build includes the
         requirements), ``step_bound``, and proof figures when certifying.
@@ -239,7 +284,7 @@ def solve_sat(
         raise EncodingError(f"unknown encoding {encoding!r} (known: auto, {', '.join(ENCODINGS)})")
     if steps is not None and name not in ("layered", "parity", "auto"):
         raise EncodingError(f"the {name} encoding has no steps (only layered and parity take steps)")
-    solver_name = _canonical_solver(solver)
+    solver_name = _canonical_solver(CERTIFY_SOLVER if (certify and solver is None) else solver)
     if certify and solver_name not in PROOF_SOLVERS:
         raise EncodingError(
             f"solver {solver_name!r} cannot log a DRUP proof (these can: {', '.join(PROOF_SOLVERS)})"
@@ -263,7 +308,7 @@ def solve_sat(
         if steps is not None:
             plan = [(stepped, int(steps), False)]
         else:
-            first = min(first_steps(len(board)), bound)
+            first = min((first_steps if name == "layered" else first_parity_steps)(len(board)), bound)
             if name == "auto":
                 plan = [("parity", first, True), ("acyclic", None, False)]
             else:
