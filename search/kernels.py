@@ -125,8 +125,8 @@ def workspace(n: int, ngroups: int, cells: int) -> tuple[np.ndarray, ...]:
     """Scratch arrays of the kernels for ``n`` tiles, ``ngroups`` groups, a grid of ``cells``."""
     i32 = np.int32
     return (
-        np.zeros(n, i32), np.zeros(n, i32), np.zeros(n, i32), np.zeros(n + 1, i32), np.zeros(n, np.uint8),
-        np.zeros(cells, np.uint8),  # apply: counters above/one/two, queue, queued, grid
+        np.zeros(n, i32), np.zeros(n, i32), np.zeros(n, i32), np.zeros(n + ngroups + 1, i32), np.zeros(n, np.uint8),
+        np.zeros(cells, np.uint8),  # apply: counters above/one/two, queue (a playout requeues), queued, grid
         np.zeros(n, np.uint8), np.zeros(n, i32), np.zeros(n, i32), np.zeros(n, i32), np.zeros(n + 1, i32),
         np.zeros(n, np.uint8), np.zeros(ngroups, np.uint8), np.zeros(ngroups, i32), np.zeros(cells, np.uint8),
         # scan: present, counters, queue, queued, opened, free count, grid
@@ -136,6 +136,7 @@ def workspace(n: int, ngroups: int, cells: int) -> tuple[np.ndarray, ...]:
         # Mahjong: removal stack, group stack, group queued
         np.zeros(ngroups, np.float64),  # search: conflict weight of each group
         np.full((ngroups + 2, ngroups), 255, np.uint8),  # search: pairings of 4 still possible, per depth
+        np.zeros(1, np.uint64),  # random playouts: xorshift state
     )
 
 
@@ -198,15 +199,22 @@ def _mj_loose(t, pres, mj, na, no, nt):
 
 @njit(cache=True)
 def _mj_close(relaxed, gr, mj, pres, partner, moves, mptr, opts, ws):
-    """Apply (``relaxed`` false) or scan (``relaxed`` true) on ``pres``, in place.
+    """Apply (``relaxed`` 0), scan (``relaxed`` 1) or a random playout (``relaxed`` 2) on
+    ``pres``, in place.
 
     Apply plays the pairs of ``partner`` and the cleaning moves, recording them in
     ``moves`` from ``mptr`` on, and returns the new ``mptr``. Scan plays the relaxed game
-    and returns the number of tiles it could not remove.
+    and returns the number of tiles it could not remove. A random playout is an apply
+    that, whenever it is stuck, plays a random playable pair of a group without a pairing
+    (state in ``ws[23]``) and goes on, keeping its counters: one playout costs about one
+    apply, where a fresh apply after every random move cost one apply per move.
     """
     group, gptr, gidx = gr[0], gr[1], gr[2]
     cptr, cidx, o2ptr, o2idx, t2ptr, t2idx = mj[6], mj[7], mj[8], mj[9], mj[10], mj[11]
-    if relaxed:
+    warm = relaxed == 3  # a scan right after an apply on the same position: copy its counters
+    if warm:
+        relaxed = 1
+    if relaxed == 1:
         na, no, nt, queue, queued = ws[7], ws[8], ws[9], ws[10], ws[11]
     else:
         na, no, nt, queue, queued = ws[0], ws[1], ws[2], ws[3], ws[4]
@@ -220,11 +228,23 @@ def _mj_close(relaxed, gr, mj, pres, partner, moves, mptr, opts, ws):
         opened[g] = 0
         nfree[g] = 0
         gq[g] = 0
-    tail = _mj_init(pres, mj, na, no, nt, queue, queued)
+    if warm:
+        na[:] = ws[0]
+        no[:] = ws[1]
+        nt[:] = ws[2]
+        tail = 0
+        for t in range(pres.shape[0]):
+            queued[t] = 0
+            if pres[t] == 1 and na[t] == 0 and (no[t] == 0 or nt[t] == 0):
+                queue[tail] = t
+                tail += 1
+                queued[t] = 1
+    else:
+        tail = _mj_init(pres, mj, na, no, nt, queue, queued)
     head = 0
     rtop = 0
     gtop = 0
-    dirty = 1 if (opts[1] and not relaxed) else 0
+    dirty = 1 if (opts[1] and relaxed != 1) else 0
     while True:
         if rtop > 0:  # propagate a removal to the tiles it touches
             rtop -= 1
@@ -265,14 +285,14 @@ def _mj_close(relaxed, gr, mj, pres, partner, moves, mptr, opts, ws):
                     rs[rtop + 1] = p
                     rtop += 2
                     left -= 2
-                    if not relaxed:
+                    if relaxed != 1:
                         moves[mptr, 0] = min(t, p)
                         moves[mptr, 1] = max(t, p)
                         mptr += 1
                         dirty = 1 if opts[1] else 0
                 continue
             g = group[t]
-            if relaxed:
+            if relaxed == 1:
                 if opened[g]:
                     pres[t] = 0
                     rs[rtop] = t
@@ -368,8 +388,62 @@ def _mj_close(relaxed, gr, mj, pres, partner, moves, mptr, opts, ws):
                 gstack[gtop] = g
                 gtop += 1
             continue
+        if relaxed == 2 and left > 0:  # random playout: a random playable pair
+            legal = ws[15]
+            n = pres.shape[0]
+            m = 0
+            for g in range(ngroups):
+                for k in range(gptr[g], gptr[g + 1]):
+                    x = gidx[k]
+                    if pres[x] == 0 or partner[x] >= 0 or not (na[x] == 0 and (no[x] == 0 or nt[x] == 0)):
+                        continue
+                    for j in range(k + 1, gptr[g + 1]):
+                        y = gidx[j]
+                        if pres[y] == 1 and na[y] == 0 and (no[y] == 0 or nt[y] == 0):
+                            legal[m] = x * n + y
+                            m += 1
+            if m == 0:
+                break
+            pick = legal[np.int64(_xorshift(ws[23]) % np.uint64(m))]
+            x, y = pick // n, pick % n
+            pres[x] = 0
+            pres[y] = 0
+            rs[rtop] = x
+            rs[rtop + 1] = y
+            rtop += 2
+            left -= 2
+            moves[mptr, 0] = x
+            moves[mptr, 1] = y
+            mptr += 1
+            g = group[x]
+            a = -1
+            b = -1
+            live = 0
+            for k in range(gptr[g], gptr[g + 1]):
+                u = gidx[k]
+                if pres[u] == 1:
+                    live += 1
+                    if a < 0:
+                        a = u
+                    else:
+                        b = u
+            if live == 2:  # the last two go together: look at them again
+                partner[a] = b
+                partner[b] = a
+                queued[a] = 0
+                queued[b] = 0
+                if na[a] == 0 and (no[a] == 0 or nt[a] == 0):
+                    queue[tail] = a
+                    tail += 1
+                    queued[a] = 1
+            elif gq[g] == 0:
+                gq[g] = 1
+                gstack[gtop] = g
+                gtop += 1
+            dirty = 1 if opts[1] else 0
+            continue
         break
-    return left if relaxed else mptr
+    return left if relaxed == 1 else mptr
 
 
 @njit(cache=True)
@@ -382,6 +456,15 @@ def _mj_scan(gr, mj, pres, partner, moves, opts, ws):
     ps = ws[6]
     ps[:] = pres
     return _mj_close(True, gr, mj, ps, partner, moves, 0, opts, ws) == 0
+
+
+@njit(cache=True)
+def _mj_scan_warm(gr, mj, pres, partner, moves, opts, ws):
+    """:func:`_mj_scan` right after :func:`_mj_apply` on the same ``pres`` (its counters
+    are copied instead of counted again)."""
+    ps = ws[6]
+    ps[:] = pres
+    return _mj_close(3, gr, mj, ps, partner, moves, 0, opts, ws) == 0
 
 
 @njit(cache=True)
@@ -671,6 +754,17 @@ def _attempts(kind, gr, mj, sh, opts, count, rng, pres, partner, moves, ws):
     na, no, nt, grid = ws[0], ws[1], ws[2], ws[5]
     cy, cx = sh[0], sh[1]
     n = pres.shape[0]
+    if kind == 0 and opts[4]:  # Mahjong: one incremental playout each (see _mj_close)
+        ws[23][0] = rng[0]
+        for a in range(count):
+            pres[:] = 1
+            partner[:] = -1
+            _autopair(gr, pres, partner)
+            if 2 * _mj_close(2, gr, mj, pres, partner, moves, 0, opts, ws) == n:
+                rng[0] = ws[23][0]
+                return a
+        rng[0] = ws[23][0]
+        return -1
     for a in range(count):
         pres[:] = 1
         partner[:] = -1
@@ -780,7 +874,10 @@ def _node(d, kind, gr, mj, sh, pt, opts, P, Q, bg, bgr, allow, moves, mptr, ws):
                 for i in range(r):
                     partner[tmp[i]] = tmp[ptab[base + k, i]]
                 scans += 1
-                ok = _scan(kind, gr, mj, sh, pres, partner, moves, opts, ws)
+                if kind == 0 and opts[5]:
+                    ok = _mj_scan_warm(gr, mj, pres, partner, moves, opts, ws)
+                else:
+                    ok = _scan(kind, gr, mj, sh, pres, partner, moves, opts, ws)
                 for i in range(r):
                     partner[tmp[i]] = -1
                 okk[k] = 1 if ok else 0

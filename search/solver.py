@@ -165,6 +165,8 @@ def solve_search(
     scan: bool = True,
     critical: bool = True,
     bondt: bool = False,
+    fast_attempts: bool = True,
+    warm_scan: bool = True,
     engine: str = "numba",
 ) -> SolveResult:
     """Decide ``board`` with the pairing-set search (seeds 000, 001, 002).
@@ -190,6 +192,13 @@ def solve_search(
         Search with de Bondt's "pairing one, then two" tree with backward adaptation
         (seed 001, section 3.2) instead of the critical-group probing; ``critical`` is then
         ignored (see :meth:`~mjsat.search.pairing.PythonSearch._search_bondt`).
+    fast_attempts : bool
+        numba engine, Mahjong: each random attempt is one incremental playout (the
+        counters of the free test kept across random moves) instead of a fresh apply after
+        every random move (the same rules, other random choices). Off: the old loop.
+    warm_scan : bool
+        numba engine, Mahjong: the probe scans of a node copy the free-test counters of
+        the node's apply instead of counting them again from the layout.
     engine : {"numba", "python"}
         The compiled kernels or the pure-Python reference.
 
@@ -231,10 +240,11 @@ def solve_search(
     if n_attempts < 0:
         raise ValueError(f"attempts must be >= 0, got {attempts}")
     opts = dict(freeze=bool(freeze), loose=bool(loose), scan=bool(scan), critical=bool(critical), bondt=bool(bondt))
+    fast = bool(fast_attempts)
     if engine == "python":
         result = _run_python(geo, opts, n_attempts, seed, node_limit, deadline, stats)
     else:
-        result = _run_numba(geo, opts, n_attempts, seed, node_limit, deadline, stats)
+        result = _run_numba(geo, {**opts, "fast_attempts": fast, "warm_scan": bool(warm_scan)}, n_attempts, seed, node_limit, deadline, stats)
     stats["seconds_total"] = time.perf_counter() - t0
     return result
 
@@ -303,7 +313,9 @@ def _run_numba(
     n = geo.n
     ngroups = len(geo.members)
     ws = K.workspace(n, ngroups, int(sh[2] * sh[3]))
-    flags = np.array([opts["freeze"], opts["loose"], opts["scan"], opts["critical"]], dtype=np.int64)
+    flags = np.array([opts["freeze"], opts["loose"], opts["scan"], opts["critical"], opts["fast_attempts"],
+                      opts["warm_scan"]],
+                     dtype=np.int64)
     moves = np.zeros((n // 2 + 1, 2), dtype=np.int32)
     t = time.perf_counter()
     if n_attempts and opts["scan"]:  # seed 001, 3.3: a pruning scan before the attempts

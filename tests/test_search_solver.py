@@ -25,9 +25,10 @@ VARIANTS = [
     {"bondt": True, "attempts": 0},
     {"bondt": True, "attempts": 0, "freeze": False, "loose": False, "prior": False},
     {"bondt": True, "attempts": 0, "scan": False},
+    {"fast_attempts": False, "warm_scan": False},
 ]
 IDS = ["all", "no-freeze", "no-loose", "no-prior", "no-scan", "no-critical", "no-attempts", "bare",
-       "bondt", "bondt-no-cleaning", "bondt-no-scan"]
+       "bondt", "bondt-no-cleaning", "bondt-no-scan", "slow-attempts-cold-scan"]
 
 
 @functools.lru_cache(maxsize=None)
