@@ -18,6 +18,7 @@ import concurrent.futures as cf
 import json
 import math
 import os
+import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -68,17 +69,21 @@ def solve_deal(
     """Deal ``layout`` with ``seed`` (uniformly random groups), decide it, return one row.
 
     The row holds ``seed``, ``status``, ``seconds`` (the method's own time, without the
-    replay that checks every solution), ``nodes``, ``scans``, ``attempts`` and ``reason``.
+    replay that checks every solution), ``cpu_seconds`` (this process's CPU time for the
+    whole call, replay included: the figure for "one core" on a loaded machine), ``nodes``, ``scans``, ``attempts`` and ``reason``.
     """
     from mjsat.methods import solve
 
     board = deal_random(layout, seed=seed, game=game)
+    cpu = time.process_time()
     result = solve(board, method, time_limit=time_limit, seed=seed, **(options or {}))
+    cpu = time.process_time() - cpu
     st = result.stats
     return {
         "seed": int(seed),
         "status": result.status,
         "seconds": round(result.seconds, 6),
+        "cpu_seconds": round(cpu, 6),
         "nodes": int(st.get("nodes", 0)),
         "scans": int(st.get("scans", 0)),
         "attempts": int(st.get("attempts", 0)),
@@ -232,6 +237,17 @@ def _bounded(pool: cf.Executor, seeds: Iterable[int], window: int, args: tuple[A
                 pending.add(pool.submit(_work, nxt, *args))
 
 
+def _cpu(rows: Sequence[dict[str, Any]]) -> dict[str, float]:
+    """CPU-time figures when every row has them (older files do not)."""
+    if not rows or any("cpu_seconds" not in r for r in rows):
+        return {}
+    c = np.array([r["cpu_seconds"] for r in rows], dtype=float)
+    return {
+        "cpu_mean": float(c.mean()), "cpu_median": float(np.median(c)),
+        "cpu_p99": float(np.quantile(c, 0.99)), "cpu_max": float(c.max()), "cpu_total": float(c.sum()),
+    }
+
+
 def summarize(rows: Sequence[dict[str, Any]], *, hardest: int = 5) -> dict[str, Any]:
     """Counts, % unsolvable with its Wilson 95 % interval, time per deal, hardest seeds.
 
@@ -253,5 +269,6 @@ def summarize(rows: Sequence[dict[str, Any]], *, hardest: int = 5) -> dict[str, 
         "seconds_p99": float(np.quantile(t, 0.99)),
         "seconds_max": float(t.max()),
         "seconds_total": float(t.sum()) if rows else 0.0,
+        **_cpu(rows),
         "hardest": [{"seed": r["seed"], "status": r["status"], "seconds": r["seconds"], "nodes": r.get("nodes", 0)} for r in top],
     }
