@@ -224,3 +224,9 @@ def test_cli_deal_and_solve(tmp_path):
     r = runner.invoke(cli, ["solve", str(small), "--method", "ref", "--json"])
     assert r.exit_code in (0, 1), r.output
     assert json.loads(r.output)["status"] == solve_ref(board).status
+    r = runner.invoke(cli, ["render", str(small)])
+    assert r.exit_code == 0 and r.output.startswith("shisen-sho-3d board"), r.output
+    r = runner.invoke(cli, ["solve", "--layout", "turtle", "--seed", "1", "--game", "shisen-sho-3d", "--method", "search", "--json"])
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.output)
+    assert data["game"] == "shisen-sho-3d" and data["status"] in ("solvable", "unsolvable")
