@@ -113,7 +113,9 @@ def test_connectable3d_is_monotone_under_removal():
         lay = random_small_layout(rng, max_tiles=14, max_levels=3, rows=4, cols=8)
         board = ShisenShoMahjongBoard(lay, [0] * len(lay))
         present = np.ones(len(lay), dtype=bool)
-        before = {p for p in itertools.combinations(range(len(lay)), 2) if connectable3d(_occ(board, present), board.cells[p[0]], board.cells[p[1]])}
+        occ = _occ(board, present)
+        pairs = itertools.combinations(range(len(lay)), 2)
+        before = {(a, b) for a, b in pairs if connectable3d(occ, board.cells[a], board.cells[b])}
         present[rng.choice(len(lay), size=len(lay) // 3, replace=False)] = False
         occ = _occ(board, present)
         for a, b in before:
@@ -126,7 +128,8 @@ def test_rules_by_hand():
     board = ShisenShoMahjongBoard(lay, [0, 1, 0, 2, 2, 1])
     assert board.free_tiles() == [0, 2, 3, 4, 5]
     assert "no pillar line and at most two lines on level 1" in board.illegal_reason((0, 2))
-    flat = ShisenShoMahjongBoard(Layout([(0, 0, 1), (0, 3, 1), (3, 0, 1), (4, 4, 1), (10, 10, 0), (10, 12, 0)]), [0, 1, 1, 0, 2, 2])
+    flat_layout = Layout([(0, 0, 1), (0, 3, 1), (3, 0, 1), (4, 4, 1), (10, 10, 0), (10, 12, 0)])
+    flat = ShisenShoMahjongBoard(flat_layout, [0, 1, 1, 0, 2, 2])
     assert flat.is_legal((0, 3))  # the same cells on one level: two turns allowed
     assert "covered by tile 2" in board.illegal_reason((1, 5))
     board.play((3, 4))
@@ -184,7 +187,9 @@ def test_ref_solutions_replay_and_agree_with_brute_force():
             if not any(present):
                 return True
             for a, b in itertools.combinations(range(len(pos)), 2):
-                if present[a] and present[b] and board.groups[a] == board.groups[b] and bfs_connectable3d(pos, present, a, b):
+                if not (present[a] and present[b]) or board.groups[a] != board.groups[b]:
+                    continue
+                if bfs_connectable3d(pos, present, a, b):
                     present[a] = present[b] = False
                     ok = solvable(present)
                     present[a] = present[b] = True
@@ -200,7 +205,8 @@ def test_ref_solutions_replay_and_agree_with_brute_force():
 
 def test_variant_registered_and_files_round_trip():
     assert find_variant("shisen3d") is ShisenShoMahjongBoard
-    board = deal_random(Layout([(0, 0, 0), (0, 2, 0), (0, 1, 1), (2, 0, 0)]), seed=3, game="shisen-sho-3d", group_sizes=[2, 2])
+    lay = Layout([(0, 0, 0), (0, 2, 0), (0, 1, 1), (2, 0, 0)])
+    board = deal_random(lay, seed=3, game="shisen-sho-3d", group_sizes=[2, 2])
     again = board_from_json_text(board_to_json(board))
     assert isinstance(again, ShisenShoMahjongBoard) and again.groups == board.groups
     assert ascii_board(board).startswith("shisen-sho-3d board, 4 of 4 tiles")
@@ -208,7 +214,8 @@ def test_variant_registered_and_files_round_trip():
 
 def test_deal_solvable_clears_with_its_order():
     lay = random_small_layout(np.random.default_rng(8), max_tiles=16, min_tiles=16)
-    board, order = deal_solvable(lay, seed=2, game="shisen-sho-3d", group_sizes=[4] * (len(lay) // 4) + [2] * (len(lay) % 4 // 2))
+    sizes = [4] * (len(lay) // 4) + [2] * (len(lay) % 4 // 2)
+    board, order = deal_solvable(lay, seed=2, game="shisen-sho-3d", group_sizes=sizes)
     assert replay(board, order).is_solved()
 
 
@@ -226,7 +233,8 @@ def test_cli_deal_and_solve(tmp_path):
     assert json.loads(r.output)["status"] == solve_ref(board).status
     r = runner.invoke(cli, ["render", str(small)])
     assert r.exit_code == 0 and r.output.startswith("shisen-sho-3d board"), r.output
-    r = runner.invoke(cli, ["solve", "--layout", "turtle", "--seed", "1", "--game", "shisen-sho-3d", "--method", "search", "--json"])
+    args = ["solve", "--layout", "turtle", "--seed", "1", "--game", "shisen-sho-3d", "--method", "search", "--json"]
+    r = runner.invoke(cli, args)
     assert r.exit_code == 0, r.output
     data = json.loads(r.output)
     assert data["game"] == "shisen-sho-3d" and data["status"] in ("solvable", "unsolvable")

@@ -132,7 +132,14 @@ def test_search_agrees_with_ref_on_300_boards():
 
 @pytest.mark.parametrize(
     "opts",
-    [{}, {"attempts": 0}, {"freeze": False}, {"scan": False}, {"critical": False}, {"attempts": 0, "scan": False, "critical": False, "freeze": False}],
+    [
+        {},
+        {"attempts": 0},
+        {"freeze": False},
+        {"scan": False},
+        {"critical": False},
+        {"attempts": 0, "scan": False, "critical": False, "freeze": False},
+    ],
     ids=["all", "no-attempts", "no-freeze", "no-scan", "no-critical", "none"],
 )
 def test_each_improvement_off_agrees_with_ref(opts):
