@@ -24,9 +24,11 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+
 from mjsat.board import Layout, MahjongBoard, Move, TileId
 from mjsat.reductions.cnf import Formula3
-from mjsat.reductions.stacks import StackReduction, _provenance, flow_positions, reduce_to_stacks
+from mjsat.reductions.stacks import StackReduction, _no_gc, _provenance, flow_positions, reduce_to_stacks
 
 __all__ = ["RowReduction", "reduce_to_rows", "row_sizes", "rows_from_stacks"]
 
@@ -92,57 +94,66 @@ def _lower(stack_moves: Sequence[Move], height: int) -> list[Move]:
 
 
 def rows_from_stacks(
-    stacks: Sequence[Sequence[int]],
+    stacks: Sequence[Sequence[int]] | np.ndarray,
     *,
     names: dict[int, str] | None = None,
-    positions: Sequence[tuple[int, int]] | None = None,
+    positions: Sequence[tuple[int, int]] | np.ndarray | None = None,
 ) -> MahjongBoard:
     """The one-level rows board of a list of height-3 stacks (groups top first).
 
     Row ``k`` is ``p q r c c c c`` with a fresh group ``c`` numbered after the stacks'
     groups. Rows stand 16 half-units apart in lines 4 half-units apart, so none touch.
+    ``stacks`` may be a list of lists or an ``(S, 3)`` integer array.
+
+    >>> b = rows_from_stacks([[0, 0, 1], [1, 0, 0]])
+    >>> len(b), [b.group_label(g) for g in b.groups[:7]]
+    (14, ['0', '0', '1', 'c0', 'c0', 'c0', 'c0'])
 
     Notes
     -----
-    :math:`O(T)` for ``T`` tiles.
+    :math:`O(T)` for ``T`` tiles (numpy), plus the board's own checks.
     """
-    if any(len(st) != 3 for st in stacks):
+    if isinstance(stacks, np.ndarray) and stacks.ndim == 2 and stacks.shape[1] == 3:
+        arr = stacks.astype(np.int64)
+    elif all(len(st) == 3 for st in stacks):
+        arr = np.asarray([list(st) for st in stacks], dtype=np.int64).reshape(-1, 3)
+    else:
         raise ValueError("rows_from_stacks needs stacks of height 3")
     if positions is None:
-        positions = flow_positions([len(stacks)], item_width=2 * ROW + 2, line_height=4)
-    base = max((g for st in stacks for g in st), default=-1) + 1
-    tiles: list[tuple[int, int, int]] = []
-    groups: list[int] = []
+        positions = flow_positions([len(arr)], item_width=2 * ROW + 2, line_height=4)
+    pos_rc = np.asarray(positions, dtype=np.int64).reshape(-1, 2)[: len(arr)]
+    arr = arr[: len(pos_rc)]
+    n_rows = len(arr)
+    base = int(arr.max()) + 1 if n_rows else 0
+    groups = np.empty((n_rows, ROW), dtype=np.int64)
+    groups[:, :3] = arr
+    groups[:, 3:] = (base + np.arange(n_rows, dtype=np.int64))[:, None]
+    pos = np.zeros((n_rows, ROW, 3), dtype=np.int64)
+    pos[:, :, 0] = pos_rc[:, 0, None]
+    pos[:, :, 1] = pos_rc[:, 1, None] + 2 * np.arange(ROW, dtype=np.int64)
     out_names = dict(names or {})
-    for k, ((r, c), st) in enumerate(zip(positions, stacks)):
-        row = list(st) + [base + k] * 4
-        out_names[base + k] = f"c{k}"
-        for i, g in enumerate(row):
-            tiles.append((r, c + 2 * i, 0))
-            groups.append(int(g))
-    return MahjongBoard(Layout(tiles, name="isolated-rows"), groups, names=out_names)
+    out_names.update({base + k: f"c{k}" for k in range(n_rows)})
+    with _no_gc():
+        layout = Layout(pos.reshape(-1, 3).tolist(), name="isolated-rows")
+        return MahjongBoard(layout, groups.reshape(-1).tolist(), names=out_names)
 
 
 def reduce_to_rows(formula: Formula3, *, meta: dict[str, Any] | None = None) -> RowReduction:
     """Build the Corollary 4 rows board of a formula with three literals per clause.
+
+    The stack reduction underneath keeps its arrays; its own board is built only if a
+    witness map asks for it.
 
     Notes
     -----
     :math:`O(n + m)`. Solvable iff the formula is satisfiable (seed 001, Corollary 4).
     """
     st = reduce_to_stacks(formula)
-    lengths = [len(stacks) for _, stacks in st.gadgets()]
-    positions = flow_positions(lengths, item_width=2 * ROW + 2, line_height=4)
-    board = rows_from_stacks(
-        [[st.board.groups[3 * k + i] for i in range(3)] for k in range(len(st.stacks))],
-        names=st.board.names,
-        positions=positions,
-    )
+    positions = flow_positions(np.diff(st.gadget_starts), item_width=2 * ROW + 2, line_height=4)
+    board = rows_from_stacks(st.stack_groups, names=dict(enumerate(st.names)), positions=positions)
     board.layout.name = "3sat-rows"
     board.meta.update(_provenance(formula, "rows"))
     board.meta.update(meta or {})
-    if len(st.stacks) <= 3000:
-        board.meta["gadgets"] = [
-            {"label": label, "tiles": [ROW * k + i for k in stacks for i in range(ROW)]} for label, stacks in st.gadgets()
-        ]
+    if len(st) <= 3000:
+        board.meta["gadgets"] = st.gadget_tiles(ROW)
     return RowReduction(st, board)

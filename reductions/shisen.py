@@ -206,13 +206,12 @@ def reduce_to_shisen(formula: Formula3, *, gap: int = 1, meta: dict[str, Any] | 
     :math:`O(n + m)`; nine tiles per stack tile (``216 + 324n + 324m`` tiles).
     """
     st = reduce_to_stacks(formula)
-    stacks = [[st.board.groups[3 * s + k] for k in range(3)] for s in range(len(st.stacks))]
-    board, main = shisen_from_stacks(stacks, gap=gap, names=st.board.names)
+    board, main = shisen_from_stacks(st.stack_groups.tolist(), gap=gap, names=dict(enumerate(st.names)))
     board.layout.name = "3sat-shisen-rows" if gap == 0 else "3sat-shisen"
     board.meta.update(_provenance(formula, "shisen-rows" if gap == 0 else "shisen-sho"))
     board.meta["supertile"] = list(SUPERTILE)
     board.meta.update(meta or {})
-    if len(st.stacks) <= 3000:
+    if len(st) <= 3000:
         board.meta["gadgets"] = [
             {
                 "label": label,

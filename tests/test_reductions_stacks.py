@@ -98,3 +98,95 @@ def test_large_formula_builds_with_coordinates_in_range():
     assert len(red.board) == 24 + 36 * 100 + 36 * f.n_clauses
     r0, c0, r1, c1 = red.board.layout.bounds()
     assert max(r1, c1) < 32766 and "gadgets" in red.board.meta
+
+
+def _steps_reference(formula):
+    """The design note's steps replayed one by one (remove, add), the way the first
+    implementation built the board: ``(stacks, gadget, note, roles)`` in layout order."""
+    st, gad, note, role_at = [], [], [], {}
+
+    def add(s, g, w):
+        st.append(s), gad.append(g), note.append(w)
+        return len(st) - 1
+
+    for s, g in ((["x1", "x1", "x2"], "x"), (["x2", "x1", "x1"], "x"), (["x2", "x2", "SAT"], "x"), (["SAT", "y1", "y1"], "y"),
+                 (["y1", "y2", "y2"], "y"), (["y1", "y3", "y3"], "y"), (["y2", "y2", "SAT"], "y"), (["y3", "y3", "SAT"], "y")):
+        add(s, f"{g}-chain", "start")
+    role_at[("sat", 1)], role_at[("sat", 2)] = (3, 0), (6, 2)
+    ends, MN, heads, K = {"x": 2, "y": 7}, {"x": 2, "y": 3}, {}, {}
+
+    def x_part(label):
+        M = MN["x"]
+        st[ends["x"]] = None
+        add([f"x{M}", f"x{M}", f"x{M + 2}"], "x-chain", f"x-part of {label}")
+        s = add([label, f"x{M + 1}", f"x{M + 1}"], "x-chain", f"x-part of {label}")
+        add([f"x{M + 1}", f"x{M + 1}", f"x{M + 2}"], "x-chain", f"x-part of {label}")
+        ends["x"] = add([f"x{M + 2}", f"x{M + 2}", "SAT"], "x-chain", f"x-part of {label}")
+        MN["x"] += 2
+        return s
+
+    for i in range(1, formula.n_vars + 1):
+        V, N = f"V{i}", MN["y"]
+        role_at[("xlabel", i)] = (x_part(V), 0)
+        st[ends["y"]] = None
+        w = f"y-part of {V}"
+        add([f"y{N}", f"y{N + 1}", f"y{N + 1}"], "y-chain", w)
+        role_at[("ylabel", i)] = (add([f"y{N + 1}", f"y{N + 1}", V], "y-chain", w), 2)
+        add([f"y{N}", f"y{N + 2}", f"y{N + 2}"], "y-chain", w)
+        ends["y"] = add([f"y{N + 2}", f"y{N + 2}", "SAT"], "y-chain", w)
+        MN["y"] += 2
+        for p, word in (("t", "true"), ("f", "false")):
+            g, a1, a2 = f"{V} {word} chain", f"{p}{i},1", f"{p}{i},2"
+            heads[(p, i)] = add([V, a2, a2], g, f"head of {V}'s {word} chain")
+            add([a1, a1, a2], g, f"{V}'s {word} chain")
+            add([a2, a1, a1], g, f"{V}'s {word} chain")
+            K[(p, i)] = 2
+    for j, clause in enumerate(formula.clauses, 1):
+        role_at[("xclause", j)] = (x_part(f"C{j}"), 0)
+        for k, lit in enumerate(clause):
+            i, p, word = abs(lit), "tf"[lit < 0], ("true", "false")[lit < 0]
+            g, k0 = f"V{i} {word} chain", K[(p, i)]
+            a, b, c = (f"{p}{i},{k0 + d}" for d in range(3))
+            st[heads[(p, i)]] = None
+            w = f"literal {'-' * (lit < 0)}V{i} of C{j}"
+            heads[(p, i)] = add([f"V{i}", c, c], g, f"head of V{i}'s {word} chain")
+            add([c, a, a], g, w), add([c, b, b], g, w)
+            role_at[("lit", j, k)] = (add([b, b, f"C{j}"], g, w), 2)
+            K[(p, i)] = k0 + 2
+    for (p, i), s in heads.items():
+        role_at[("thead" if p == "t" else "fhead", i)] = (s, 0)
+    role_at[("sat", 0)], role_at[("sat", 3)] = (ends["x"], 2), (ends["y"], 2)
+    rank = {g: r for r, g in enumerate(["x-chain", "y-chain"] + [f"V{i} {w} chain" for i in range(1, formula.n_vars + 1) for w in ("true", "false")])}
+    live = sorted((s for s in range(len(st)) if st[s] is not None), key=lambda s: (rank[gad[s]], s))
+    where = {s: k for k, s in enumerate(live)}
+    roles = {key: 3 * where[s] + lev for key, (s, lev) in role_at.items()}
+    return [st[s] for s in live], [gad[s] for s in live], [note[s] for s in live], roles
+
+
+@settings(max_examples=80, deadline=None)
+@given(clauses=formula_st)
+def test_closed_form_equals_the_design_notes_steps(clauses):
+    # the arrays write the surviving stacks down directly; the steps must give the same
+    f = normalize_3cnf(clauses, n_vars=6)
+    red = reduce_to_stacks(f)
+    stacks, gadget, note, roles = _steps_reference(f)
+    assert red.stacks == stacks
+    assert red.stack_gadget == gadget
+    assert red.stack_note == note
+    assert red.roles == roles
+    b = red.board
+    assert [b.group_label(g) for g in b.groups] == [x for s in stacks for x in s]
+    assert [g["label"] for g in b.meta["gadgets"]] == list(dict.fromkeys(gadget))
+
+
+def test_board_is_built_on_first_use_and_matches_the_arrays():
+    from mjsat.reductions.cnf import random_3cnf
+
+    f = normalize_3cnf(random_3cnf(300, ratio=4.26, rng=2), n_vars=300)  # > 3,000 stacks: one flowing page
+    red = reduce_to_stacks(f)
+    assert "board" not in red.__dict__
+    b = red.board
+    assert b.groups == tuple(red.stack_groups.reshape(-1).tolist())
+    assert [b.layout.positions[3 * s][:2] for s in (0, 1, len(red) - 1)] == [tuple(p) for p in red.positions[[0, 1, -1]].tolist()]
+    assert b.meta["gadgets"] == [] and b.layout.is_isolated_stacks()
+    assert sorted(b.free_tiles()) == [3 * s for s in range(len(red))]
