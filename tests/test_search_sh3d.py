@@ -139,8 +139,9 @@ def test_search_agrees_with_ref_on_300_boards():
         {"scan": False},
         {"critical": False},
         {"attempts": 0, "scan": False, "critical": False, "freeze": False},
+        {"attempts": 0, "bondt": True},
     ],
-    ids=["all", "no-attempts", "no-freeze", "no-scan", "no-critical", "none"],
+    ids=["all", "no-attempts", "no-freeze", "no-scan", "no-critical", "none", "bondt"],
 )
 def test_each_improvement_off_agrees_with_ref(opts):
     rng = np.random.default_rng(35)
