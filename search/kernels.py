@@ -1080,3 +1080,58 @@ def _bondt(kind, gr, mj, sh, pt, opts, sg, sk, rot, pres, partner, moves, st, bu
     st[0] = top
     st[2] = nodes
     return code
+
+
+
+# --------------------------------------------------------------------------- guided playouts
+
+
+@njit(cache=True)
+def _guided(kind, gr, mj, sh, opts, count, rng, pres, partner, moves, ws):
+    """Random playouts in which a random move is kept only when the pruning scan still
+    clears the position after it (another one is drawn otherwise); the number of the
+    playout that cleared the board, or -1. About 0.7 ms per playout on the turtle."""
+    gptr, gidx = gr[1], gr[2]
+    legal = ws[15]
+    n = pres.shape[0]
+    for a in range(count):
+        pres[:] = 1
+        partner[:] = -1
+        _autopair(gr, pres, partner)
+        mptr = 0
+        while True:
+            mptr = _apply(kind, gr, mj, sh, pres, partner, moves, mptr, opts, ws)
+            if 2 * mptr == n:
+                return a
+            m = 0
+            for g in range(gptr.shape[0] - 1):
+                for k in range(gptr[g], gptr[g + 1]):
+                    x = gidx[k]
+                    if not pres[x] or partner[x] >= 0:
+                        continue
+                    for j in range(k + 1, gptr[g + 1]):
+                        y = gidx[j]
+                        if pres[y] and _playable(kind, x, y, pres, sh, ws):
+                            legal[m] = x * n + y
+                            m += 1
+            x = -1
+            y = -1
+            while m > 0:
+                i = np.int64(_xorshift(rng) % np.uint64(m))
+                x, y = legal[i] // n, legal[i] % n
+                pres[x] = 0
+                pres[y] = 0
+                if _scan(kind, gr, mj, sh, pres, partner, moves, opts, ws):
+                    break
+                pres[x] = 1
+                pres[y] = 1
+                x = -1
+                m -= 1
+                legal[i] = legal[m]
+            if x < 0:
+                break
+            moves[mptr, 0] = x
+            moves[mptr, 1] = y
+            mptr += 1
+            _autopair(gr, pres, partner)
+    return -1

@@ -559,8 +559,13 @@ class PythonSearch:
                 return None
 
     # ------------------------------------------------------------------ random attempts
-    def attempt(self, rng: np.random.Generator) -> list[Move] | None:
-        """One random playout with the cleaning rules; its moves when it clears the board."""
+    def attempt(self, rng: np.random.Generator, *, guided: bool = False) -> list[Move] | None:
+        """One random playout with the cleaning rules; its moves when it clears the board.
+
+        ``guided``: a random move is kept only when the pruning scan still clears the
+        position after it; another one is drawn otherwise (the playout ends when none is
+        left).
+        """
         present = bytearray(b"\x01") * self.geo.n
         partner = [-1] * self.geo.n
         moves: list[Move] = []
@@ -573,8 +578,15 @@ class PythonSearch:
                 live = [t for t in tiles if present[t]]
                 if len(live) >= 2 and partner[live[0]] < 0:
                     legal.extend((a, b) for a, b in itertools.combinations(live, 2) if self.playable(a, b, present))
+            while legal:
+                i = int(rng.integers(len(legal)))
+                a, b = legal[i]
+                present[a] = present[b] = 0
+                if not guided or self.scan(present, partner):
+                    break
+                present[a] = present[b] = 1
+                legal[i] = legal[-1]
+                legal.pop()
             if not legal:
                 return None
-            a, b = legal[int(rng.integers(len(legal)))]
-            present[a] = present[b] = 0
             moves.append((a, b))

@@ -40,6 +40,9 @@ FAST_ATTEMPTS_FACTOR = 8
 """Default attempts = this x de Bondt's number when a playout costs about one apply
 (288 on the turtle: mean 21 ms against 27 ms with 36, CPU, 300 deals)."""
 
+GUIDED_ATTEMPTS = 32
+"""Default number of scan-guided playouts, after the plain ones and before the search."""
+
 CHUNK_NODES = 200
 """Nodes the numba kernel runs between two looks at the clock."""
 
@@ -153,7 +156,8 @@ def warm_up() -> None:
 
     board = MahjongBoard(Layout([(0, 0, 0), (0, 2, 0), (0, 4, 0), (0, 6, 0)]), [0, 1, 1, 0])
     solve_search(board, attempts=1)
-    solve_search(board, attempts=0)
+    solve_search(board, attempts=0, guided=1)
+    solve_search(board, attempts=0, guided=0)
 
 
 def solve_search(
@@ -171,6 +175,7 @@ def solve_search(
     bondt: bool = False,
     fast_attempts: bool = True,
     warm_scan: bool = True,
+    guided: int | None = None,
     engine: str = "numba",
 ) -> SolveResult:
     """Decide ``board`` with the pairing-set search (seeds 000, 001, 002).
@@ -204,6 +209,10 @@ def solve_search(
     warm_scan : bool
         numba engine, Mahjong: the probe scans of a node copy the free-test counters of
         the node's apply instead of counting them again from the layout.
+    guided : int or None
+        Scan-guided random playouts after the plain ones (a random move is kept only when
+        the pruning scan still clears the position after it); default
+        :data:`GUIDED_ATTEMPTS` with ``scan``, else 0; 0 switches them off.
     engine : {"numba", "python"}
         The compiled kernels or the pure-Python reference.
 
@@ -230,7 +239,7 @@ def solve_search(
     t0 = time.perf_counter()
     deadline = None if time_limit is None else time.monotonic() + float(time_limit)
     geo = geometry(board)
-    stats: dict[str, Any] = {"engine": engine, "nodes": 0, "scans": 0, "attempts": 0}
+    stats: dict[str, Any] = {"engine": engine, "nodes": 0, "scans": 0, "attempts": 0, "guided": 0}
     t_prior = time.perf_counter()
     if prior:
         g = prior_conflict(board, geo)
@@ -246,14 +255,16 @@ def solve_search(
         n_attempts = default_attempts(geo) * (FAST_ATTEMPTS_FACTOR if fast else 1)
     else:
         n_attempts = int(attempts)
-    if n_attempts < 0:
-        raise ValueError(f"attempts must be >= 0, got {attempts}")
+    n_guided = (GUIDED_ATTEMPTS if scan else 0) if guided is None else int(guided)
+    if n_attempts < 0 or n_guided < 0:
+        raise ValueError(f"attempts and guided must be >= 0, got {attempts}, {guided}")
     opts = dict(freeze=bool(freeze), loose=bool(loose), scan=bool(scan), critical=bool(critical), bondt=bool(bondt))
     fast = bool(fast_attempts)
     if engine == "python":
-        result = _run_python(geo, opts, n_attempts, seed, node_limit, deadline, stats)
+        result = _run_python(geo, opts, (n_attempts, n_guided), seed, node_limit, deadline, stats)
     else:
-        result = _run_numba(geo, {**opts, "fast_attempts": fast, "warm_scan": bool(warm_scan)}, n_attempts, seed, node_limit, deadline, stats)
+        result = _run_numba(geo, {**opts, "fast_attempts": fast, "warm_scan": bool(warm_scan)},
+                            (n_attempts, n_guided), seed, node_limit, deadline, stats)
     stats["seconds_total"] = time.perf_counter() - t0
     return result
 
@@ -261,7 +272,7 @@ def solve_search(
 def _run_python(
     geo: Geometry,
     opts: dict[str, bool],
-    n_attempts: int,
+    plan: tuple[int, int],
     seed: int,
     node_limit: int | None,
     deadline: float | None,
@@ -270,7 +281,7 @@ def _run_python(
     search = PythonSearch(geo, node_limit=node_limit, deadline=deadline, **opts)
     rng = np.random.default_rng(seed)
     t = time.perf_counter()
-    if n_attempts and opts["scan"]:  # seed 001, 3.3: a pruning scan before the attempts
+    if any(plan) and opts["scan"]:  # seed 001, 3.3: a pruning scan before the attempts
         partner = [-1] * geo.n
         for tiles in geo.members:
             if len(tiles) == 2:
@@ -278,15 +289,18 @@ def _run_python(
         if not search.scan(bytearray(b"\x01") * geo.n, partner):
             stats.update(scans=search.scans, seconds_attempts=time.perf_counter() - t)
             return SolveResult(UNSOLVABLE, "search", stats=stats, reason="pruning scan at the start")
-    for i in range(n_attempts):
-        moves = search.attempt(rng)
-        stats["attempts"] = i + 1
-        if moves is not None:
-            stats["seconds_attempts"] = time.perf_counter() - t
-            return SolveResult(SOLVABLE, "search", moves=moves, stats=stats, reason=f"random attempt {i + 1}")
-        if deadline is not None and time.monotonic() > deadline:
-            stats["seconds_attempts"] = time.perf_counter() - t
-            return SolveResult(UNKNOWN, "search", stats=stats, reason="time limit")
+    for guided, count in zip((False, True), plan):
+        key = "guided" if guided else "attempts"
+        for i in range(count):
+            moves = search.attempt(rng, guided=guided)
+            stats[key] = i + 1
+            if moves is not None:
+                stats["seconds_attempts"] = time.perf_counter() - t
+                return SolveResult(SOLVABLE, "search", moves=moves, stats=stats,
+                                   reason=f"{'guided' if guided else 'random'} attempt {i + 1}")
+            if deadline is not None and time.monotonic() > deadline:
+                stats["seconds_attempts"] = time.perf_counter() - t
+                return SolveResult(UNKNOWN, "search", stats=stats, reason="time limit")
     stats["seconds_attempts"] = time.perf_counter() - t
     t = time.perf_counter()
     try:
@@ -303,7 +317,7 @@ def _run_python(
 def _run_numba(
     geo: Geometry,
     opts: dict[str, bool],
-    n_attempts: int,
+    plan: tuple[int, int],
     seed: int,
     node_limit: int | None,
     deadline: float | None,
@@ -327,7 +341,7 @@ def _run_numba(
                      dtype=np.int64)
     moves = np.zeros((n // 2 + 1, 2), dtype=np.int32)
     t = time.perf_counter()
-    if n_attempts and opts["scan"]:  # seed 001, 3.3: a pruning scan before the attempts
+    if any(plan) and opts["scan"]:  # seed 001, 3.3: a pruning scan before the attempts
         pres = np.ones(n, dtype=np.uint8)
         partner = np.full(n, -1, dtype=np.int32)
         K._autopair(gr, pres, partner)
@@ -335,21 +349,21 @@ def _run_numba(
         if not K._scan(kind, gr, mj, sh, pres, partner, moves, flags, ws):
             stats["seconds_attempts"] = time.perf_counter() - t
             return SolveResult(UNSOLVABLE, "search", stats=stats, reason="pruning scan at the start")
-    if n_attempts:
-        rng = np.array([np.random.default_rng(seed).integers(1, 2**62)], dtype=np.uint64)
-        pres = np.ones(n, dtype=np.uint8)
-        partner = np.full(n, -1, dtype=np.int32)
+    rng = np.array([np.random.default_rng(seed).integers(1, 2**62)], dtype=np.uint64)
+    pres = np.ones(n, dtype=np.uint8)
+    partner = np.full(n, -1, dtype=np.int32)
+    for kernel, key, count in ((K._attempts, "attempts", plan[0]), (K._guided, "guided", plan[1])):
         done = 0
-        while done < n_attempts:
-            step = min(8, n_attempts - done)
-            hit = K._attempts(kind, gr, mj, sh, flags, step, rng, pres, partner, moves, ws)
+        while done < count:
+            step = min(8, count - done)
+            hit = kernel(kind, gr, mj, sh, flags, step, rng, pres, partner, moves, ws)
             if hit >= 0:
-                stats["attempts"] = done + hit + 1
+                stats[key] = done + hit + 1
                 stats["seconds_attempts"] = time.perf_counter() - t
                 return SolveResult(SOLVABLE, "search", moves=_moves(moves, n // 2), stats=stats,
-                                   reason=f"random attempt {done + hit + 1}")
+                                   reason=f"{'random' if key == 'attempts' else 'guided'} attempt {done + hit + 1}")
             done += step
-            stats["attempts"] = done
+            stats[key] = done
             if deadline is not None and time.monotonic() > deadline:
                 stats["seconds_attempts"] = time.perf_counter() - t
                 return SolveResult(UNKNOWN, "search", stats=stats, reason="time limit")

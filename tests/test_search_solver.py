@@ -20,15 +20,16 @@ VARIANTS = [
     {"prior": False},
     {"scan": False},
     {"critical": False},
-    {"attempts": 0},
-    {"attempts": 0, "freeze": False, "loose": False, "prior": False, "scan": False, "critical": False},
-    {"bondt": True, "attempts": 0},
-    {"bondt": True, "attempts": 0, "freeze": False, "loose": False, "prior": False},
-    {"bondt": True, "attempts": 0, "scan": False},
+    {"attempts": 0, "guided": 0},
+    {"attempts": 0, "guided": 0, "freeze": False, "loose": False, "prior": False, "scan": False, "critical": False},
+    {"bondt": True, "attempts": 0, "guided": 0},
+    {"bondt": True, "attempts": 0, "guided": 0, "freeze": False, "loose": False, "prior": False},
+    {"bondt": True, "attempts": 0, "guided": 0, "scan": False},
     {"fast_attempts": False, "warm_scan": False},
+    {"attempts": 0, "guided": 6},
 ]
 IDS = ["all", "no-freeze", "no-loose", "no-prior", "no-scan", "no-critical", "no-attempts", "bare",
-       "bondt", "bondt-no-cleaning", "bondt-no-scan", "slow-attempts-cold-scan"]
+       "bondt", "bondt-no-cleaning", "bondt-no-scan", "slow-attempts-cold-scan", "guided-only"]
 
 
 @functools.lru_cache(maxsize=None)
@@ -77,8 +78,8 @@ def test_agrees_with_ref_1200_boards(engine, opts):
 
 def test_stats_and_phases():
     board = boards(33, 1)[0]
-    r = solve_search(board, attempts=0)
-    for key in ("nodes", "scans", "attempts", "seconds_prior", "seconds_attempts", "seconds_search", "seconds_total"):
+    r = solve_search(board, attempts=0, guided=0)
+    for key in ("nodes", "scans", "attempts", "guided", "seconds_prior", "seconds_attempts", "seconds_search", "seconds_total"):
         assert key in r.stats
     assert r.stats["nodes"] >= 1 and r.stats["attempts"] == 0
 
@@ -152,3 +153,18 @@ def test_turtle_deal_is_decided():
     assert r.status in ("solvable", "unsolvable")
     if r.status == "solvable":
         assert r.verified and len(r.moves) == 72
+
+
+def test_guided_attempts_solve_and_replay():
+    """Scan-guided playouts alone (no plain attempts, no search) clear solvable boards, in
+    both engines, and their moves replay; an unsolvable board gets no guided answer."""
+    hits = {"numba": 0, "python": 0}
+    for board, ref_status in zip(boards(34, 40), ref_statuses(34, 40)):
+        for engine in hits:
+            r = solve(board, "search", engine=engine, attempts=0, guided=20, node_limit=0)
+            if ref_status == "unsolvable":
+                assert r.status in ("unsolvable", "unknown")
+            elif r.reason.startswith("guided"):
+                assert r.verified
+                hits[engine] += 1
+    assert hits["numba"] > 0 and hits["python"] > 0
