@@ -65,10 +65,66 @@ def _command_line() -> str:
     return " ".join(["mjsat", "reduce", *map(shlex.quote, args)])
 
 
-def _build(cnf_file: str, target: str) -> Any:
-    from mjsat.reductions.targets import reduce_file
+class _Bars:
+    """Progress on stderr for long work (big boards): one bar per phase, drawn only on a
+    terminal and wiped when done, so pipes and ``--json`` output stay clean.
 
-    return reduce_file(cnf_file, target, meta={"command_line": _command_line(), "seed": None})
+    Used as the ``progress(phase, done, total)`` callback of the witness maps, and with
+    :meth:`step` for phases that report nothing themselves."""
+
+    def __init__(self) -> None:
+        import sys
+
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+        self._progress = Progress(
+            TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+            console=Console(stderr=True), transient=True, disable=not sys.stderr.isatty(),
+        )
+        self._tasks: dict[str, Any] = {}
+        self._open: str | None = None
+
+    def __enter__(self) -> "_Bars":
+        self._progress.__enter__()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self._progress.__exit__(*exc)
+
+    def __call__(self, phase: str, done: int, total: int) -> None:
+        if phase not in self._tasks:
+            self._close()
+            self._tasks[phase] = self._progress.add_task(phase, total=total)
+            self._open = phase
+        self._progress.update(self._tasks[phase], completed=done, total=total)
+
+    def step(self, phase: str) -> None:
+        """Start a phase of unknown length (a pulsing bar), closing the previous one."""
+        self(phase, 0, None)  # type: ignore[arg-type]
+
+    def _close(self) -> None:
+        if self._open is not None:
+            task = self._tasks[self._open]
+            total = self._progress.tasks[task].total
+            self._progress.update(task, total=total or 1, completed=total or 1)
+            self._open = None
+
+
+def _build(cnf_file: str, target: str, bars: _Bars | None = None) -> Any:
+    import os
+
+    from mjsat.reductions.cnf import normalize_3cnf, read_dimacs
+    from mjsat.reductions.targets import reduce_formula
+
+    step = bars.step if bars is not None else (lambda phase: None)
+    step("reading the CNF")
+    formula = normalize_3cnf(read_dimacs(cnf_file))
+    step(f"building the {target} board")
+    meta = {"cnf_file": os.path.basename(cnf_file), "command_line": _command_line(), "seed": None}
+    red = reduce_formula(formula, target, meta=meta)
+    _ = red.board  # the stack board is built on first use
+    return red
 
 
 def _summary(red: Any, target: str) -> dict[str, Any]:
@@ -98,11 +154,13 @@ def build(cnf_file: str, target: str, output: str | None, as_json: bool) -> None
     """
     from mjsat.boardio import board_to_json, write_board
 
-    red = _build(cnf_file, target)
-    info = _summary(red, target)
-    if output:
-        write_board(red.board, output)
-        info["output"] = output
+    with _Bars() as bars:
+        red = _build(cnf_file, target, bars)
+        info = _summary(red, target)
+        if output:
+            bars.step(f"writing {output}")
+            write_board(red.board, output)
+            info["output"] = output
     if as_json:
         click.echo(json.dumps(info))
     elif output:
@@ -137,20 +195,22 @@ def witness_cmd(cnf_file: str, assignment: str | None, target: str, seed: int | 
     from mjsat.reductions.cnf import is_satisfiable, read_assignment
     from mjsat.reductions.witness import witness
 
-    red = _build(cnf_file, target)
-    f = red.board.meta
-    n = int(f["variables"])
-    formula = red.formula if hasattr(red, "formula") else red.stack.formula
-    if assignment is None:
-        sat, model = is_satisfiable(formula.original)
-        if not sat:
-            raise ValueError(f"{cnf_file}: the formula is unsatisfiable, so its board has no clearing sequence")
-        values = {abs(l): l > 0 for l in model or [] if abs(l) <= n}
-        source = "found by a SAT solver"
-    else:
-        values = read_assignment(assignment, n_vars=n)
-        source = "given"
-    moves = witness(red, values, rng=seed)
+    with _Bars() as bars:
+        red = _build(cnf_file, target, bars)
+        f = red.board.meta
+        n = int(f["variables"])
+        formula = red.formula if hasattr(red, "formula") else red.stack.formula
+        if assignment is None:
+            bars.step("solving the CNF")
+            sat, model = is_satisfiable(formula.original)
+            if not sat:
+                raise ValueError(f"{cnf_file}: the formula is unsatisfiable, so its board has no clearing sequence")
+            values = {abs(l): l > 0 for l in model or [] if abs(l) <= n}
+            source = "found by a SAT solver"
+        else:
+            values = read_assignment(assignment, n_vars=n)
+            source = "given"
+        moves = witness(red, values, rng=seed, progress=bars)
     data = {
         "assignment": [v if values.get(v, False) else -v for v in range(1, n + 1)],
         "assignment_source": source,
@@ -192,9 +252,11 @@ def lift_cmd(cnf_file: str, solution: str, target: str, as_json: bool) -> None:
     from mjsat.reductions.cnf import satisfies
     from mjsat.reductions.witness import lift
 
-    red = _build(cnf_file, target)
-    moves = load_solution(solution, red.board)
-    values = lift(red, moves)
+    with _Bars() as bars:
+        red = _build(cnf_file, target, bars)
+        bars.step(f"reading {solution}")
+        moves = load_solution(solution, red.board)
+        values = lift(red, moves, progress=bars)
     formula = red.formula if hasattr(red, "formula") else red.stack.formula
     lits = [v if values[v] else -v for v in sorted(values)]
     ok = satisfies(values, formula.original)

@@ -21,7 +21,7 @@ checked on the formula.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -42,6 +42,29 @@ __all__ = [
     "lift",
     "stack_reduction_of",
 ]
+
+
+Progress = Callable[[str, int, int], None]
+"""``progress(phase, done, total)``: called now and then during long work (a 10,000-clause
+board has 222,258 moves); ``mjsat reduce`` draws it as a bar."""
+
+_EVERY = 4096
+
+
+def _tracked(moves: Sequence[Any], progress: Progress | None, phase: str) -> Iterable[Any]:
+    """``moves``, reporting every few thousand to ``progress`` (as the replay consumes them)."""
+    if progress is None:
+        return moves
+
+    def gen() -> Iterator[Any]:
+        total = len(moves)
+        for k, m in enumerate(moves):
+            if k % _EVERY == 0:
+                progress(phase, k, total)
+            yield m
+        progress(phase, total, total)
+
+    return gen()
 
 
 class WitnessError(ValueError):
@@ -79,7 +102,11 @@ def extend_assignment(formula: Formula3, assignment: dict[int, bool]) -> dict[in
 
 
 def playbook_moves(
-    red: StackReduction, assignment: dict[int, bool], *, rng: np.random.Generator | int | None = None
+    red: StackReduction,
+    assignment: dict[int, bool],
+    *,
+    rng: np.random.Generator | int | None = None,
+    progress: Progress | None = None,
 ) -> list[Move]:
     """A clearing sequence of the stack board from a satisfying assignment (R1-R3).
 
@@ -91,6 +118,8 @@ def playbook_moves(
     rng : Generator, int or None
         With a generator or seed, the greedy play picks moves in random order (to test
         that the rules alone suffice); ``None`` plays in a fixed order.
+    progress : callable, optional
+        ``progress("playbook", moves so far, moves in all)`` every few thousand moves.
 
     Raises
     ------
@@ -150,6 +179,8 @@ def playbook_moves(
             continue
         a, b = cands[int(gen.integers(len(cands)))] if gen is not None else cands[0]
         moves.append((a, b))
+        if progress is not None and len(moves) % _EVERY == 0:
+            progress("playbook", len(moves), len(groups) // 2)
         touched = {g}
         for t in (a, b):
             present[t] = 0
@@ -175,7 +206,7 @@ def playbook_moves(
     return moves
 
 
-def lift_assignment(red: StackReduction, moves: Sequence[Move]) -> dict[int, bool]:
+def lift_assignment(red: StackReduction, moves: Sequence[Move], *, progress: Progress | None = None) -> dict[int, bool]:
     """The assignment a clearing sequence of the stack board encodes.
 
     ``Vi`` is true iff the head of its true chain is removed before the first move of
@@ -195,7 +226,7 @@ def lift_assignment(red: StackReduction, moves: Sequence[Move]) -> dict[int, boo
     from mjsat.replay import InvalidSolutionError
 
     try:
-        replay(red.board, moves)
+        replay(red.board, _tracked(moves, progress, "replay (stacks)"))
     except InvalidSolutionError as exc:
         raise LiftError(f"not a clearing sequence of the board: {exc}") from None
     sat_group = red.board.groups[red.roles[("sat", 0)]]
@@ -215,9 +246,17 @@ def stack_reduction_of(red: Any) -> StackReduction:
     return red if isinstance(red, StackReduction) else red.stack
 
 
-def witness(red: Any, assignment: dict[int, bool], *, rng: np.random.Generator | int | None = None) -> list[Move]:
+def witness(
+    red: Any,
+    assignment: dict[int, bool],
+    *,
+    rng: np.random.Generator | int | None = None,
+    progress: Progress | None = None,
+) -> list[Move]:
     """A replay-verified clearing sequence of ``red.board`` from a satisfying assignment of
     the original formula (any target: stacks, rows, Shisen-Sho).
+
+    ``progress(phase, done, total)``, if given, hears about the playbook and the replay.
 
     Raises
     ------
@@ -230,17 +269,17 @@ def witness(red: Any, assignment: dict[int, bool], *, rng: np.random.Generator |
     """
     st = stack_reduction_of(red)
     full = extend_assignment(st.formula, assignment)
-    moves = playbook_moves(st, full, rng=rng)
+    moves = playbook_moves(st, full, rng=rng, progress=progress)
     if red is not st:
         moves = red.lower_moves(moves)
-    replay(red.board, moves)
+    replay(red.board, _tracked(moves, progress, "replay"))
     return moves
 
 
-def lift(red: Any, moves: Sequence[Move]) -> dict[int, bool]:
+def lift(red: Any, moves: Sequence[Move], *, progress: Progress | None = None) -> dict[int, bool]:
     """The satisfying assignment (original variables) a clearing sequence of
     ``red.board`` encodes, for any target; raises :class:`LiftError` when the moves do not
-    clear the board.
+    clear the board. ``progress(phase, done, total)`` hears about the replays.
 
     Notes
     -----
@@ -251,8 +290,8 @@ def lift(red: Any, moves: Sequence[Move]) -> dict[int, bool]:
     st = stack_reduction_of(red)
     if red is not st:
         try:
-            replay(red.board, moves)
+            replay(red.board, _tracked(moves, progress, "replay"))
         except InvalidSolutionError as exc:
             raise LiftError(f"not a clearing sequence of the board: {exc}") from None
         moves = red.lift_moves(moves)
-    return lift_assignment(st, moves)
+    return lift_assignment(st, moves, progress=progress)
