@@ -1093,6 +1093,7 @@ def _guided(kind, gr, mj, sh, opts, count, rng, pres, partner, moves, ws):
     playout that cleared the board, or -1. About 0.7 ms per playout on the turtle."""
     gptr, gidx = gr[1], gr[2]
     legal = ws[15]
+    na, no, nt = ws[0], ws[1], ws[2]
     n = pres.shape[0]
     for a in range(count):
         pres[:] = 1
@@ -1109,9 +1110,17 @@ def _guided(kind, gr, mj, sh, opts, count, rng, pres, partner, moves, ws):
                     x = gidx[k]
                     if not pres[x] or partner[x] >= 0:
                         continue
+                    if kind == 0 and not (na[x] == 0 and (no[x] == 0 or nt[x] == 0)):
+                        continue
                     for j in range(k + 1, gptr[g + 1]):
                         y = gidx[j]
-                        if pres[y] and _playable(kind, x, y, pres, sh, ws):
+                        if not pres[y]:
+                            continue
+                        if kind == 0:  # the free test spelled out (a call costs more than the test)
+                            ok = na[y] == 0 and (no[y] == 0 or nt[y] == 0)
+                        else:
+                            ok = _playable(kind, x, y, pres, sh, ws)
+                        if ok:
                             legal[m] = x * n + y
                             m += 1
             x = -1

@@ -40,8 +40,9 @@ FAST_ATTEMPTS_FACTOR = 8
 """Default attempts = this x de Bondt's number when a playout costs about one apply
 (288 on the turtle: mean 21 ms against 27 ms with 36, CPU, 300 deals)."""
 
-GUIDED_ATTEMPTS = 32
-"""Default number of scan-guided playouts, after the plain ones and before the search."""
+GUIDED_ATTEMPTS = 0
+"""Default number of scan-guided playouts, after the plain ones and before the search
+(off by default: see the search section of benchmarks/README.md)."""
 
 CHUNK_NODES = 200
 """Nodes the numba kernel runs between two looks at the clock."""
