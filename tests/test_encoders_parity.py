@@ -87,3 +87,15 @@ def test_the_layout_part_is_cached_once_per_layout_and_steps():
     assert len(_CACHE[layout]) - before <= 1
     with pytest.raises(EncodingError, match="at least one step"):
         encode_parity(board, steps=0)
+
+
+def test_first_parity_steps_and_the_auto_plan():
+    from mjsat.encoders.parity import first_parity_steps
+    from mjsat.methods import solve
+
+    assert first_parity_steps(144) == 20 and first_parity_steps(4) == 4 and first_parity_steps(0) == 2
+    layout = load_layout("turtle")
+    res = solve(deal_random(layout, seed=11), "sat")  # unsolvable: parity 20 steps, then acyclic
+    assert res.status == "unsolvable" and res.stats["tried"] == ["parity:20", "acyclic"]
+    res = solve(deal_random(layout, seed=1), "sat")
+    assert res.status == "solvable" and res.verified and res.stats["tried"] == ["parity:20"]
