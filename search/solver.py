@@ -177,6 +177,7 @@ def solve_search(
     fast_attempts: bool = True,
     warm_scan: bool = True,
     guided: int | None = None,
+    presearch: int = 0,
     engine: str = "numba",
 ) -> SolveResult:
     """Decide ``board`` with the pairing-set search (seeds 000, 001, 002).
@@ -214,6 +215,11 @@ def solve_search(
         Scan-guided random playouts after the plain ones (a random move is kept only when
         the pruning scan still clears the position after it); default
         :data:`GUIDED_ATTEMPTS` with ``scan``, else 0; 0 switches them off.
+    presearch : int
+        numba engine: nodes of the exhaustive search run before the random attempts; the
+        search then resumes where it stopped, for twice as many nodes each time the
+        attempts done double (after 1/8, 2/8, 4/8 of them), so that deals refuted in a few
+        nodes skip most attempts. 0: all attempts first, as de Bondt does.
     engine : {"numba", "python"}
         The compiled kernels or the pure-Python reference.
 
@@ -265,7 +271,7 @@ def solve_search(
         result = _run_python(geo, opts, (n_attempts, n_guided), seed, node_limit, deadline, stats)
     else:
         result = _run_numba(geo, {**opts, "fast_attempts": fast, "warm_scan": bool(warm_scan)},
-                            (n_attempts, n_guided), seed, node_limit, deadline, stats)
+                            (n_attempts, n_guided), seed, node_limit, deadline, stats, presearch=int(presearch))
     stats["seconds_total"] = time.perf_counter() - t0
     return result
 
@@ -323,6 +329,7 @@ def _run_numba(
     node_limit: int | None,
     deadline: float | None,
     stats: dict[str, Any],
+    presearch: int = 0,
 ) -> SolveResult:
     """Random attempts, then the search, with the numba kernels (see :func:`solve_search`).
 
@@ -350,12 +357,28 @@ def _run_numba(
         if not K._scan(kind, gr, mj, sh, pres, partner, moves, flags, ws):
             stats["seconds_attempts"] = time.perf_counter() - t
             return SolveResult(UNSOLVABLE, "search", stats=stats, reason="pruning scan at the start")
+    dfs = None
+    if presearch > 0 and not opts["bondt"]:  # a few search nodes first: most refutations are cheap
+        dfs = _Dfs(K, kind, gr, mj, sh, pt, flags, ws, n, ngroups)
+        t_pre = time.perf_counter()
+        code = dfs.run(presearch if node_limit is None else min(presearch, int(node_limit)))
+        stats["seconds_search"] = time.perf_counter() - t_pre
+        if code != K.RUNNING:
+            return dfs.result(code, stats, "")
     rng = np.array([np.random.default_rng(seed).integers(1, 2**62)], dtype=np.uint64)
     pres = np.ones(n, dtype=np.uint8)
     partner = np.full(n, -1, dtype=np.int32)
+    next_at, grant = max(8, plan[0] // 8), 2 * presearch
     for kernel, key, count in ((K._attempts, "attempts", plan[0]), (K._guided, "guided", plan[1])):
         done = 0
         while done < count:
+            if dfs is not None and key == "attempts" and done >= next_at:  # interleave: search again, twice as long
+                t_pre = time.perf_counter()
+                code = dfs.run(grant if node_limit is None else max(0, min(grant, int(node_limit) - dfs.nodes)))
+                stats["seconds_search"] += time.perf_counter() - t_pre
+                if code != K.RUNNING:
+                    return dfs.result(code, stats, "")
+                next_at, grant = 2 * next_at, 2 * grant
             step = min(8, count - done)
             hit = kernel(kind, gr, mj, sh, flags, step, rng, pres, partner, moves, ws)
             if hit >= 0:
@@ -372,37 +395,62 @@ def _run_numba(
     t = time.perf_counter()
     if opts["bondt"]:
         return _run_bondt(K, kind, gr, mj, sh, pt, flags, ws, moves, n, ngroups, node_limit, deadline, stats, t)
-    depth = ngroups + 2
-    P = np.zeros((depth, n), dtype=np.uint8)
-    P[0] = 1
-    Q = np.full((depth, n), -1, dtype=np.int32)
-    K._autopair(gr, P[0], Q[0])
-    bg = np.zeros((depth, K.MAX_GROUP), dtype=np.int32)
-    bgr = np.zeros(depth, dtype=np.int32)
-    allow = np.zeros((depth, 128), dtype=np.uint8)
-    nxt = np.zeros(depth, dtype=np.int32)
-    mend = np.zeros(depth, dtype=np.int32)
-    st = np.zeros(5, dtype=np.int64)
+    if dfs is None:
+        dfs = _Dfs(K, kind, gr, mj, sh, pt, flags, ws, n, ngroups)
     reason = ""
     while True:
         budget = CHUNK_NODES
         if node_limit is not None:
-            budget = min(budget, int(node_limit) - int(st[2]))
-        code = K._dfs(kind, gr, mj, sh, pt, flags, P, Q, bg, bgr, allow, nxt, mend, moves, st, budget, ws)
+            budget = min(budget, int(node_limit) - dfs.nodes)
+        code = dfs.run(budget)
         if code != K.RUNNING:
             break
-        if node_limit is not None and st[2] >= node_limit:
+        if node_limit is not None and dfs.nodes >= node_limit:
             reason = "node limit"
             break
         if deadline is not None and time.monotonic() > deadline:
             reason = "time limit"
             break
-    stats.update(nodes=int(st[2]), scans=stats["scans"] + int(st[3]), seconds_search=time.perf_counter() - t)
-    if code == K.SOLVED:
-        return SolveResult(SOLVABLE, "search", moves=_moves(moves, int(st[4])), stats=stats)
-    if code == K.EXHAUSTED:
-        return SolveResult(UNSOLVABLE, "search", stats=stats)
-    return SolveResult(UNKNOWN, "search", stats=stats, reason=reason)
+    stats["seconds_search"] = stats.get("seconds_search", 0.0) + time.perf_counter() - t
+    return dfs.result(code, stats, reason)
+
+
+class _Dfs:
+    """The state of the numba critical-group search, resumable between calls."""
+
+    def __init__(self, K: Any, kind: Any, gr: Any, mj: Any, sh: Any, pt: Any, flags: np.ndarray, ws: Any,
+                 n: int, ngroups: int) -> None:
+        depth = ngroups + 2
+        self.K = K
+        self.args = (kind, gr, mj, sh, pt, flags)
+        self.ws = ws
+        self.P = np.zeros((depth, n), dtype=np.uint8)
+        self.P[0] = 1
+        self.Q = np.full((depth, n), -1, dtype=np.int32)
+        K._autopair(gr, self.P[0], self.Q[0])
+        self.bg = np.zeros((depth, K.MAX_GROUP), dtype=np.int32)
+        self.bgr = np.zeros(depth, dtype=np.int32)
+        self.allow = np.zeros((depth, 128), dtype=np.uint8)
+        self.nxt = np.zeros(depth, dtype=np.int32)
+        self.mend = np.zeros(depth, dtype=np.int32)
+        self.moves = np.zeros((n // 2 + 1, 2), dtype=np.int32)
+        self.st = np.zeros(5, dtype=np.int64)
+
+    @property
+    def nodes(self) -> int:
+        return int(self.st[2])
+
+    def run(self, budget: int) -> int:
+        return self.K._dfs(*self.args, self.P, self.Q, self.bg, self.bgr, self.allow, self.nxt, self.mend,
+                           self.moves, self.st, budget, self.ws)
+
+    def result(self, code: int, stats: dict[str, Any], reason: str) -> SolveResult:
+        stats.update(nodes=int(self.st[2]), scans=stats["scans"] + int(self.st[3]))
+        if code == self.K.SOLVED:
+            return SolveResult(SOLVABLE, "search", moves=_moves(self.moves, int(self.st[4])), stats=stats)
+        if code == self.K.EXHAUSTED:
+            return SolveResult(UNSOLVABLE, "search", stats=stats)
+        return SolveResult(UNKNOWN, "search", stats=stats, reason=reason)
 
 
 def _run_bondt(K: Any, kind: Any, gr: Any, mj: Any, sh: Any, pt: Any, flags: np.ndarray, ws: Any,
