@@ -15,8 +15,9 @@ on a flat occupancy grid.
 The depth-first search is iterative with its whole state in arrays (one row per depth:
 position, pairing set, branching group, pairings left to try), so
 :func:`mjsat.search.solver.solve_search` can call it in chunks of nodes and look at the
-clock in between. The critical-group choice keeps a conflict weight per group (see
-:mod:`mjsat.search.pairing`). A pairing of a group of four whose probe failed at a node
+clock in between; so does :func:`_bondt`, de Bondt's "pairing one, then two" tree, whose
+state is a stack of (group, pairing) entries. The critical-group choice keeps a conflict
+weight per group (see :mod:`mjsat.search.pairing`). A pairing of a group of four whose probe failed at a node
 is not probed again below it: the relaxed game only loses moves as pairings are added
 and tiles go, so the probe would fail again. Every kernel is compiled once per process and cached on
 disk (``cache=True``).

@@ -28,13 +28,17 @@ partial pairing set. It
    pairings in the scan" heuristic of seed 001, section 3.2). Ties are broken by
    *conflict weights*: every failed probe of a group, and every child of a group pruned
    by the scan, adds one to the group's weight, and the choice minimises surviving
-   pairings / (1 + weight) (the dom/wdeg rule of constraint solvers). This plays the part
-   of de Bondt's "pairing one, then two" heuristic: the search keeps coming back to the
-   groups that took part in earlier dead ends, so a proof of unsolvability names few
-   groups.
+   pairings / (1 + weight) (the dom/wdeg rule of constraint solvers): the search keeps
+   coming back to the groups that took part in earlier dead ends, so a proof of
+   unsolvability names few groups.
+
+With ``bondt`` the tree is de Bondt's own "pairing one, then two" tree with backward
+adaptation instead (seed 001, section 3.2; :meth:`PythonSearch._search_bondt`): one apply
+and one scan per step, no probes.
 
 Before the exhaustive search, ``attempts`` random playouts (random playable pairs with
-the cleaning rules, seed 001, section 3.3) look for an easy solution.
+the cleaning rules, seed 001, section 3.3) look for an easy solution; a *guided* playout
+keeps a random move only when the pruning scan survives it.
 
 The numba kernels follow the same steps over flat arrays; this module is the version to
 read, and the one the tests compare the kernels with.
