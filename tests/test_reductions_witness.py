@@ -8,7 +8,15 @@ import itertools
 import numpy as np
 import pytest
 
-from mjsat.reductions.cnf import all_small_formulas, complete_cnf, is_satisfiable, normalize_3cnf, random_3cnf, satisfies
+from mjsat.reductions.cnf import (
+    all_small_formulas,
+    complete_cnf,
+    is_satisfiable,
+    normalize_3cnf,
+    planted_3cnf,
+    random_3cnf,
+    satisfies,
+)
 from mjsat.reductions.exact import decide
 from mjsat.reductions.stacks import reduce_to_stacks
 from mjsat.reductions.targets import reduce_formula
@@ -131,3 +139,21 @@ def test_300_random_3cnf_up_to_five_variables(target):
         m = int(rng.integers(1, 6 * n))
         kinds.append(check_equivalence(random_3cnf(n, m=m, rng=rng), n, target))
     assert sum(kinds) > 30 and kinds.count(False) > 20  # both answers occur (270 / 30 here)
+
+
+def test_progress_hears_the_playbook_and_the_replays(monkeypatch):
+    from mjsat.reductions import witness as W
+
+    monkeypatch.setattr(W, "_EVERY", 16)
+    clauses, hidden = planted_3cnf(12, m=40, rng=3)
+    red = reduce_formula(normalize_3cnf(clauses, n_vars=12), "rows")
+    calls = []
+    moves = witness(red, hidden, progress=lambda phase, done, total: calls.append((phase, done, total)))
+    phases = [c[0] for c in calls]
+    assert phases[0] == "playbook" and phases[-1] == "replay"
+    assert calls[-1] == ("replay", len(moves), len(moves))
+    assert all(c[2] == len(red.stack.board) // 2 for c in calls if c[0] == "playbook")
+    assert [c[1] for c in calls if c[0] == "replay"] == sorted(c[1] for c in calls if c[0] == "replay")
+    calls.clear()
+    assert satisfies(lift(red, moves, progress=lambda *c: calls.append(c)), clauses)
+    assert calls[-1][0] == "replay (stacks)" and ("replay", len(moves), len(moves)) in calls
