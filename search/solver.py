@@ -457,6 +457,8 @@ def _run_bondt(K: Any, kind: Any, gr: Any, mj: Any, sh: Any, pt: Any, flags: np.
                moves: np.ndarray, n: int, ngroups: int, node_limit: int | None, deadline: float | None,
                stats: dict[str, Any], t: float) -> SolveResult:
     """The numba "pairing one, then two" tree in chunks of nodes (see :func:`_run_numba`)."""
+    from mjsat.search import kernels_bondt as KB
+
     sg = np.zeros(ngroups + 1, dtype=np.int32)
     sk = np.zeros(ngroups + 1, dtype=np.int32)
     rot = np.zeros(ngroups, dtype=np.int32)
@@ -468,7 +470,7 @@ def _run_bondt(K: Any, kind: Any, gr: Any, mj: Any, sh: Any, pt: Any, flags: np.
         budget = CHUNK_NODES
         if node_limit is not None:
             budget = min(budget, int(node_limit) - int(st[2]))
-        code = K._bondt(kind, gr, mj, sh, pt, flags, sg, sk, rot, pres, partner, moves, st, budget, ws)
+        code = KB._bondt(kind, gr, mj, sh, pt, flags, sg, sk, rot, pres, partner, moves, st, budget, ws)
         if code != K.RUNNING:
             break
         if node_limit is not None and st[2] >= node_limit:

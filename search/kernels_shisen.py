@@ -1,0 +1,229 @@
+"""numba kernels of the pairing-set search for rectangular Shisen-Sho (seed 002).
+
+Apply and scan round over the groups until nothing changes, with the path test of
+:func:`mjsat.shisen.connectable` on a flat occupancy grid with its margin (``sh`` is
+``(cy, cx, h, w)``: each tile's cell and the grid's shape). The pure-Python references are
+:func:`mjsat.shisen.connectable` and :class:`~mjsat.search.pairing.PythonSearch`;
+:mod:`mjsat.search.kernels` dispatches to these kernels for the kind
+:data:`~mjsat.search.pairing.SHISEN`, and the tests compare them.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+# --------------------------------------------------------------------------- Shisen-Sho
+
+
+@njit(cache=True)
+def _connect(grid, h, w, ya, xa, yb, xb):
+    """The path test of :func:`mjsat.shisen.connectable` on a flat grid with its margin.
+
+    The two end cells are emptied for the test and put back afterwards.
+    """
+    if ya == yb and xa == xb:
+        return False
+    sa = grid[ya * w + xa]
+    sb = grid[yb * w + xb]
+    grid[ya * w + xa] = 0
+    grid[yb * w + xb] = 0
+    a0 = xa
+    while a0 > 0 and grid[ya * w + a0 - 1] == 0:
+        a0 -= 1
+    a1 = xa
+    while a1 < w - 1 and grid[ya * w + a1 + 1] == 0:
+        a1 += 1
+    b0 = xb
+    while b0 > 0 and grid[yb * w + b0 - 1] == 0:
+        b0 -= 1
+    b1 = xb
+    while b1 < w - 1 and grid[yb * w + b1 + 1] == 0:
+        b1 += 1
+    r0 = ya
+    while r0 > 0 and grid[(r0 - 1) * w + xa] == 0:
+        r0 -= 1
+    r1 = ya
+    while r1 < h - 1 and grid[(r1 + 1) * w + xa] == 0:
+        r1 += 1
+    s0 = yb
+    while s0 > 0 and grid[(s0 - 1) * w + xb] == 0:
+        s0 -= 1
+    s1 = yb
+    while s1 < h - 1 and grid[(s1 + 1) * w + xb] == 0:
+        s1 += 1
+    found = False
+    lo, hi = min(xa, xb), max(xa, xb)
+    for y in range(max(r0, s0), min(r1, s1) + 1):
+        ok = True
+        for x in range(lo, hi + 1):
+            if grid[y * w + x] != 0:
+                ok = False
+                break
+        if ok:
+            found = True
+            break
+    if not found:
+        lo, hi = min(ya, yb), max(ya, yb)
+        for x in range(max(a0, b0), min(a1, b1) + 1):
+            ok = True
+            for y in range(lo, hi + 1):
+                if grid[y * w + x] != 0:
+                    ok = False
+                    break
+            if ok:
+                found = True
+                break
+    grid[ya * w + xa] = sa
+    grid[yb * w + xb] = sb
+    return found
+
+
+@njit(cache=True)
+def _sh_grid(pres, sh, grid):
+    cy, cx, w = sh[0], sh[1], sh[3]
+    grid[:] = 0
+    for t in range(pres.shape[0]):
+        if pres[t]:
+            grid[cy[t] * w + cx[t]] = 1
+
+
+@njit(cache=True)
+def _sh_ok(a, b, sh, grid):
+    cy, cx = sh[0], sh[1]
+    return _connect(grid, sh[2], sh[3], cy[a], cx[a], cy[b], cx[b])
+
+
+@njit(cache=True)
+def _sh_take(t, pres, sh, grid):
+    pres[t] = 0
+    grid[sh[0][t] * sh[3] + sh[1][t]] = 0
+
+
+@njit(cache=True)
+def _sh_apply(gr, sh, pres, partner, moves, mptr, opts, ws):
+    gptr, gidx = gr[1], gr[2]
+    grid = ws[5]
+    _sh_grid(pres, sh, grid)
+    changed = True
+    while changed:
+        changed = False
+        for g in range(gptr.shape[0] - 1):
+            live = 0
+            first = -1
+            for k in range(gptr[g], gptr[g + 1]):
+                if pres[gidx[k]]:
+                    live += 1
+                    if first < 0:
+                        first = gidx[k]
+            if live == 0:
+                continue
+            if partner[first] >= 0:
+                for k in range(gptr[g], gptr[g + 1]):
+                    t = gidx[k]
+                    p = partner[t]
+                    if t < p and pres[t] and pres[p] and _sh_ok(t, p, sh, grid):
+                        _sh_take(t, pres, sh, grid)
+                        _sh_take(p, pres, sh, grid)
+                        moves[mptr, 0] = t
+                        moves[mptr, 1] = p
+                        mptr += 1
+                        changed = True
+                continue
+            if live == 2:
+                for k in range(gptr[g], gptr[g + 1]):
+                    t = gidx[k]
+                    if pres[t] and t != first:
+                        partner[first] = t
+                        partner[t] = first
+                changed = True
+                continue
+            if opts[0]:
+                frozen = True
+                for k in range(gptr[g], gptr[g + 1]):
+                    a = gidx[k]
+                    if not pres[a]:
+                        continue
+                    for j in range(k + 1, gptr[g + 1]):
+                        b = gidx[j]
+                        if pres[b] and not _sh_ok(a, b, sh, grid):
+                            frozen = False
+                            break
+                    if not frozen:
+                        break
+                if frozen:
+                    first = -1
+                    for k in range(gptr[g], gptr[g + 1]):
+                        t = gidx[k]
+                        if pres[t]:
+                            if first < 0:
+                                first = t
+                            else:
+                                _sh_take(first, pres, sh, grid)
+                                _sh_take(t, pres, sh, grid)
+                                moves[mptr, 0] = first
+                                moves[mptr, 1] = t
+                                mptr += 1
+                                first = -1
+                    changed = True
+    return mptr
+
+
+@njit(cache=True)
+def _sh_scan(gr, sh, pres, partner, ws):
+    ps, start, opened, grid = ws[6], ws[11], ws[12], ws[14]
+    gptr, gidx = gr[1], gr[2]
+    left = 0
+    for t in range(pres.shape[0]):
+        ps[t] = pres[t]
+        start[t] = pres[t]
+        left += pres[t]
+    opened[:] = 0
+    _sh_grid(ps, sh, grid)
+    changed = True
+    while changed and left > 0:
+        changed = False
+        for g in range(gptr.shape[0] - 1):
+            first = -1
+            for k in range(gptr[g], gptr[g + 1]):
+                if ps[gidx[k]]:
+                    first = gidx[k]
+                    break
+            if first < 0:
+                continue
+            if partner[first] >= 0:
+                for k in range(gptr[g], gptr[g + 1]):
+                    t = gidx[k]
+                    p = partner[t]
+                    if t < p and ps[t] and ps[p] and _sh_ok(t, p, sh, grid):
+                        _sh_take(t, ps, sh, grid)
+                        _sh_take(p, ps, sh, grid)
+                        left -= 2
+                        changed = True
+                continue
+            if not opened[g]:
+                for k in range(gptr[g], gptr[g + 1]):
+                    a = gidx[k]
+                    if not ps[a] or opened[g]:
+                        continue
+                    for j in range(k + 1, gptr[g + 1]):
+                        b = gidx[j]
+                        if ps[b] and _sh_ok(a, b, sh, grid):
+                            _sh_take(a, ps, sh, grid)
+                            _sh_take(b, ps, sh, grid)
+                            left -= 2
+                            opened[g] = 1
+                            changed = True
+                            break
+            if opened[g]:
+                for k in range(gptr[g], gptr[g + 1]):
+                    t = gidx[k]
+                    if not ps[t]:
+                        continue
+                    for j in range(gptr[g], gptr[g + 1]):
+                        u = gidx[j]
+                        if u != t and start[u] and _sh_ok(t, u, sh, grid):
+                            _sh_take(t, ps, sh, grid)
+                            left -= 1
+                            changed = True
+                            break
+    return left == 0
