@@ -34,6 +34,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--time-limit", type=float, default=10.0, help="seconds per deal")
     ap.add_argument("--layout", default="turtle")
     ap.add_argument("--plan", default=None, help="auto's plan_steps (default: its own plan)")
+    ap.add_argument("--node-limit", type=int, default=None, help="auto's node budget of the first search step")
     args = ap.parse_args(argv)
     os.environ.setdefault("NUMBA_NUM_THREADS", "1")
     n = args.n or (100 if args.quick else 1000)
@@ -48,6 +49,8 @@ def main(argv: list[str] | None = None) -> int:
         for steps in ("search", "sat", None):
             solve(board, "auto", time_limit=600, plan_steps=steps)
     times: list[float] = []
+    cpu: list[float] = []  # one core: the figure the target is stated for
+    extra = {} if args.node_limit is None else {"node_limit": args.node_limit}
     statuses: dict[str, int] = {}
     deciders: dict[str, int] = {}
     slowest: list[tuple[float, int, str]] = []
@@ -63,10 +66,11 @@ def main(argv: list[str] | None = None) -> int:
         for i in range(n):
             seed = args.seed_start + i
             board = deal_random(layout, seed=seed)
-            t0 = time.perf_counter()
-            r = solve(board, "auto", time_limit=args.time_limit, plan_steps=args.plan)
+            c0, t0 = time.process_time(), time.perf_counter()
+            r = solve(board, "auto", time_limit=args.time_limit, plan_steps=args.plan, **extra)
             dt = time.perf_counter() - t0
             times.append(dt)
+            cpu.append(time.process_time() - c0)
             statuses[r.status] = statuses.get(r.status, 0) + 1
             key = str(r.stats.get("decided_by"))
             deciders[key] = deciders.get(key, 0) + 1
@@ -80,6 +84,11 @@ def main(argv: list[str] | None = None) -> int:
         "deals": n,
         "seed_start": args.seed_start,
         "time_limit": args.time_limit,
+        "node_limit": args.node_limit,
+        "cpu_mean_s": statistics.mean(cpu),
+        "cpu_median_s": statistics.median(cpu),
+        "cpu_p99_s": _pct(cpu, 0.99),
+        "cpu_max_s": max(cpu),
         "mean_s": statistics.mean(times),
         "median_s": statistics.median(times),
         "p99_s": _pct(times, 0.99),
@@ -100,18 +109,19 @@ def main(argv: list[str] | None = None) -> int:
     from rich.table import Table
 
     t = Table(title=f"auto on {n} seeded {args.layout} deals (time limit {args.time_limit:g} s)")
-    for c in ("mean ms", "median ms", "p99 ms", "max s", "undecided", "% unsolvable", "decided by"):
+    for c in ("time", "mean ms", "median ms", "p99 ms", "max s", "undecided", "% unsolvable", "decided by"):
         t.add_column(c, justify="right")
-    t.add_row(
-        f"{1000 * data['mean_s']:.1f}", f"{1000 * data['median_s']:.1f}", f"{1000 * data['p99_s']:.1f}",
-        f"{data['max_s']:.2f}", str(data["undecided"]), f"{data['percent_unsolvable']:.2f}",
-        ", ".join(f"{k}: {v}" for k, v in sorted(deciders.items())),
-    )
+    for label, pre in (("CPU", "cpu_"), ("wall", "")):
+        t.add_row(
+            label, f"{1000 * data[pre + 'mean_s']:.1f}", f"{1000 * data[pre + 'median_s']:.1f}",
+            f"{1000 * data[pre + 'p99_s']:.1f}", f"{data[pre + 'max_s']:.2f}", str(data["undecided"]),
+            f"{data['percent_unsolvable']:.2f}", ", ".join(f"{k}: {v}" for k, v in sorted(deciders.items())),
+        )
     console = Console() if Console().is_terminal else Console(width=140)
     console.print(t)
     console.print(
-        "target: mean <= 5 ms, max <= 1 s, none undecided -> "
-        + ("met" if data["mean_s"] <= 0.005 and data["max_s"] <= 1.0 and not data["undecided"] else "NOT met")
+        "target (CPU, one core): mean <= 5 ms, max <= 1 s, none undecided -> "
+        + ("met" if data["cpu_mean_s"] <= 0.005 and data["cpu_max_s"] <= 1.0 and not data["undecided"] else "NOT met")
     )
     return 0
 
