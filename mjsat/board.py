@@ -184,25 +184,32 @@ class Layout:
         name: str = "",
         block_any_higher: bool = False,
     ) -> None:
-        pos = self._validated(positions)
+        pos, arr = self._validated(positions)
         if len(pos) % 2:
             raise InvalidLayoutError(f"a layout needs an even number of tiles, got {len(pos)}")
         self.positions: tuple[Position, ...] = pos
         self.name = name
         self.block_any_higher = bool(block_any_higher)
-        self._check_overlaps()
+        self._check_overlaps(arr)
 
     # -- construction helpers
     @staticmethod
-    def _validated(positions: Iterable[Sequence[int]]) -> tuple[Position, ...]:
-        """The positions as int triples, with shape and range checked (vectorised)."""
-        rows = positions if isinstance(positions, (list, tuple)) else list(positions)
-        if not rows:
-            return ()
-        try:
-            arr = np.asarray(rows, dtype=np.int64)
-        except (ValueError, TypeError, OverflowError):
+    def _validated(positions: Iterable[Sequence[int]]) -> tuple[tuple[Position, ...], np.ndarray | None]:
+        """The positions as int triples, with shape and range checked (vectorised), and
+        as an ``(n, 3)`` array. An integer array of that shape is taken as it is."""
+        if isinstance(positions, np.ndarray) and positions.dtype.kind in "iu" and positions.ndim == 2:
+            rows: Any = positions
+            arr: np.ndarray | None = positions.astype(np.int64, copy=False)
+        else:
+            rows = positions if isinstance(positions, (list, tuple)) else list(positions)
             arr = None
+        if len(rows) == 0:
+            return (), None
+        if arr is None:
+            try:
+                arr = np.asarray(rows, dtype=np.int64)
+            except (ValueError, TypeError, OverflowError):
+                arr = None
         if arr is None or arr.ndim != 2 or arr.shape[1] != 3:
             for i, p in enumerate(rows):
                 if len(p) != 3:
@@ -221,14 +228,13 @@ class Layout:
             i = int(np.flatnonzero(bad_l)[0])
             r, c, l = (int(v) for v in arr[i])
             raise InvalidLayoutError(f"tile {i} at {(r, c, l)}: level must lie in 0..{MAX_LEVEL}", (i,))
-        return tuple(map(tuple, arr.tolist()))  # type: ignore[arg-type]
+        return tuple(map(tuple, arr.tolist())), arr  # type: ignore[return-value]
 
-    def _check_overlaps(self) -> None:
+    def _check_overlaps(self, arr: np.ndarray | None) -> None:
         """Raise on two tiles sharing a cell on one level (sorting cell keys: O(n log n))."""
         n = len(self.positions)
-        if n < 2:
+        if n < 2 or arr is None:
             return
-        arr = np.asarray(self.positions, dtype=np.int64)
         span = MAX_COORD + 2
         base = (arr[:, 2] * span + arr[:, 0]) * span + arr[:, 1]
         keys = np.concatenate([base, base + span, base + 1, base + span + 1])
@@ -456,7 +462,10 @@ class Board:
         if not isinstance(layout, Layout):
             layout = Layout(layout)
         self.layout = layout
-        self.groups: tuple[GroupId, ...] = tuple(int(g) for g in groups)
+        if isinstance(groups, np.ndarray) and groups.dtype.kind in "iu":
+            self.groups: tuple[GroupId, ...] = tuple(groups.tolist())
+        else:
+            self.groups = tuple(map(int, groups))
         self.names: dict[int, str] = {int(k): str(v) for k, v in (names or {}).items()}
         self.meta: dict[str, Any] = dict(meta or {})
         status = self.status()

@@ -134,8 +134,8 @@ def rows_from_stacks(
     out_names = dict(names or {})
     out_names.update({base + k: f"c{k}" for k in range(n_rows)})
     with _no_gc():
-        layout = Layout(pos.reshape(-1, 3).tolist(), name="isolated-rows")
-        return MahjongBoard(layout, groups.reshape(-1).tolist(), names=out_names)
+        layout = Layout(pos.reshape(-1, 3), name="isolated-rows")
+        return MahjongBoard(layout, groups.reshape(-1), names=out_names)
 
 
 def reduce_to_rows(formula: Formula3, *, meta: dict[str, Any] | None = None) -> RowReduction:

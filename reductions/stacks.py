@@ -177,8 +177,8 @@ def board_from_stacks(
         positions = flow_positions([len(stacks)], item_width=4, line_height=4)
     pos, groups = _stack_tiles(stacks, np.asarray(positions, dtype=np.int64).reshape(-1, 2))
     with _no_gc():
-        layout = Layout(pos.tolist(), name="isolated-stacks")
-        return MahjongBoard(layout, groups.tolist(), names=names, meta=meta)
+        layout = Layout(pos, name="isolated-stacks")
+        return MahjongBoard(layout, groups, names=names, meta=meta)
 
 
 class StackReduction:
