@@ -135,3 +135,20 @@ def test_repr_round_trips():
     assert again.layout == b.layout and again.groups == b.groups
     assert eval(repr(lay), {"Layout": Layout}) == lay
     assert "top view" in str(b)
+
+
+def test_layout_and_board_take_numpy_arrays_as_lists():
+    rng = np.random.default_rng(5)
+    pos = [(r, c, 0) for r in range(0, 8, 2) for c in range(0, 12, 2)] + [(1, 1, 1), (1, 5, 1)]
+    groups = rng.permutation(np.repeat(np.arange(len(pos) // 2), 2))
+    for dtype in (np.int16, np.int32, np.int64, np.uint8):
+        arr = np.asarray(pos, dtype=dtype)
+        lay = Layout(arr)
+        assert lay.positions == Layout(pos).positions and lay.above == Layout(pos).above
+        assert all(type(v) is int for p in lay.positions for v in p)
+        board = MahjongBoard(lay, groups.astype(dtype))
+        assert board.groups == tuple(int(g) for g in groups) and all(type(g) is int for g in board.groups)
+    with pytest.raises(InvalidLayoutError, match="overlap"):
+        Layout(np.asarray(pos + [(0, 1, 0), (20, 0, 0)], dtype=np.int32))
+    with pytest.raises(InvalidLayoutError, match="level must lie"):
+        Layout(np.asarray([(0, 0, 0), (0, 2, -1)]))
