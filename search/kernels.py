@@ -35,8 +35,8 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from mjsat.search.kernels_sh3d import _s3_ok, sh3d_arrays
 from mjsat.search.kernels_shisen import _connect, _sh_apply, _sh_ok, _sh_scan
-from mjsat.search.kernels_sh3d import _s3_apply, _s3_ok, _s3_scan, sh3d_arrays
 from mjsat.search.pairing import SH3D, SHISEN, Geometry, pairings
 
 __all__ = ["MAX_GROUP", "GroupTooLargeError", "RUNNING", "SOLVED", "EXHAUSTED", "arrays", "workspace"]
@@ -496,29 +496,23 @@ def _autopair(gr, pres, partner):
 
 @njit(cache=True)
 def _apply(kind, gr, mj, sh, pres, partner, moves, mptr, opts, ws):
-    if kind == 1:
-        return _sh_apply(gr, sh, pres, partner, moves, mptr, opts, ws)
-    if kind == 2:
-        return _s3_apply(gr, sh, pres, partner, moves, mptr, opts, ws)
+    if kind == 1 or kind == 2:
+        return _sh_apply(kind == 2, gr, sh, pres, partner, moves, mptr, opts, ws)
     return _mj_apply(gr, mj, pres, partner, moves, mptr, opts, ws)
 
 
 @njit(cache=True)
 def _scan(kind, gr, mj, sh, pres, partner, moves, opts, ws):
-    if kind == 1:
-        return _sh_scan(gr, sh, pres, partner, ws)
-    if kind == 2:
-        return _s3_scan(gr, sh, pres, partner, ws)
+    if kind == 1 or kind == 2:
+        return _sh_scan(kind == 2, gr, sh, pres, partner, ws)
     return _mj_scan(gr, mj, pres, partner, moves, opts, ws)
 
 
 @njit(cache=True)
 def _playable(kind, a, b, pres, sh, ws):
     """After an apply on ``pres``: can present tiles ``a`` and ``b`` go together now?"""
-    if kind == 1:
-        return _sh_ok(a, b, sh, ws[5])
-    if kind == 2:
-        return _s3_ok(a, b, sh, ws[5])
+    if kind == 1 or kind == 2:
+        return _sh_ok(kind == 2, a, b, sh, ws[5])
     return _mj_free(a, pres, ws[0], ws[1], ws[2]) and _mj_free(b, pres, ws[0], ws[1], ws[2])
 
 

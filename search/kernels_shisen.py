@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from numba import njit
 
+from mjsat.search.kernels_sh3d import _s3_grid, _s3_ok, _s3_take
+
 # --------------------------------------------------------------------------- Shisen-Sho
 
 
@@ -79,7 +81,7 @@ def _connect(grid, h, w, ya, xa, yb, xb):
 
 
 @njit(cache=True)
-def _sh_grid(pres, sh, grid):
+def _sh2_grid(pres, sh, grid):
     cy, cx, w = sh[0], sh[1], sh[3]
     grid[:] = 0
     for t in range(pres.shape[0]):
@@ -88,22 +90,50 @@ def _sh_grid(pres, sh, grid):
 
 
 @njit(cache=True)
-def _sh_ok(a, b, sh, grid):
+def _sh2_ok(a, b, sh, grid):
     cy, cx = sh[0], sh[1]
     return _connect(grid, sh[2], sh[3], cy[a], cx[a], cy[b], cx[b])
 
 
 @njit(cache=True)
-def _sh_take(t, pres, sh, grid):
+def _sh2_take(t, pres, sh, grid):
     pres[t] = 0
     grid[sh[0][t] * sh[3] + sh[1][t]] = 0
 
 
+# The apply and the scan below serve both games: ``d3`` (a compile-time-cheap bool) picks
+# the rectangular grid's cell of a tile or the Mahjong grid's four half-tile cells
+# (:mod:`mjsat.search.kernels_sh3d`).
+
+
 @njit(cache=True)
-def _sh_apply(gr, sh, pres, partner, moves, mptr, opts, ws):
+def _sh_grid(d3, pres, sh, grid):
+    if d3:
+        _s3_grid(pres, sh, grid)
+    else:
+        _sh2_grid(pres, sh, grid)
+
+
+@njit(cache=True)
+def _sh_ok(d3, a, b, sh, grid):
+    if d3:
+        return _s3_ok(a, b, sh, grid)
+    return _sh2_ok(a, b, sh, grid)
+
+
+@njit(cache=True)
+def _sh_take(d3, t, pres, sh, grid):
+    if d3:
+        _s3_take(t, pres, sh, grid)
+    else:
+        _sh2_take(t, pres, sh, grid)
+
+
+@njit(cache=True)
+def _sh_apply(d3, gr, sh, pres, partner, moves, mptr, opts, ws):
     gptr, gidx = gr[1], gr[2]
     grid = ws[5]
-    _sh_grid(pres, sh, grid)
+    _sh_grid(d3, pres, sh, grid)
     changed = True
     while changed:
         changed = False
@@ -121,9 +151,9 @@ def _sh_apply(gr, sh, pres, partner, moves, mptr, opts, ws):
                 for k in range(gptr[g], gptr[g + 1]):
                     t = gidx[k]
                     p = partner[t]
-                    if t < p and pres[t] and pres[p] and _sh_ok(t, p, sh, grid):
-                        _sh_take(t, pres, sh, grid)
-                        _sh_take(p, pres, sh, grid)
+                    if t < p and pres[t] and pres[p] and _sh_ok(d3, t, p, sh, grid):
+                        _sh_take(d3, t, pres, sh, grid)
+                        _sh_take(d3, p, pres, sh, grid)
                         moves[mptr, 0] = t
                         moves[mptr, 1] = p
                         mptr += 1
@@ -145,7 +175,7 @@ def _sh_apply(gr, sh, pres, partner, moves, mptr, opts, ws):
                         continue
                     for j in range(k + 1, gptr[g + 1]):
                         b = gidx[j]
-                        if pres[b] and not _sh_ok(a, b, sh, grid):
+                        if pres[b] and not _sh_ok(d3, a, b, sh, grid):
                             frozen = False
                             break
                     if not frozen:
@@ -158,8 +188,8 @@ def _sh_apply(gr, sh, pres, partner, moves, mptr, opts, ws):
                             if first < 0:
                                 first = t
                             else:
-                                _sh_take(first, pres, sh, grid)
-                                _sh_take(t, pres, sh, grid)
+                                _sh_take(d3, first, pres, sh, grid)
+                                _sh_take(d3, t, pres, sh, grid)
                                 moves[mptr, 0] = first
                                 moves[mptr, 1] = t
                                 mptr += 1
@@ -169,7 +199,7 @@ def _sh_apply(gr, sh, pres, partner, moves, mptr, opts, ws):
 
 
 @njit(cache=True)
-def _sh_scan(gr, sh, pres, partner, ws):
+def _sh_scan(d3, gr, sh, pres, partner, ws):
     ps, start, opened, grid = ws[6], ws[11], ws[12], ws[14]
     gptr, gidx = gr[1], gr[2]
     left = 0
@@ -178,7 +208,7 @@ def _sh_scan(gr, sh, pres, partner, ws):
         start[t] = pres[t]
         left += pres[t]
     opened[:] = 0
-    _sh_grid(ps, sh, grid)
+    _sh_grid(d3, ps, sh, grid)
     changed = True
     while changed and left > 0:
         changed = False
@@ -194,9 +224,9 @@ def _sh_scan(gr, sh, pres, partner, ws):
                 for k in range(gptr[g], gptr[g + 1]):
                     t = gidx[k]
                     p = partner[t]
-                    if t < p and ps[t] and ps[p] and _sh_ok(t, p, sh, grid):
-                        _sh_take(t, ps, sh, grid)
-                        _sh_take(p, ps, sh, grid)
+                    if t < p and ps[t] and ps[p] and _sh_ok(d3, t, p, sh, grid):
+                        _sh_take(d3, t, ps, sh, grid)
+                        _sh_take(d3, p, ps, sh, grid)
                         left -= 2
                         changed = True
                 continue
@@ -207,9 +237,9 @@ def _sh_scan(gr, sh, pres, partner, ws):
                         continue
                     for j in range(k + 1, gptr[g + 1]):
                         b = gidx[j]
-                        if ps[b] and _sh_ok(a, b, sh, grid):
-                            _sh_take(a, ps, sh, grid)
-                            _sh_take(b, ps, sh, grid)
+                        if ps[b] and _sh_ok(d3, a, b, sh, grid):
+                            _sh_take(d3, a, ps, sh, grid)
+                            _sh_take(d3, b, ps, sh, grid)
                             left -= 2
                             opened[g] = 1
                             changed = True
@@ -221,8 +251,8 @@ def _sh_scan(gr, sh, pres, partner, ws):
                         continue
                     for j in range(gptr[g], gptr[g + 1]):
                         u = gidx[j]
-                        if u != t and start[u] and _sh_ok(t, u, sh, grid):
-                            _sh_take(t, ps, sh, grid)
+                        if u != t and start[u] and _sh_ok(d3, t, u, sh, grid):
+                            _sh_take(d3, t, ps, sh, grid)
                             left -= 1
                             changed = True
                             break
