@@ -30,12 +30,14 @@ with ``w`` and ``w < u``, transitivity gives ``v < u``, against ``u < v``.
 from __future__ import annotations
 
 import itertools
+import time
 
 from pysat.formula import CNF, IDPool
 
 from mjsat.board import Board
 from mjsat.encoders.common import (
     Decoder,
+    EncodingError,
     Requirements,
     add_matching,
     add_precedence,
@@ -43,7 +45,15 @@ from mjsat.encoders.common import (
     requirements,
 )
 
-__all__ = ["encode_order"]
+__all__ = ["encode_order", "ORDER_MAX_TRIPLES", "BuildTimeLimit"]
+
+ORDER_MAX_TRIPLES = 30_000_000
+"""The order encoding refuses a board with more ordered triples of tiles than this (about
+320 tiles): its transitivity clauses alone would take gigabytes."""
+
+
+class BuildTimeLimit(Exception):
+    """The deadline passed while the order encoding was being built."""
 
 
 def encode_order(
@@ -51,6 +61,7 @@ def encode_order(
     *,
     vpool: IDPool | None = None,
     req: Requirements | None = None,
+    deadline: float | None = None,
 ) -> tuple[CNF, Decoder]:
     """Encode ``board`` as a strict weak order of its tiles (exhaustive).
 
@@ -61,6 +72,9 @@ def encode_order(
     vpool : IDPool, optional
     req : Requirements, optional
         Precomputed requirements of the board.
+    deadline : float, optional
+        A ``time.perf_counter()`` value; the build raises :class:`BuildTimeLimit` when it
+        passes (checked once per tile of the transitivity loop).
 
     Returns
     -------
@@ -72,6 +86,11 @@ def encode_order(
     :math:`O(n^3)` transitivity clauses: about a million for 144 tiles, so this encoding
     is meant for boards of a few dozen tiles and as a reference for the others.
     """
+    if len(board) * (len(board) - 1) * (len(board) - 2) > ORDER_MAX_TRIPLES:
+        raise EncodingError(
+            f"the order encoding of {len(board)} tiles would have about {len(board) ** 3:,} clauses "
+            f"(it takes boards of at most {ORDER_MAX_TRIPLES:,} ordered triples); use acyclic"
+        )
     req = requirements(board) if req is None else req
     vpool = IDPool() if vpool is None else vpool
     cnf = CNF()
@@ -93,6 +112,8 @@ def encode_order(
         cand[a][b] = cand[b][a] = True
     cl = cnf.clauses
     for u in range(n):
+        if deadline is not None and time.perf_counter() > deadline:
+            raise BuildTimeLimit(f"the order encoding's build ran past the deadline at tile {u} of {n}")
         for v in range(n):
             if v == u:
                 continue

@@ -24,7 +24,7 @@ from mjsat.encoders.acyclic import encode_acyclic
 from mjsat.encoders.certify import PROOF_SOLVERS, certify_unsat
 from mjsat.encoders.common import Decoded, Decoder, EncodingError, requirements
 from mjsat.encoders.layered import encode_layered, first_steps, step_bound
-from mjsat.encoders.order import encode_order
+from mjsat.encoders.order import BuildTimeLimit, encode_order
 from mjsat.encoders.parity import encode_parity, first_parity_steps
 from mjsat.result import SOLVABLE, UNKNOWN, UNSOLVABLE, SolveResult
 
@@ -321,10 +321,16 @@ def solve_sat(
     last_reason = ""
     for enc, T, limited in plan:
         t0 = time.perf_counter()
-        if T is not None:
-            cnf, dec = ENCODINGS[enc](board, steps=T, req=req)
-        else:
-            cnf, dec = ENCODINGS[enc](board, req=req)
+        try:
+            if T is not None:
+                cnf, dec = ENCODINGS[enc](board, steps=T, req=req)
+            elif enc == "order":  # the one build long enough to need the clock (O(n^3))
+                cnf, dec = encode_order(board, req=req, deadline=deadline)
+            else:
+                cnf, dec = ENCODINGS[enc](board, req=req)
+        except BuildTimeLimit:
+            stats["build_seconds"] += time.perf_counter() - t0
+            return SolveResult(UNKNOWN, "sat", stats=stats, reason="time limit (building the order encoding)")
         t1 = time.perf_counter()
         c1 = time.process_time()
         stats["build_cpu_seconds"] += c1 - c0

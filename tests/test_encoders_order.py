@@ -44,3 +44,24 @@ def test_variables_as_documented_and_model_is_a_weak_order():
                 assert lt(u, w)
         checked += 1
     assert checked >= 5
+
+
+def test_order_refuses_huge_boards_and_watches_the_deadline():
+    import time
+
+    import pytest
+
+    from mjsat.board import Layout, MahjongBoard
+    from mjsat.encoders.common import EncodingError
+    from mjsat.encoders.order import BuildTimeLimit
+    from mjsat.methods import solve
+
+    big = MahjongBoard(Layout([(0, 2 * i, 0) for i in range(400)]), [i // 2 for i in range(400)])
+    with pytest.raises(EncodingError, match="use acyclic"):
+        encode_order(big)
+    mid = MahjongBoard(Layout([(0, 2 * i, 0) for i in range(120)]), [min(i, 119 - i) for i in range(120)])
+    with pytest.raises(BuildTimeLimit):
+        encode_order(mid, deadline=time.perf_counter())
+    r = solve(mid, "sat", encoding="order", time_limit=1e-3)
+    assert r.status == "unknown" and "time limit" in r.reason
+    assert solve(mid, "sat", encoding="order", time_limit=60).status == "solvable"
