@@ -35,8 +35,8 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from mjsat.search.kernels_sh3d import _s3_ok, sh3d_arrays
-from mjsat.search.kernels_shisen import _connect, _sh_apply, _sh_ok, _sh_scan
+from mjsat.search.kernels_sh3d import sh3d_arrays
+from mjsat.search.kernels_shisen import _sh_apply, _sh_ok, _sh_scan
 from mjsat.search.pairing import SH3D, SHISEN, Geometry, pairings
 
 __all__ = ["MAX_GROUP", "GroupTooLargeError", "RUNNING", "SOLVED", "EXHAUSTED", "arrays", "workspace"]
@@ -527,12 +527,38 @@ def _xorshift(state):
 
 
 @njit(cache=True)
+def _legal_moves(kind, gr, sh, pres, partner, ws, legal):
+    """After an apply on ``pres``: the playable pairs of present tiles of groups without a
+    pairing, as ``a * n + b`` in ``legal[:m]``; returns ``m``."""
+    gptr, gidx = gr[1], gr[2]
+    na, no, nt = ws[0], ws[1], ws[2]
+    n = pres.shape[0]
+    m = 0
+    for g in range(gptr.shape[0] - 1):
+        for k in range(gptr[g], gptr[g + 1]):
+            x = gidx[k]
+            if not pres[x] or partner[x] >= 0:
+                continue
+            if kind == 0 and not (na[x] == 0 and (no[x] == 0 or nt[x] == 0)):
+                continue
+            for j in range(k + 1, gptr[g + 1]):
+                y = gidx[j]
+                if not pres[y]:
+                    continue
+                if kind == 0:  # the free test spelled out (a call costs more than the test)
+                    ok = na[y] == 0 and (no[y] == 0 or nt[y] == 0)
+                else:
+                    ok = _playable(kind, x, y, pres, sh, ws)
+                if ok:
+                    legal[m] = x * n + y
+                    m += 1
+    return m
+
+
+@njit(cache=True)
 def _attempts(kind, gr, mj, sh, opts, count, rng, pres, partner, moves, ws):
     """Random playouts with the cleaning rules; the number of the one that cleared, or -1."""
-    gptr, gidx = gr[1], gr[2]
     legal = ws[15]
-    na, no, nt, grid = ws[0], ws[1], ws[2], ws[5]
-    cy, cx = sh[0], sh[1]
     n = pres.shape[0]
     if kind == 0 and opts[4]:  # Mahjong: one incremental playout each (see _mj_close)
         ws[23][0] = rng[0]
@@ -554,27 +580,7 @@ def _attempts(kind, gr, mj, sh, opts, count, rng, pres, partner, moves, ws):
             mptr = _apply(kind, gr, mj, sh, pres, partner, moves, mptr, opts, ws)
             if 2 * mptr == n:
                 return a
-            m = 0
-            for g in range(gptr.shape[0] - 1):
-                for k in range(gptr[g], gptr[g + 1]):
-                    x = gidx[k]
-                    if not pres[x] or partner[x] >= 0:
-                        continue
-                    if kind == 0 and not (na[x] == 0 and (no[x] == 0 or nt[x] == 0)):
-                        continue
-                    for j in range(k + 1, gptr[g + 1]):
-                        y = gidx[j]
-                        if not pres[y]:
-                            continue
-                        if kind == 0:
-                            ok = na[y] == 0 and (no[y] == 0 or nt[y] == 0)
-                        elif kind == 2:
-                            ok = _s3_ok(x, y, sh, grid)
-                        else:
-                            ok = _connect(grid, sh[2], sh[3], cy[x], cx[x], cy[y], cx[y])
-                        if ok:
-                            legal[m] = x * n + y
-                            m += 1
+            m = _legal_moves(kind, gr, sh, pres, partner, ws, legal)
             if m == 0:
                 break
             pick = legal[np.int64(_xorshift(rng) % np.uint64(m))]
@@ -758,9 +764,7 @@ def _guided(kind, gr, mj, sh, opts, count, rng, pres, partner, moves, ws):
     """Random playouts in which a random move is kept only when the pruning scan still
     clears the position after it (another one is drawn otherwise); the number of the
     playout that cleared the board, or -1. About 0.7 ms per playout on the turtle."""
-    gptr, gidx = gr[1], gr[2]
     legal = ws[15]
-    na, no, nt = ws[0], ws[1], ws[2]
     n = pres.shape[0]
     for a in range(count):
         pres[:] = 1
@@ -771,25 +775,7 @@ def _guided(kind, gr, mj, sh, opts, count, rng, pres, partner, moves, ws):
             mptr = _apply(kind, gr, mj, sh, pres, partner, moves, mptr, opts, ws)
             if 2 * mptr == n:
                 return a
-            m = 0
-            for g in range(gptr.shape[0] - 1):
-                for k in range(gptr[g], gptr[g + 1]):
-                    x = gidx[k]
-                    if not pres[x] or partner[x] >= 0:
-                        continue
-                    if kind == 0 and not (na[x] == 0 and (no[x] == 0 or nt[x] == 0)):
-                        continue
-                    for j in range(k + 1, gptr[g + 1]):
-                        y = gidx[j]
-                        if not pres[y]:
-                            continue
-                        if kind == 0:  # the free test spelled out (a call costs more than the test)
-                            ok = na[y] == 0 and (no[y] == 0 or nt[y] == 0)
-                        else:
-                            ok = _playable(kind, x, y, pres, sh, ws)
-                        if ok:
-                            legal[m] = x * n + y
-                            m += 1
+            m = _legal_moves(kind, gr, sh, pres, partner, ws, legal)
             x = -1
             y = -1
             while m > 0:

@@ -8,6 +8,7 @@ import pytest
 from mjsat.board import Layout, MahjongBoard
 from mjsat.generate import random_grid_board, random_small_board
 from mjsat.search import kernels as K
+from mjsat.search import kernels_shisen as KS
 from mjsat.search.pairing import PythonSearch, geometry, pairings
 from mjsat.shisen import connectable
 
@@ -107,7 +108,7 @@ def test_connect_kernel_equals_reference():
         a, b = (cells[int(i)] for i in rng.choice(len(cells), size=2, replace=len(cells) < 2))
         occ[a] = occ[b] = True
         grid = occ.astype(np.uint8).ravel().copy()
-        got = K._connect(grid, h, w, a[0], a[1], b[0], b[1])
+        got = KS._connect(grid, h, w, a[0], a[1], b[0], b[1])
         assert got == connectable(occ, a, b)
         assert np.array_equal(grid, occ.astype(np.uint8).ravel())  # the grid is left as it was
 
