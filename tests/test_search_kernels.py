@@ -9,8 +9,10 @@ from mjsat.board import Layout, MahjongBoard
 from mjsat.generate import random_grid_board, random_small_board
 from mjsat.search import kernels as K
 from mjsat.search import kernels_shisen as KS
-from mjsat.search.pairing import PythonSearch, geometry, pairings
+from mjsat.search.pairing import PythonSearch, geometry
 from mjsat.shisen import connectable
+
+from kernel_states import kernel_args, random_state
 
 
 def _boards(seed: int, count: int):
@@ -23,42 +25,16 @@ def _boards(seed: int, count: int):
             yield random_small_board(rng, game=game, max_tiles=20, group_sizes=(2, 4, 6)), rng
 
 
-def _random_state(geo, rng):
-    """A random position (a random set of pairs gone) and a random partial pairing set."""
-    n = geo.n
-    present = np.ones(n, dtype=np.uint8)
-    partner = np.full(n, -1, dtype=np.int32)
-    for tiles in geo.members:
-        tiles = list(tiles)
-        rng.shuffle(tiles)
-        gone = 2 * int(rng.integers(0, len(tiles) // 2 + 1))
-        for t in tiles[:gone]:
-            present[t] = 0
-        live = tiles[gone:]
-        if live and (len(live) == 2 or rng.random() < 0.4):
-            p = pairings(len(live))[int(rng.integers(len(pairings(len(live)))))]
-            for i, j in p:
-                partner[live[i]], partner[live[j]] = live[j], live[i]
-    return present, partner
-
-
-def _kernel_args(geo):
-    kind, gr, mj, sh, pt = K.arrays(geo)
-    ws = K.workspace(geo.n, len(geo.members), int(sh[2] * sh[3]))
-    moves = np.zeros((geo.n // 2 + 1, 2), dtype=np.int32)
-    return kind, gr, mj, sh, ws, moves
-
-
 @pytest.mark.parametrize("flags", [(1, 1, 1, 1), (0, 0, 1, 1)], ids=["cleaning", "plain"])
 def test_scan_kernel_equals_reference(flags):
     opts = np.array(flags, dtype=np.int64)
     checked = 0
     for board, rng in _boards(21, 120):
         geo = geometry(board)
-        kind, gr, mj, sh, ws, moves = _kernel_args(geo)
+        kind, gr, mj, sh, ws, moves = kernel_args(geo)
         ref = PythonSearch(geo)
         for _ in range(4):
-            present, partner = _random_state(geo, rng)
+            present, partner = random_state(geo, rng)
             want = ref.scan(bytearray(present.tobytes()), partner.tolist())
             got = K._scan(kind, gr, mj, sh, present.copy(), partner.copy(), moves, opts, ws)
             assert bool(got) == want, repr(board)
@@ -70,10 +46,10 @@ def test_apply_kernel_equals_reference_without_cleaning():
     opts = np.array([0, 0, 1, 1], dtype=np.int64)
     for board, rng in _boards(22, 120):
         geo = geometry(board)
-        kind, gr, mj, sh, ws, moves = _kernel_args(geo)
+        kind, gr, mj, sh, ws, moves = kernel_args(geo)
         ref = PythonSearch(geo, freeze=False, loose=False)
         for _ in range(3):
-            present, partner = _random_state(geo, rng)
+            present, partner = random_state(geo, rng)
             p_ref = bytearray(present.tobytes())
             q_ref = partner.tolist()
             ref.apply(p_ref, q_ref, [])
@@ -89,7 +65,7 @@ def test_apply_kernel_with_cleaning_plays_legal_moves():
     opts = np.array([1, 1, 1, 1], dtype=np.int64)
     for board, _ in _boards(23, 90):
         geo = geometry(board)
-        kind, gr, mj, sh, ws, moves = _kernel_args(geo)
+        kind, gr, mj, sh, ws, moves = kernel_args(geo)
         p = np.ones(geo.n, dtype=np.uint8)
         q = np.full(geo.n, -1, dtype=np.int32)
         K._autopair(gr, p, q)

@@ -12,37 +12,15 @@ from mjsat.ref import solve_ref
 from mjsat.replay import replay
 from mjsat.search import kernels as K
 from mjsat.search.kernels_sh3d import s3_connect, sh3d_arrays
-from mjsat.search.pairing import SH3D, PythonSearch, geometry, pairings
+from mjsat.search.pairing import SH3D, PythonSearch, geometry
 from mjsat.search.solver import solve_search
 from mjsat.shisen import connectable3d
+
+from kernel_states import kernel_args, random_state
 
 
 def _board(rng, max_tiles=16):
     return random_small_board(rng, game="shisen-sho-3d", max_tiles=max_tiles, max_levels=3, group_sizes=(2, 4, 6))
-
-
-def _random_state(geo, rng):
-    """A random position (random pairs of each group gone) and a random partial pairing set."""
-    present = np.ones(geo.n, dtype=np.uint8)
-    partner = np.full(geo.n, -1, dtype=np.int32)
-    for tiles in geo.members:
-        tiles = list(tiles)
-        rng.shuffle(tiles)
-        gone = 2 * int(rng.integers(0, len(tiles) // 2 + 1))
-        present[tiles[:gone]] = 0
-        live = tiles[gone:]
-        if live and (len(live) == 2 or rng.random() < 0.4):
-            p = pairings(len(live))[int(rng.integers(len(pairings(len(live)))))]
-            for i, j in p:
-                partner[live[i]], partner[live[j]] = live[j], live[i]
-    return present, partner
-
-
-def _kernel_args(geo):
-    kind, gr, mj, sh, pt = K.arrays(geo)
-    ws = K.workspace(geo.n, len(geo.members), int(sh[2] * sh[3]))
-    moves = np.zeros((geo.n // 2 + 1, 2), dtype=np.int32)
-    return kind, gr, mj, sh, ws, moves
 
 
 def test_geometry_and_arrays():
@@ -60,9 +38,9 @@ def test_connect_kernel_equals_reference():
     for _ in range(200):
         board = _board(rng)
         geo = geometry(board)
-        _, _, _, sh, ws, _ = _kernel_args(geo)
+        _, _, _, sh, ws, _ = kernel_args(geo)
         levels, h1, w = geo.shape
-        present, _ = _random_state(geo, rng)
+        present, _ = random_state(geo, rng)
         occ = PythonSearch(geo)._occ(bytearray(present.tobytes()))
         grid = occ.astype(np.uint8).ravel().copy()
         for _ in range(10):
@@ -84,10 +62,10 @@ def test_scan_and_apply_kernels_equal_reference(flags):
     for _ in range(150):
         board = _board(rng)
         geo = geometry(board)
-        kind, gr, mj, sh, ws, moves = _kernel_args(geo)
+        kind, gr, mj, sh, ws, moves = kernel_args(geo)
         ref = PythonSearch(geo, freeze=bool(flags[0]), loose=False)
         for _ in range(4):
-            present, partner = _random_state(geo, rng)
+            present, partner = random_state(geo, rng)
             want = ref.scan(bytearray(present.tobytes()), partner.tolist())
             got = K._scan(kind, gr, mj, sh, present.copy(), partner.copy(), moves, opts, ws)
             assert bool(got) == want, repr(board)
@@ -106,7 +84,7 @@ def test_apply_kernel_plays_legal_moves():
     for _ in range(80):
         board = _board(rng)
         geo = geometry(board)
-        kind, gr, mj, sh, ws, moves = _kernel_args(geo)
+        kind, gr, mj, sh, ws, moves = kernel_args(geo)
         p = np.ones(geo.n, dtype=np.uint8)
         q = np.full(geo.n, -1, dtype=np.int32)
         K._autopair(gr, p, q)
