@@ -86,8 +86,12 @@ def first_steps(n: int) -> int:
     return max(2, math.ceil(2 * math.sqrt(max(n, 1))))
 
 
-def step_windows(req: Requirements, steps: int) -> tuple[list[int], list[int]]:
+def step_windows(req: Requirements, steps: int, *, partners: bool = True) -> tuple[list[int], list[int]]:
     """Earliest and latest step of every tile in any plan of ``steps`` steps.
+
+    With ``partners=False`` the rules that look at a tile's candidate partners (and at
+    Shisen-Sho paths, which depend on the partner) are left out: the windows then depend
+    on the layout alone, hold for every deal on it, and are a little wider.
 
     Returns
     -------
@@ -103,7 +107,7 @@ def step_windows(req: Requirements, steps: int) -> tuple[list[int], list[int]]:
     ``steps`` rounds per direction.
     """
     n, T = req.n, steps
-    inc = req.incident()
+    inc = req.incident() if partners else None
     early = [0] * n
 
     def own(t: int) -> int:
@@ -118,6 +122,12 @@ def step_windows(req: Requirements, steps: int) -> tuple[list[int], list[int]]:
         changed = False
         base = [own(t) for t in range(n)]
         for t in range(n):
+            if inc is None:
+                v = min(T, base[t])
+                if v > early[t]:
+                    early[t] = v
+                    changed = True
+                continue
             best = T
             for p in inc[t]:
                 v = max(base[p[0]], base[p[1]])
@@ -142,7 +152,7 @@ def step_windows(req: Requirements, steps: int) -> tuple[list[int], list[int]]:
             v = late[t]
             for b in below[t]:
                 v = min(v, late[b] - 1)
-            if inc[t]:
+            if inc is not None and inc[t]:
                 v = min(v, max(late[p[0] if p[1] == t else p[1]] for p in inc[t]))
             v = max(v, -1)
             if v < late[t]:

@@ -55,7 +55,7 @@ from pysat.formula import CNF, IDPool
 
 from mjsat.board import Board, Layout, ShisenShoBoard
 from mjsat.encoders.common import Decoder, EncodingError, Requirements, requirements
-from mjsat.encoders.layered import encode_layered, step_bound
+from mjsat.encoders.layered import encode_layered, step_bound, step_windows
 
 __all__ = ["encode_parity", "first_parity_steps", "layout_windows", "xor_zero_clauses"]
 
@@ -86,40 +86,7 @@ def layout_windows(req: Requirements, steps: int) -> tuple[list[int], list[int]]
     -----
     At most ``T + 1`` rounds of :math:`O(n d)` each; run once per layout and ``T``.
     """
-    n, T = req.n, steps
-    early = [0] * n
-    for _ in range(T + 1):
-        changed = False
-        for t in range(n):
-            v = early[t]
-            for o in req.need[t]:
-                v = max(v, early[o] + 1)
-            if req.sides[t]:
-                v = max(v, min(max(early[o] for o in side) + 1 for side in req.sides[t]))
-            v = min(v, T)
-            if v > early[t]:
-                early[t] = v
-                changed = True
-        if not changed:
-            break
-    below: list[list[int]] = [[] for _ in range(n)]
-    for t in range(n):
-        for o in req.need[t]:
-            below[o].append(t)
-    late = [T - 1] * n
-    for _ in range(T + 1):
-        changed = False
-        for t in range(n):
-            v = late[t]
-            for b in below[t]:
-                v = min(v, late[b] - 1)
-            v = max(v, -1)
-            if v < late[t]:
-                late[t] = v
-                changed = True
-        if not changed:
-            break
-    return early, late
+    return step_windows(req, steps, partners=False)
 
 
 def xor_zero_clauses(lits: list[int], top: int) -> tuple[list[list[int]], int]:
