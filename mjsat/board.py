@@ -732,7 +732,57 @@ class TransposedMahjongBoard(MahjongBoard):
         return ("front", "rear")
 
 
-class ShisenShoBoard(Board):
+class _GridBoard(Board):
+    """A game whose rules read an occupancy grid of cells (the Shisen-Sho games).
+
+    :meth:`occupancy` builds the grid on first use, and :meth:`push`, :meth:`pop` and
+    :meth:`reset` keep it up to date; a subclass gives the grid's shape
+    (:meth:`_blank_occupancy`) and the cells of a tile (:meth:`_cover`).
+    """
+
+    def _blank_occupancy(self) -> np.ndarray:
+        raise NotImplementedError
+
+    def _cover(self, occ: np.ndarray, t: TileId, value: bool) -> None:
+        """Set the cells of tile ``t`` in ``occ`` to ``value``."""
+        raise NotImplementedError
+
+    def occupancy(self) -> np.ndarray:
+        """A bool array of occupied cells, with the empty margin.
+
+        The board keeps it up to date in :meth:`push` and :meth:`pop`; treat it as read-only.
+        """
+        occ = self.__dict__.get("_occ")
+        if occ is None:
+            occ = self._blank_occupancy()
+            for t in range(len(self)):
+                if self._present[t]:
+                    self._cover(occ, t, True)
+            self.__dict__["_occ"] = occ
+        return occ
+
+    def push(self, move: Sequence[int]) -> None:
+        super().push(move)
+        occ = self.__dict__.get("_occ")
+        if occ is not None:
+            a, b = self._stack[-1]
+            self._cover(occ, a, False)
+            self._cover(occ, b, False)
+
+    def pop(self) -> Move:
+        a, b = super().pop()
+        occ = self.__dict__.get("_occ")
+        if occ is not None:
+            self._cover(occ, a, True)
+            self._cover(occ, b, True)
+        return (a, b)
+
+    def reset(self) -> None:
+        super().reset()
+        self.__dict__.pop("_occ", None)
+
+
+class ShisenShoBoard(_GridBoard):
     """Shisen-Sho on a rectangular one-level grid of whole tiles.
 
     A tile at ``(row, col, 0)`` sits in grid cell ``(row // 2, col // 2)``; rows and columns
@@ -765,40 +815,13 @@ class ShisenShoBoard(Board):
         r0, c0, _, _ = self.layout.bounds()
         return tuple(((r - r0) // 2, (c - c0) // 2) for r, c, _ in self.layout.positions)
 
-    def occupancy(self) -> np.ndarray:
-        """A ``(height+2, width+2)`` bool array of occupied cells, with the empty margin.
+    def _blank_occupancy(self) -> np.ndarray:
+        """``(height+2, width+2)`` cells: the grid of whole tiles with its margin."""
+        h, w = self.grid_shape
+        return np.zeros((h + 2, w + 2), dtype=bool)
 
-        The board keeps it up to date in :meth:`push` and :meth:`pop`; treat it as read-only.
-        """
-        occ = self.__dict__.get("_occ")
-        if occ is None:
-            h, w = self.grid_shape
-            occ = np.zeros((h + 2, w + 2), dtype=bool)
-            for t, (y, x) in enumerate(self.cells):
-                if self._present[t]:
-                    occ[y + 1, x + 1] = True
-            self.__dict__["_occ"] = occ
-        return occ
-
-    def push(self, move: Sequence[int]) -> None:
-        super().push(move)
-        occ = self.__dict__.get("_occ")
-        if occ is not None:
-            a, b = self._stack[-1]
-            occ[self._cell1(a)] = False
-            occ[self._cell1(b)] = False
-
-    def pop(self) -> Move:
-        a, b = super().pop()
-        occ = self.__dict__.get("_occ")
-        if occ is not None:
-            occ[self._cell1(a)] = True
-            occ[self._cell1(b)] = True
-        return (a, b)
-
-    def reset(self) -> None:
-        super().reset()
-        self.__dict__.pop("_occ", None)
+    def _cover(self, occ: np.ndarray, t: TileId, value: bool) -> None:
+        occ[self._cell1(t)] = value
 
     def is_free(self, t: TileId) -> bool:
         """A present tile with at least one empty orthogonal neighbour (or on the edge)."""
@@ -830,7 +853,7 @@ class ShisenShoBoard(Board):
         return f"no path of at most three segments joins tiles {a} and {b}"
 
 
-class ShisenShoMahjongBoard(Board):
+class ShisenShoMahjongBoard(_GridBoard):
     """Shisen-Sho in three dimensions on the Mahjong grid (seed 002, section 4.1).
 
     Any Mahjong :class:`Layout` will do. The geometry is that of the half-tile grid: a
@@ -890,41 +913,13 @@ class ShisenShoMahjongBoard(Board):
         r0, c0, _, _ = self.layout.bounds()
         return tuple((r - r0 + 1, c - c0 + 1, l) for r, c, l in self.layout.positions)
 
-    def occupancy(self) -> np.ndarray:
-        """A ``(levels, h, w)`` bool array of occupied half-tile cells, with the margin.
+    def _blank_occupancy(self) -> np.ndarray:
+        """``(levels, h, w)`` half-tile cells with the margin."""
+        return np.zeros(self.grid_shape, dtype=bool)
 
-        The board keeps it up to date in :meth:`push` and :meth:`pop`; treat it as read-only.
-        """
-        occ = self.__dict__.get("_occ")
-        if occ is None:
-            occ = np.zeros(self.grid_shape, dtype=bool)
-            for t, (r, c, l) in enumerate(self.cells):
-                if self._present[t]:
-                    occ[l, r : r + 2, c : c + 2] = True
-            self.__dict__["_occ"] = occ
-        return occ
-
-    def _mark(self, t: TileId, value: bool) -> None:
-        occ = self.__dict__.get("_occ")
-        if occ is not None:
-            r, c, l = self.cells[t]
-            occ[l, r : r + 2, c : c + 2] = value
-
-    def push(self, move: Sequence[int]) -> None:
-        super().push(move)
-        a, b = self._stack[-1]
-        self._mark(a, False)
-        self._mark(b, False)
-
-    def pop(self) -> Move:
-        a, b = super().pop()
-        self._mark(a, True)
-        self._mark(b, True)
-        return (a, b)
-
-    def reset(self) -> None:
-        super().reset()
-        self.__dict__.pop("_occ", None)
+    def _cover(self, occ: np.ndarray, t: TileId, value: bool) -> None:
+        r, c, l = self.cells[t]
+        occ[l, r : r + 2, c : c + 2] = value
 
     def is_free(self, t: TileId) -> bool:
         """A present tile with nothing above it (its pillar is free)."""
