@@ -44,6 +44,7 @@ from mjsat.encoders.common import (
     Requirements,
     add_matching,
     add_precedence,
+    check_deadline,
     pair_vars,
     requirements,
 )
@@ -51,7 +52,9 @@ from mjsat.encoders.common import (
 __all__ = ["encode_acyclic", "elimination"]
 
 
-def elimination(n: int, edges: set[frozenset[int]]) -> tuple[list[int], list[list[int]]]:
+def elimination(
+    n: int, edges: set[frozenset[int]], *, deadline: float | None = None
+) -> tuple[list[int], list[list[int]]]:
     """A least-degree elimination order and the later neighbours of each tile in ``H``.
 
     Parameters
@@ -83,6 +86,8 @@ def elimination(n: int, edges: set[frozenset[int]]) -> tuple[list[int], list[lis
     order: list[int] = []
     later: list[list[int]] = [[] for _ in range(n)]
     while alive:
+        if len(order) % 64 == 0:
+            check_deadline(deadline, "acyclic encoding: elimination order")
         v = min(alive, key=lambda x: (len(adj[x]), x))
         nbrs = sorted(adj[v])
         later[v] = nbrs
@@ -101,6 +106,7 @@ def encode_acyclic(
     *,
     vpool: IDPool | None = None,
     req: Requirements | None = None,
+    deadline: float | None = None,
 ) -> tuple[CNF, Decoder]:
     """Encode ``board`` with acyclicity by vertex elimination (exhaustive).
 
@@ -111,6 +117,9 @@ def encode_acyclic(
     vpool : IDPool, optional
     req : Requirements, optional
         Precomputed requirements of the board.
+    deadline : float, optional
+        A ``time.perf_counter()`` value; past it the build raises
+        :class:`~mjsat.encoders.common.BuildTimeLimit`.
 
     Returns
     -------
@@ -128,7 +137,7 @@ def encode_acyclic(
     m = pair_vars(req, vpool)
     edges = {frozenset(e) for e in req.edges() if e[0] != e[1]}
     edges.update(frozenset(p) for p in m)
-    order, later = elimination(n, edges)
+    order, later = elimination(n, edges, deadline=deadline)
     cl = cnf.clauses
     # the edges of H, each once as (v, u) with u in later[v]; both directions get a variable
     h_edges = [(v, u) for v in order for u in later[v]]

@@ -23,6 +23,7 @@ The module also has the pairing view used by the tests and the decoders:
 from __future__ import annotations
 
 import dataclasses
+import time
 import itertools
 import weakref
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -37,6 +38,8 @@ from mjsat.board import Board, Layout, MahjongBoard, Move, ShisenShoBoard, TileI
 
 __all__ = [
     "EncodingError",
+    "BuildTimeLimit",
+    "check_deadline",
     "Requirements",
     "requirements",
     "shisen_paths",
@@ -54,6 +57,18 @@ __all__ = [
 
 class EncodingError(ValueError):
     """A board or an option an encoder cannot handle (unknown game, bad step bound)."""
+
+
+class BuildTimeLimit(Exception):
+    """The deadline passed while a CNF was being built (the ``sat`` method answers
+    ``unknown``)."""
+
+
+def check_deadline(deadline: float | None, what: str) -> None:
+    """Raise :class:`BuildTimeLimit` when ``deadline`` (a ``time.perf_counter()`` value)
+    has passed; ``what`` says where the build was."""
+    if deadline is not None and time.perf_counter() > deadline:
+        raise BuildTimeLimit(f"time limit (building the {what})")
 
 
 @dataclasses.dataclass(frozen=True)

@@ -35,7 +35,15 @@ import math
 from pysat.formula import CNF, IDPool
 
 from mjsat.board import Board
-from mjsat.encoders.common import Decoder, EncodingError, Requirements, add_matching, pair_vars, requirements
+from mjsat.encoders.common import (
+    Decoder,
+    EncodingError,
+    Requirements,
+    add_matching,
+    check_deadline,
+    pair_vars,
+    requirements,
+)
 
 __all__ = ["encode_layered", "step_bound", "step_windows", "first_steps"]
 
@@ -170,6 +178,7 @@ def encode_layered(
     steps: int | None = None,
     req: Requirements | None = None,
     windows: bool = False,
+    deadline: float | None = None,
 ) -> tuple[CNF, Decoder]:
     """Encode ``board`` with ``steps`` parallel steps (default: :func:`step_bound`).
 
@@ -186,6 +195,9 @@ def encode_layered(
     windows : bool, optional (default=False)
         Add the units of :func:`step_windows` (redundant: implied by the clauses, but
         not by unit propagation).
+    deadline : float, optional
+        A ``time.perf_counter()`` value; past it the build raises
+        :class:`~mjsat.encoders.common.BuildTimeLimit`.
 
     Returns
     -------
@@ -224,6 +236,8 @@ def encode_layered(
             cl.append([-mv, -ra[s], rb[s]])
             cl.append([-mv, ra[s], -rb[s]])
     for t in range(n):
+        if t % 256 == 0:
+            check_deadline(deadline, "layered encoding")
         rt = r[t]
         if req.need[t] or req.sides[t]:
             cl.append([-rt[0]])

@@ -30,7 +30,6 @@ with ``w`` and ``w < u``, transitivity gives ``v < u``, against ``u < v``.
 from __future__ import annotations
 
 import itertools
-import time
 
 from pysat.formula import CNF, IDPool
 
@@ -41,19 +40,16 @@ from mjsat.encoders.common import (
     Requirements,
     add_matching,
     add_precedence,
+    check_deadline,
     pair_vars,
     requirements,
 )
 
-__all__ = ["encode_order", "ORDER_MAX_TRIPLES", "BuildTimeLimit"]
+__all__ = ["encode_order", "ORDER_MAX_TRIPLES"]
 
 ORDER_MAX_TRIPLES = 30_000_000
 """The order encoding refuses a board with more ordered triples of tiles than this (about
 320 tiles): its transitivity clauses alone would take gigabytes."""
-
-
-class BuildTimeLimit(Exception):
-    """The deadline passed while the order encoding was being built."""
 
 
 def encode_order(
@@ -73,8 +69,9 @@ def encode_order(
     req : Requirements, optional
         Precomputed requirements of the board.
     deadline : float, optional
-        A ``time.perf_counter()`` value; the build raises :class:`BuildTimeLimit` when it
-        passes (checked once per tile of the transitivity loop).
+        A ``time.perf_counter()`` value; past it the build raises
+        :class:`~mjsat.encoders.common.BuildTimeLimit` (checked once per tile of the
+        transitivity loop).
 
     Returns
     -------
@@ -112,8 +109,7 @@ def encode_order(
         cand[a][b] = cand[b][a] = True
     cl = cnf.clauses
     for u in range(n):
-        if deadline is not None and time.perf_counter() > deadline:
-            raise BuildTimeLimit(f"the order encoding's build ran past the deadline at tile {u} of {n}")
+        check_deadline(deadline, "order encoding")
         for v in range(n):
             if v == u:
                 continue

@@ -54,7 +54,7 @@ import numpy as np
 from pysat.formula import CNF, IDPool
 
 from mjsat.board import Board, Layout, ShisenShoBoard
-from mjsat.encoders.common import Decoder, EncodingError, Requirements, requirements
+from mjsat.encoders.common import Decoder, EncodingError, Requirements, check_deadline, requirements
 from mjsat.encoders.layered import encode_layered, step_bound, step_windows
 
 __all__ = ["encode_parity", "first_parity_steps", "layout_windows", "xor_zero_clauses"]
@@ -172,7 +172,7 @@ def _fold(clause: list[int]) -> list[int] | None:
     return out if out else [-TRUE]
 
 
-def _template(board: Board, req: Requirements, T: int) -> _Template:
+def _template(board: Board, req: Requirements, T: int, deadline: float | None = None) -> _Template:
     layout = board.layout
     per = _CACHE.setdefault(layout, {})
     key = (board.game, T)
@@ -200,6 +200,8 @@ def _template(board: Board, req: Requirements, T: int) -> _Template:
             clauses.append(f)
 
     for t in range(n):
+        if t % 256 == 0:
+            check_deadline(deadline, "parity encoding")
         rt = R[t]
         if early[t] > late[t]:
             clauses.append([-TRUE])  # no plan of T steps removes t
@@ -242,6 +244,7 @@ def encode_parity(
     vpool: IDPool | None = None,
     steps: int | None = None,
     req: Requirements | None = None,
+    deadline: float | None = None,
 ) -> tuple[CNF, Decoder]:
     """Encode ``board`` with ``steps`` parallel steps and group parities (no pair variables).
 
@@ -257,6 +260,9 @@ def encode_parity(
         :func:`mjsat.encoders.layered.step_bound`.
     req : Requirements, optional
         Precomputed requirements of the board.
+    deadline : float, optional
+        A ``time.perf_counter()`` value; past it the build of the layout's template
+        raises :class:`~mjsat.encoders.common.BuildTimeLimit`.
 
     Returns
     -------
@@ -277,7 +283,7 @@ def encode_parity(
     then :math:`O(n + P + G T)`, vectorised (see the module docstring for the size).
     """
     if isinstance(board, ShisenShoBoard):
-        return encode_layered(board, vpool=vpool, steps=steps, req=req)
+        return encode_layered(board, vpool=vpool, steps=steps, req=req, deadline=deadline)
     if vpool is not None and vpool.top > 0:
         raise EncodingError("the parity encoding numbers its own variables (pass no vpool or a fresh one)")
     req = requirements(board) if req is None else req
@@ -286,7 +292,7 @@ def encode_parity(
     T = bound if steps is None else int(steps)
     if T < 1:
         raise EncodingError(f"the parity encoding needs at least one step, got {T}")
-    tpl = _template(board, req, T)
+    tpl = _template(board, req, T, deadline)
     lit = tpl.lit
     n = req.n
     deal: list[list[int]] = []

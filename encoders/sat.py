@@ -22,9 +22,9 @@ from pysat.solvers import Solver, SolverNames
 from mjsat.board import Board
 from mjsat.encoders.acyclic import encode_acyclic
 from mjsat.encoders.certify import PROOF_SOLVERS, certify_unsat
-from mjsat.encoders.common import Decoded, Decoder, EncodingError, requirements
+from mjsat.encoders.common import BuildTimeLimit, Decoded, Decoder, EncodingError, requirements
 from mjsat.encoders.layered import encode_layered, first_steps, step_bound
-from mjsat.encoders.order import BuildTimeLimit, encode_order
+from mjsat.encoders.order import encode_order
 from mjsat.encoders.parity import encode_parity, first_parity_steps
 from mjsat.result import SOLVABLE, UNKNOWN, UNSOLVABLE, SolveResult
 
@@ -323,14 +323,13 @@ def solve_sat(
         t0 = time.perf_counter()
         try:
             if T is not None:
-                cnf, dec = ENCODINGS[enc](board, steps=T, req=req)
-            elif enc == "order":  # the one build long enough to need the clock (O(n^3))
-                cnf, dec = encode_order(board, req=req, deadline=deadline)
+                cnf, dec = ENCODINGS[enc](board, steps=T, req=req, deadline=deadline)
             else:
-                cnf, dec = ENCODINGS[enc](board, req=req)
-        except BuildTimeLimit:
+                cnf, dec = ENCODINGS[enc](board, req=req, deadline=deadline)
+        except BuildTimeLimit as exc:
             stats["build_seconds"] += time.perf_counter() - t0
-            return SolveResult(UNKNOWN, "sat", stats=stats, reason="time limit (building the order encoding)")
+            stats["time_limit_hit"] = str(exc)  # where: "... (building the <encoding>)"
+            return SolveResult(UNKNOWN, "sat", stats=stats, reason="time limit")
         t1 = time.perf_counter()
         c1 = time.process_time()
         stats["build_cpu_seconds"] += c1 - c0

@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 
 import numpy as np
+import pytest
 
 from mjsat.encoders.common import requirements
 from mjsat.encoders.order import encode_order
@@ -49,11 +50,8 @@ def test_variables_as_documented_and_model_is_a_weak_order():
 def test_order_refuses_huge_boards_and_watches_the_deadline():
     import time
 
-    import pytest
-
     from mjsat.board import Layout, MahjongBoard
-    from mjsat.encoders.common import EncodingError
-    from mjsat.encoders.order import BuildTimeLimit
+    from mjsat.encoders.common import BuildTimeLimit, EncodingError
     from mjsat.methods import solve
 
     big = MahjongBoard(Layout([(0, 2 * i, 0) for i in range(400)]), [i // 2 for i in range(400)])
@@ -65,3 +63,17 @@ def test_order_refuses_huge_boards_and_watches_the_deadline():
     r = solve(mid, "sat", encoding="order", time_limit=1e-3)
     assert r.status == "unknown" and "time limit" in r.reason
     assert solve(mid, "sat", encoding="order", time_limit=60).status == "solvable"
+
+
+@pytest.mark.parametrize("encoding", ["layered", "parity", "acyclic"])
+def test_every_encoders_build_watches_the_deadline(encoding):
+    import time
+
+    from mjsat.board import Layout, MahjongBoard
+    from mjsat.encoders.common import BuildTimeLimit
+    from mjsat.encoders.sat import ENCODINGS
+
+    board = MahjongBoard(Layout([(0, 2 * i, 0) for i in range(120)]), [min(i, 119 - i) for i in range(120)])
+    with pytest.raises(BuildTimeLimit, match=encoding):
+        ENCODINGS[encoding](board, deadline=time.perf_counter() - 1)
+    assert ENCODINGS[encoding](board, deadline=time.perf_counter() + 600)[1].encoding == encoding
