@@ -51,6 +51,9 @@ from mjsat.encoders.common import (
 
 __all__ = ["encode_acyclic", "elimination"]
 
+_CHUNK = 1 << 20
+"""Clauses turned into Python lists at a time, between two looks at the deadline."""
+
 
 def elimination(
     n: int, edges: set[frozenset[int]], *, deadline: float | None = None
@@ -193,13 +196,16 @@ def encode_acyclic(
     if parts_u:
         U, V, W = np.concatenate(parts_u), np.concatenate(parts_v), np.concatenate(parts_w)
         uv, vw, uw = lookup(U, V), lookup(V, W), lookup(U, W)
-        cl.extend(np.stack([-uv, -vw, uw], axis=1).tolist())
-        t_vw = pair_of(V, W)
-        on = t_vw != 0
-        cl.extend(np.stack([-uv[on], -t_vw[on], uw[on]], axis=1).tolist())
-        t_uv = pair_of(U, V)
-        on = t_uv != 0
-        cl.extend(np.stack([-t_uv[on], -vw[on], uw[on]], axis=1).tolist())
+        t_vw, t_uv = pair_of(V, W), pair_of(U, V)
+        on_vw, on_uv = t_vw != 0, t_uv != 0
+        for rows in (
+            np.stack([-uv, -vw, uw], axis=1),
+            np.stack([-uv[on_vw], -t_vw[on_vw], uw[on_vw]], axis=1),
+            np.stack([-t_uv[on_uv], -vw[on_uv], uw[on_uv]], axis=1),
+        ):
+            for i in range(0, len(rows), _CHUNK):  # lists of ints are the slow part
+                check_deadline(deadline, "acyclic encoding: transitivity clauses")
+                cl.extend(rows[i : i + _CHUNK].tolist())
 
     def var(u: int, v: int) -> int:
         return lt[(u, v)]

@@ -184,6 +184,8 @@ def _template(board: Board, req: Requirements, T: int, deadline: float | None = 
     vpool = IDPool(start_from=TRUE + 1)
     lit = np.empty((n, T), dtype=np.int64)
     for t in range(n):
+        if t % 64 == 0:
+            check_deadline(deadline, "parity encoding")
         for s in range(T):
             if s < early[t]:
                 lit[t, s] = -TRUE
