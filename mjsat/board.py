@@ -705,14 +705,16 @@ class MahjongBoard(Board):
         """Why present tile ``t`` is not free, or ``None``."""
         p = self._present
         above, one, two = self._tables
-        cover = [o for o in above[t] if p[o]]
-        if cover:
-            return f"tile {t} is blocked: covered by tile {cover[0]}"
-        s1 = [o for o in one[t] if p[o]]
-        s2 = [o for o in two[t] if p[o]]
-        if s1 and s2:
-            n1, n2 = self.side_names()
-            return f"tile {t} is blocked: tile {s1[0]} on its {n1}, tile {s2[0]} on its {n2}"
+        for o in above[t]:  # plain loops: replay calls this twice per move
+            if p[o]:
+                return f"tile {t} is blocked: covered by tile {o}"
+        for o1 in one[t]:
+            if p[o1]:
+                for o2 in two[t]:
+                    if p[o2]:
+                        n1, n2 = self.side_names()
+                        return f"tile {t} is blocked: tile {o1} on its {n1}, tile {o2} on its {n2}"
+                return None
         return None
 
     def blocked_reason(self, a: TileId, b: TileId) -> str | None:

@@ -93,3 +93,84 @@ def test_arrays_reject_big_groups():
     lay = Layout([(0, 2 * i, 0) for i in range(10)])
     with pytest.raises(K.GroupTooLargeError):
         K.arrays(geometry(MahjongBoard(lay, [0] * 10)))
+
+
+def _mahjong_boards(seed: int, count: int):
+    rng = np.random.default_rng(seed)
+    for _ in range(count):
+        yield random_small_board(rng, game="mahjong", max_tiles=24, group_sizes=(2, 4, 6)), rng
+
+
+def _assert_cleaned(geo, ref: PythonSearch, p: np.ndarray, q: np.ndarray, board) -> None:
+    """No cleaning rule is left to fire after an apply: every free pair of ``partner`` is
+    gone, no group without a pairing has all its (>= 4) tiles free, and no group of four
+    with three free tiles has a loose one among them."""
+    present = bytearray(p.tobytes())
+    for t in range(geo.n):
+        if present[t] and q[t] >= 0:
+            assert not (ref.is_free(t, present) and ref.is_free(int(q[t]), present)), repr(board)
+    for tiles in geo.members:
+        live = [t for t in tiles if present[t]]
+        if len(live) < 4 or any(q[t] >= 0 for t in live):
+            continue
+        free = [t for t in live if ref.is_free(t, present)]
+        assert len(free) < len(live), (repr(board), live)
+        if len(live) == 4 and len(free) == 3:
+            assert not any(ref.is_loose(t, present) for t in free), (repr(board), live)
+
+
+def test_incremental_modes_match_fresh_kernels():
+    """The guided playout's two incremental modes of ``_mj_close``: the scan after taking a
+    pair off (mode 4) answers as a fresh scan of that position, and going on with the apply
+    (mode 5) plays legal moves, leaves no cleaning rule unfired (the event-driven
+    loose-tile recheck) and keeps its counters equal to a fresh count."""
+    from mjsat.replay import replay
+
+    opts = np.array([1, 1, 1, 1, 1, 1], dtype=np.int64)
+    legal = None
+    scans = resumes = 0
+    for board, rng in _mahjong_boards(31, 150):
+        geo = geometry(board)
+        kind, gr, mj, sh, ws, moves = kernel_args(geo)
+        ref = PythonSearch(geo)
+        legal = np.zeros(geo.n * geo.n // 2 + 2, dtype=np.int32)
+        p = np.ones(geo.n, dtype=np.uint8)
+        q = np.full(geo.n, -1, dtype=np.int32)
+        K._autopair(gr, p, q)
+        mptr = K._mj_close(0, gr, mj, p, q, moves, 0, opts, ws)
+        _assert_cleaned(geo, ref, p, q, board)
+        while True:
+            m = K._legal_moves(kind, gr, sh, p, q, ws, legal)
+            if m == 0:
+                break
+            pairs = [(int(legal[i] // geo.n), int(legal[i] % geo.n)) for i in range(m)]
+            for x, y in pairs[:3]:
+                ps = ws[6]
+                ps[:] = p
+                ps[x] = ps[y] = 0
+                ws[18][0], ws[18][1] = x, y
+                warm = K._mj_close(4, gr, mj, ps, q, moves, 0, opts, ws) == 0
+                cold = p.copy()
+                cold[x] = cold[y] = 0
+                fresh = K._scan(kind, gr, mj, sh, cold, q.copy(), moves, opts, ws)
+                assert warm == bool(fresh), repr(board)
+                scans += 1
+            x, y = pairs[int(rng.integers(len(pairs)))]
+            p[x] = p[y] = 0
+            moves[mptr] = (x, y)
+            mptr += 1
+            live = [t for t in geo.members[geo.group[x]] if p[t]]
+            if len(live) == 2:
+                q[live[0]], q[live[1]] = live[1], live[0]
+            ws[18][0], ws[18][1] = x, y
+            mptr = K._mj_close(5, gr, mj, p, q, moves, mptr, opts, ws)
+            resumes += 1
+            _assert_cleaned(geo, ref, p, q, board)
+            na, no, nt = (np.zeros(geo.n, np.int32) for _ in range(3))
+            K._mj_init(p, mj, na, no, nt, np.zeros(geo.n + 1, np.int32), np.zeros(geo.n, np.uint8))
+            live_tiles = p == 1
+            for mine, fresh_count in zip(ws[0:3], (na, no, nt)):
+                assert np.array_equal(mine[live_tiles], fresh_count[live_tiles]), repr(board)
+        after = replay(board, [tuple(int(v) for v in mv) for mv in moves[:mptr]], require_clear=False)
+        assert [after.is_present(t) for t in range(geo.n)] == [bool(v) for v in p]
+    assert scans > 300 and resumes > 150
