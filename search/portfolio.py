@@ -34,9 +34,10 @@ from mjsat.result import SOLVABLE, UNKNOWN, UNSOLVABLE, SolveResult
 __all__ = ["DEFAULT_NODE_BUDGET", "DEFAULT_SEARCH_SECONDS", "DEFAULT_PLAN", "REF_MAX_TILES", "UnknownPlanStepError", "plan", "solve_auto"]
 
 DEFAULT_NODE_BUDGET = 150
-"""Search nodes of the first, budgeted search step. On seeded turtle deals (22 Nov 2026)
-60 % of deals are decided by the search's random attempts (0 nodes), most others within
-40 nodes (0.2 s); beyond about 100 nodes the best SAT encoding is faster."""
+"""Search nodes of the first, budgeted search step. On 1,000 seeded turtle deals (22 Nov
+2026, plain then scan-guided playouts) 87.5 % are cleared by the playouts, 7.8 % by search
+nodes within this budget, 2.4 % refuted by the search and 2.3 % left to SAT; budgets of 40
+and 300 nodes gave higher means (19.4 and 16.6 ms against 13.9 ms, CPU)."""
 DEFAULT_SEARCH_SECONDS = 0.25
 """Seconds of the first, budgeted search step (the numba search decides most deals in a
 fraction of this; the rest go to SAT)."""
