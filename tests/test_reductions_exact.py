@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from mjsat.generate import random_small_board
+from mjsat.generate import random_grid_board, random_small_board
 from mjsat.methods import METHODS, solve
 from mjsat.reductions.exact import decide, exact_method, solve_timed_cpsat
 from mjsat.replay import replay
@@ -32,3 +32,17 @@ def test_exact_method_prefers_a_registered_exhaustive_method():
     b = random_small_board(np.random.default_rng(1), max_tiles=10)
     assert decide(b).status == solve(b, "ref").status
     assert decide(b, method="ref").status == solve(b, "ref").status
+
+
+def test_shisen_boards_get_the_search_and_agree_with_the_reference():
+    rng = np.random.default_rng(5)
+    b = random_grid_board(rng, max_width=5, max_height=4)
+    if "search" in METHODS:
+        assert exact_method(b) == ("search", {"attempts": 0})
+    kinds = set()
+    for _ in range(150):
+        b = random_grid_board(rng, max_width=5, max_height=4)
+        got = decide(b)
+        assert got.status == solve(b, "ref").status
+        kinds.add(got.status)
+    assert kinds == {"solvable", "unsolvable"}
