@@ -201,6 +201,44 @@ def _mj_loose(t, pres, mj, na, no, nt):
 
 
 @njit(cache=True)
+def _last_two(g, gr, pres):
+    """``(live, a, b)``: how many tiles of group ``g`` are present, and the first two."""
+    gptr, gidx = gr[1], gr[2]
+    a = -1
+    b = -1
+    live = 0
+    for k in range(gptr[g], gptr[g + 1]):
+        u = gidx[k]
+        if pres[u]:
+            live += 1
+            if a < 0:
+                a = u
+            elif b < 0:
+                b = u
+    return live, a, b
+
+
+@njit(cache=True)
+def _mj_legal(gr, pres, partner, na, no, nt, legal):
+    """The free pairs of present tiles of groups without a pairing, by the counters
+    ``na``/``no``/``nt``, as ``a * n + b`` in ``legal[:m]``; returns ``m``."""
+    gptr, gidx = gr[1], gr[2]
+    n = pres.shape[0]
+    m = 0
+    for g in range(gptr.shape[0] - 1):
+        for k in range(gptr[g], gptr[g + 1]):
+            x = gidx[k]
+            if pres[x] == 0 or partner[x] >= 0 or not (na[x] == 0 and (no[x] == 0 or nt[x] == 0)):
+                continue
+            for j in range(k + 1, gptr[g + 1]):
+                y = gidx[j]
+                if pres[y] == 1 and na[y] == 0 and (no[y] == 0 or nt[y] == 0):
+                    legal[m] = x * n + y
+                    m += 1
+    return m
+
+
+@njit(cache=True)
 def _mj_close(relaxed, gr, mj, pres, partner, moves, mptr, opts, ws):
     """Apply (``relaxed`` 0), scan (``relaxed`` 1) or a random playout (``relaxed`` 2) on
     ``pres``, in place.
@@ -271,11 +309,16 @@ def _mj_close(relaxed, gr, mj, pres, partner, moves, mptr, opts, ws):
                 queue[tail] = u
                 tail += 1
                 queued[u] = 1
-    dirty = 1 if (opts[1] and relaxed != 1 and not resume) else 0  # every group once, then by events:
-    # removing x changes the looseness only of x's row neighbours and of their neighbours on
-    # the far side (the tiles a tile lies on cannot go while it is there), so only their
-    # groups are looked at again
     ev = 1 if (opts[1] and relaxed != 1) else 0
+    if ev and not resume:  # the loose-tile rule looks at every group once, then by events:
+        # removing x changes the looseness only of x's row neighbours and of their
+        # neighbours on the far side (the tiles a tile lies on cannot go while it is
+        # there), so only their groups are looked at again
+        for g in range(ngroups):
+            if gq[g] == 0:
+                gq[g] = 1
+                gstack[gtop] = g
+                gtop += 1
     while True:
         if rtop > 0:  # propagate a removal to the tiles it touches
             rtop -= 1
@@ -423,27 +466,10 @@ def _mj_close(relaxed, gr, mj, pres, partner, moves, mptr, opts, ws):
                 partner[loose] = last
                 partner[last] = loose
             continue
-        if dirty:  # a loose tile may have appeared away from its group's tiles
-            dirty = 0
-            for g in range(ngroups):
-                gq[g] = 1
-                gstack[gtop] = g
-                gtop += 1
-            continue
         if relaxed == 2 and left > 0:  # random playout: a random playable pair
             legal = ws[15]
             n = pres.shape[0]
-            m = 0
-            for g in range(ngroups):
-                for k in range(gptr[g], gptr[g + 1]):
-                    x = gidx[k]
-                    if pres[x] == 0 or partner[x] >= 0 or not (na[x] == 0 and (no[x] == 0 or nt[x] == 0)):
-                        continue
-                    for j in range(k + 1, gptr[g + 1]):
-                        y = gidx[j]
-                        if pres[y] == 1 and na[y] == 0 and (no[y] == 0 or nt[y] == 0):
-                            legal[m] = x * n + y
-                            m += 1
+            m = _mj_legal(gr, pres, partner, na, no, nt, legal)
             if m == 0:
                 break
             pick = legal[np.int64(_xorshift(ws[23]) % np.uint64(m))]
@@ -458,17 +484,7 @@ def _mj_close(relaxed, gr, mj, pres, partner, moves, mptr, opts, ws):
             moves[mptr, 1] = y
             mptr += 1
             g = group[x]
-            a = -1
-            b = -1
-            live = 0
-            for k in range(gptr[g], gptr[g + 1]):
-                u = gidx[k]
-                if pres[u] == 1:
-                    live += 1
-                    if a < 0:
-                        a = u
-                    else:
-                        b = u
+            live, a, b = _last_two(g, gr, pres)
             if live == 2:  # the last two go together: look at them again
                 partner[a] = b
                 partner[b] = a
@@ -511,19 +527,8 @@ def _mj_scan_warm(gr, mj, pres, partner, moves, opts, ws):
 @njit(cache=True)
 def _autopair(gr, pres, partner):
     """Pair the last two tiles of every group that has no pairing yet."""
-    gptr, gidx = gr[1], gr[2]
-    for g in range(gptr.shape[0] - 1):
-        a = -1
-        b = -1
-        live = 0
-        for k in range(gptr[g], gptr[g + 1]):
-            u = gidx[k]
-            if pres[u]:
-                live += 1
-                if a < 0:
-                    a = u
-                else:
-                    b = u
+    for g in range(gr[1].shape[0] - 1):
+        live, a, b = _last_two(g, gr, pres)
         if live == 2 and partner[a] < 0:
             partner[a] = b
             partner[b] = a
@@ -568,8 +573,9 @@ def _xorshift(state):
 def _legal_moves(kind, gr, sh, pres, partner, ws, legal):
     """After an apply on ``pres``: the playable pairs of present tiles of groups without a
     pairing, as ``a * n + b`` in ``legal[:m]``; returns ``m``."""
+    if kind == 0:  # the apply's free-test counters
+        return _mj_legal(gr, pres, partner, ws[0], ws[1], ws[2], legal)
     gptr, gidx = gr[1], gr[2]
-    na, no, nt = ws[0], ws[1], ws[2]
     n = pres.shape[0]
     m = 0
     for g in range(gptr.shape[0] - 1):
@@ -577,17 +583,9 @@ def _legal_moves(kind, gr, sh, pres, partner, ws, legal):
             x = gidx[k]
             if not pres[x] or partner[x] >= 0:
                 continue
-            if kind == 0 and not (na[x] == 0 and (no[x] == 0 or nt[x] == 0)):
-                continue
             for j in range(k + 1, gptr[g + 1]):
                 y = gidx[j]
-                if not pres[y]:
-                    continue
-                if kind == 0:  # the free test spelled out (a call costs more than the test)
-                    ok = na[y] == 0 and (no[y] == 0 or nt[y] == 0)
-                else:
-                    ok = _playable(kind, x, y, pres, sh, ws)
-                if ok:
+                if pres[y] and _playable(kind, x, y, pres, sh, ws):
                     legal[m] = x * n + y
                     m += 1
     return m
@@ -804,7 +802,7 @@ def _mj_guided(gr, mj, sh, opts, count, rng, pres, partner, moves, ws):
     legal = ws[15]
     rs = ws[18]
     ps = ws[6]
-    group, gptr, gidx = gr[0], gr[1], gr[2]
+    group = gr[0]
     n = pres.shape[0]
     for a in range(count):
         pres[:] = 1
@@ -837,18 +835,7 @@ def _mj_guided(gr, mj, sh, opts, count, rng, pres, partner, moves, ws):
             moves[mptr, 0] = x
             moves[mptr, 1] = y
             mptr += 1
-            g = group[x]
-            p = -1
-            q = -1
-            live = 0
-            for k in range(gptr[g], gptr[g + 1]):
-                u = gidx[k]
-                if pres[u] == 1:
-                    live += 1
-                    if p < 0:
-                        p = u
-                    else:
-                        q = u
+            live, p, q = _last_two(group[x], gr, pres)
             if live == 2:  # the last two go together
                 partner[p] = q
                 partner[q] = p

@@ -80,27 +80,6 @@ def _connect(grid, h, w, ya, xa, yb, xb):
     return found
 
 
-@njit(cache=True)
-def _sh2_grid(pres, sh, grid):
-    cy, cx, w = sh[0], sh[1], sh[3]
-    grid[:] = 0
-    for t in range(pres.shape[0]):
-        if pres[t]:
-            grid[cy[t] * w + cx[t]] = 1
-
-
-@njit(cache=True)
-def _sh2_ok(a, b, sh, grid):
-    cy, cx = sh[0], sh[1]
-    return _connect(grid, sh[2], sh[3], cy[a], cx[a], cy[b], cx[b])
-
-
-@njit(cache=True)
-def _sh2_take(t, pres, sh, grid):
-    pres[t] = 0
-    grid[sh[0][t] * sh[3] + sh[1][t]] = 0
-
-
 # The apply and the scan below serve both games: ``d3`` (a compile-time-cheap bool) picks
 # the rectangular grid's cell of a tile or the Mahjong grid's four half-tile cells
 # (:mod:`mjsat.search.kernels_sh3d`).
@@ -110,15 +89,20 @@ def _sh2_take(t, pres, sh, grid):
 def _sh_grid(d3, pres, sh, grid):
     if d3:
         _s3_grid(pres, sh, grid)
-    else:
-        _sh2_grid(pres, sh, grid)
+        return
+    cy, cx, w = sh[0], sh[1], sh[3]
+    grid[:] = 0
+    for t in range(pres.shape[0]):
+        if pres[t]:
+            grid[cy[t] * w + cx[t]] = 1
 
 
 @njit(cache=True)
 def _sh_ok(d3, a, b, sh, grid):
     if d3:
         return _s3_ok(a, b, sh, grid)
-    return _sh2_ok(a, b, sh, grid)
+    cy, cx = sh[0], sh[1]
+    return _connect(grid, sh[2], sh[3], cy[a], cx[a], cy[b], cx[b])
 
 
 @njit(cache=True)
@@ -126,7 +110,8 @@ def _sh_take(d3, t, pres, sh, grid):
     if d3:
         _s3_take(t, pres, sh, grid)
     else:
-        _sh2_take(t, pres, sh, grid)
+        pres[t] = 0
+        grid[sh[0][t] * sh[3] + sh[1][t]] = 0
 
 
 @njit(cache=True)

@@ -265,24 +265,23 @@ def solve_search(
                 UNSOLVABLE, "search", stats=stats,
                 reason=f"prior analysis: group {board.group_label(board.groups[t])} blocks itself",
             )
-    fast = engine == "numba" and bool(fast_attempts) and geo.kind == MAHJONG
+    incremental = engine == "numba" and bool(fast_attempts) and geo.kind == MAHJONG
+    k = default_attempts(geo)
     if attempts is None:
-        k = default_attempts(geo)
-        n_attempts = int(math.ceil(k * FAST_PLAIN_SHARE)) if fast and scan else k
+        n_attempts = int(math.ceil(k * FAST_PLAIN_SHARE)) if incremental and scan else k
     else:
         n_attempts = int(attempts)
     if guided is None:
-        n_guided = (default_attempts(geo) if fast else GUIDED_ATTEMPTS) if scan else 0
+        n_guided = (k if incremental else GUIDED_ATTEMPTS) if scan else 0
     else:
         n_guided = int(guided)
     if n_attempts < 0 or n_guided < 0:
         raise ValueError(f"attempts and guided must be >= 0, got {attempts}, {guided}")
     opts = dict(freeze=bool(freeze), loose=bool(loose), scan=bool(scan), critical=bool(critical), bondt=bool(bondt))
-    fast = bool(fast_attempts)
     if engine == "python":
         result = _run_python(geo, opts, (n_attempts, n_guided), seed, node_limit, deadline, stats)
     else:
-        result = _run_numba(geo, {**opts, "fast_attempts": fast, "warm_scan": bool(warm_scan)},
+        result = _run_numba(geo, {**opts, "fast_attempts": bool(fast_attempts), "warm_scan": bool(warm_scan)},
                             (n_attempts, n_guided), seed, node_limit, deadline, stats, presearch=int(presearch))
     stats["seconds_total"] = time.perf_counter() - t0
     return result
