@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from mjsat.search.kernels import _DEAD, EXHAUSTED, RUNNING, SOLVED, _apply, _autopair, _playable, _scan
+from mjsat.search.kernels import _DEAD, EXHAUSTED, RUNNING, SOLVED, _apply, _autopair, _last_two, _playable, _scan
 
 # --------------------------------------------------------------------------- "pairing one, then two"
 
@@ -43,12 +43,8 @@ def _bd_eval(kind, gr, mj, sh, pt, opts, sg, sk, rot, top, skip, pres, partner, 
         return _DEAD, mptr, -1
     nxt = -1
     for g in range(gptr.shape[0] - 1):
-        first = -1
-        for k in range(gptr[g], gptr[g + 1]):
-            if pres[gidx[k]]:
-                first = gidx[k]
-                break
-        if first < 0 or partner[first] >= 0:
+        live, first, _ = _last_two(g, gr, pres)
+        if live == 0 or partner[first] >= 0:
             continue
         if nxt < 0:
             nxt = g
