@@ -275,8 +275,9 @@ def solve_search(
         n_guided = (k if incremental else GUIDED_ATTEMPTS) if scan else 0
     else:
         n_guided = int(guided)
-    if n_attempts < 0 or n_guided < 0:
-        raise ValueError(f"attempts and guided must be >= 0, got {attempts}, {guided}")
+    for label, value in (("attempts", n_attempts), ("guided", n_guided)):
+        if value < 0:
+            raise ValueError(f"{label} must be >= 0, got {value}")
     opts = dict(freeze=bool(freeze), loose=bool(loose), scan=bool(scan), critical=bool(critical), bondt=bool(bondt))
     if engine == "python":
         result = _run_python(geo, opts, (n_attempts, n_guided), seed, node_limit, deadline, stats)
