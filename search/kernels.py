@@ -592,9 +592,48 @@ def _legal_moves(kind, gr, sh, pres, partner, ws, legal):
 
 
 @njit(cache=True)
+def _fresh_playouts(guided, kind, gr, mj, sh, opts, count, rng, pres, partner, moves, ws):
+    """Random playouts with a fresh apply after every random move (any game); ``guided``:
+    a random move is kept only when the pruning scan still clears the position after it,
+    another one is drawn otherwise. The number of the playout that cleared, or -1."""
+    legal = ws[15]
+    n = pres.shape[0]
+    for a in range(count):
+        pres[:] = 1
+        partner[:] = -1
+        _autopair(gr, pres, partner)
+        mptr = 0
+        while True:
+            mptr = _apply(kind, gr, mj, sh, pres, partner, moves, mptr, opts, ws)
+            if 2 * mptr == n:
+                return a
+            m = _legal_moves(kind, gr, sh, pres, partner, ws, legal)
+            x = -1
+            y = -1
+            while m > 0:
+                i = np.int64(_xorshift(rng) % np.uint64(m))
+                x, y = legal[i] // n, legal[i] % n
+                pres[x] = 0
+                pres[y] = 0
+                if not guided or _scan(kind, gr, mj, sh, pres, partner, moves, opts, ws):
+                    break
+                pres[x] = 1
+                pres[y] = 1
+                x = -1
+                m -= 1
+                legal[i] = legal[m]
+            if x < 0:
+                break
+            moves[mptr, 0] = x
+            moves[mptr, 1] = y
+            mptr += 1
+            _autopair(gr, pres, partner)
+    return -1
+
+
+@njit(cache=True)
 def _attempts(kind, gr, mj, sh, opts, count, rng, pres, partner, moves, ws):
     """Random playouts with the cleaning rules; the number of the one that cleared, or -1."""
-    legal = ws[15]
     n = pres.shape[0]
     if kind == 0 and opts[4]:  # Mahjong: one incremental playout each (see _mj_close)
         ws[23][0] = rng[0]
@@ -607,27 +646,7 @@ def _attempts(kind, gr, mj, sh, opts, count, rng, pres, partner, moves, ws):
                 return a
         rng[0] = ws[23][0]
         return -1
-    for a in range(count):
-        pres[:] = 1
-        partner[:] = -1
-        _autopair(gr, pres, partner)
-        mptr = 0
-        while True:
-            mptr = _apply(kind, gr, mj, sh, pres, partner, moves, mptr, opts, ws)
-            if 2 * mptr == n:
-                return a
-            m = _legal_moves(kind, gr, sh, pres, partner, ws, legal)
-            if m == 0:
-                break
-            pick = legal[np.int64(_xorshift(rng) % np.uint64(m))]
-            x, y = pick // n, pick % n
-            pres[x] = 0
-            pres[y] = 0
-            moves[mptr, 0] = x
-            moves[mptr, 1] = y
-            mptr += 1
-            _autopair(gr, pres, partner)
-    return -1
+    return _fresh_playouts(False, kind, gr, mj, sh, opts, count, rng, pres, partner, moves, ws)
 
 
 # --------------------------------------------------------------------------- the search
@@ -853,36 +872,4 @@ def _guided(kind, gr, mj, sh, opts, count, rng, pres, partner, moves, ws):
     fresh apply per move, about 0.45 ms incrementally (Mahjong, ``opts[4]``)."""
     if kind == 0 and opts[4]:
         return _mj_guided(gr, mj, sh, opts, count, rng, pres, partner, moves, ws)
-    legal = ws[15]
-    n = pres.shape[0]
-    for a in range(count):
-        pres[:] = 1
-        partner[:] = -1
-        _autopair(gr, pres, partner)
-        mptr = 0
-        while True:
-            mptr = _apply(kind, gr, mj, sh, pres, partner, moves, mptr, opts, ws)
-            if 2 * mptr == n:
-                return a
-            m = _legal_moves(kind, gr, sh, pres, partner, ws, legal)
-            x = -1
-            y = -1
-            while m > 0:
-                i = np.int64(_xorshift(rng) % np.uint64(m))
-                x, y = legal[i] // n, legal[i] % n
-                pres[x] = 0
-                pres[y] = 0
-                if _scan(kind, gr, mj, sh, pres, partner, moves, opts, ws):
-                    break
-                pres[x] = 1
-                pres[y] = 1
-                x = -1
-                m -= 1
-                legal[i] = legal[m]
-            if x < 0:
-                break
-            moves[mptr, 0] = x
-            moves[mptr, 1] = y
-            mptr += 1
-            _autopair(gr, pres, partner)
-    return -1
+    return _fresh_playouts(True, kind, gr, mj, sh, opts, count, rng, pres, partner, moves, ws)
