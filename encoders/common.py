@@ -99,6 +99,8 @@ class Requirements:
     sides: tuple[tuple[frozenset[TileId], ...], ...]
     paths: dict[Move, tuple[frozenset[TileId], ...]]
     impossible: tuple[TileId, ...]
+    path_bits: dict[Move, tuple[int, ...]] | None = dataclasses.field(default=None, repr=False, compare=False)
+    """Shisen-Sho, raw requirements only: ``paths`` as bitsets (bit ``t`` for tile ``t``)."""
 
     def incident(self) -> list[list[Move]]:
         """For each tile the candidate pairs it is in."""
@@ -152,13 +154,20 @@ def shisen_paths(board: ShisenShoBoard, a: TileId, b: TileId) -> tuple[frozenset
 
 
 def bits_members(x: int) -> list[int]:
-    """The members of the bitset ``x`` (a Python int), smallest first."""
-    out: list[int] = []
-    while x:
-        low = x & -x
-        out.append(low.bit_length() - 1)
-        x ^= low
-    return out
+    """The members of the bitset ``x`` (a non-negative Python int), smallest first.
+
+    >>> bits_members(0b101001)
+    [0, 3, 5]
+    """
+    if x < 1 << 64:
+        out: list[int] = []
+        while x:
+            low = x & -x
+            out.append(low.bit_length() - 1)
+            x ^= low
+        return out
+    raw = np.frombuffer(x.to_bytes((x.bit_length() + 7) // 8, "little"), dtype=np.uint8)
+    return np.flatnonzero(np.unpackbits(raw, bitorder="little")).tolist()
 
 
 class ShisenLines:
@@ -173,7 +182,7 @@ class ShisenLines:
     def __init__(self, board: ShisenShoBoard) -> None:
         h, w = board.grid_shape
         self.h, self.w = h + 2, w + 2
-        grid = [[-1] * self.w for _ in range(self.h)]
+        self.grid = grid = [[-1] * self.w for _ in range(self.h)]
         self.cells = [(y + 1, x + 1) for y, x in board.cells]
         for t, (y, x) in enumerate(self.cells):
             grid[y][x] = t
@@ -206,12 +215,18 @@ class ShisenLines:
         pre = self.cols[x]
         return pre[hi + 1] & ~pre[lo]
 
-    def path_bits(self, a: TileId, b: TileId) -> list[int]:
-        """The minimal blocker sets of :func:`shisen_paths` as bitsets, smallest first."""
+    def path_bits(self, a: TileId, b: TileId, *, cap: int | None = None) -> list[int]:
+        """The minimal blocker sets of :func:`shisen_paths` as bitsets, smallest first.
+
+        With ``cap``, a candidate path of more than ``cap`` tiles is replaced by its two
+        *ends*: the first tile on it seen from ``a`` and the first seen from ``b`` (a
+        subset of it). The sets are then weaker than the rules: every clearing still
+        meets them, but meeting them does not make a clearing.
+        """
         ya, xa = self.cells[a]
         yb, xb = self.cells[b]
         drop = ~((1 << a) | (1 << b))
-        cands: set[int] = set()
+        cands: dict[int, tuple[bool, int]] = {}
 
         def sweep(mids: Iterable[int], along_rows: bool, outward: bool) -> None:
             for z in mids:
@@ -224,22 +239,55 @@ class ShisenLines:
                 arms &= drop
                 if outward and any(m & ~arms == 0 for m in cands):
                     return  # farther out the arms only grow: every later candidate is dominated
-                cands.add(c & drop)
+                cands.setdefault(c & drop, (along_rows, z))
 
         for lo, hi, along_rows in ((min(ya, yb), max(ya, yb), True), (min(xa, xb), max(xa, xb), False)):
             size = self.h if along_rows else self.w
             sweep(range(lo, hi + 1), along_rows, False)
             sweep(range(lo - 1, -1, -1), along_rows, True)
             sweep(range(hi + 1, size), along_rows, True)
+        sets: Iterable[int] = cands
+        if cap is not None:
+            sets = {c if c.bit_count() <= cap else self._ends(a, b, *geo) for c, geo in cands.items()}
         minimal: list[int] = []
-        for s in sorted(cands, key=lambda m: (m.bit_count(), m)):
+        for s in sorted(sets, key=lambda m: (m.bit_count(), m)):
             if not any(m & ~s == 0 for m in minimal):
                 minimal.append(s)
         return minimal
 
+    def _ends(self, a: TileId, b: TileId, along_rows: bool, z: int) -> int:
+        """The first tile from each end of a candidate path (bitset; the path has tiles)."""
+        (ya, xa), (yb, xb) = self.cells[a], self.cells[b]
 
-def requirements(board: Board) -> Requirements:
+        def span(u: int, v: int) -> range:  # u exclusive, v inclusive
+            return range(u + 1, v + 1) if v >= u else range(u - 1, v - 1, -1)
+
+        if along_rows:
+            cells = [(y, xa) for y in span(ya, z)] + [(z, x) for x in span(xa, xb)] + [(y, xb) for y in span(z, yb)]
+        else:
+            cells = [(ya, x) for x in span(xa, z)] + [(y, z) for y in span(ya, yb)] + [(yb, x) for x in span(z, xb)]
+        on = [t for y, x in cells if (t := self.grid[y][x]) >= 0 and t != a and t != b]
+        return (1 << on[0]) | (1 << on[-1])
+
+
+def requirements(board: Board, *, simplify: bool = True, cap: int | None = None) -> Requirements:
     """The precedence data of ``board`` (see the module docstring).
+
+    Parameters
+    ----------
+    board : Board
+    simplify : bool (default True)
+        Shisen-Sho: rewrite the paths with the necessary predecessors of every tile
+        (:func:`mjsat.encoders.necessary.simplify_requirements`: the same clearings,
+        far fewer and shorter path sets). ``False`` keeps the raw minimal path sets.
+    cap : int, optional
+        Shisen-Sho: **weaker** requirements, in which a candidate path of more than
+        ``cap`` tiles only asks for the first tile from each end to be gone
+        (:meth:`ShisenLines.path_bits`). Every clearing meets them, so an exhaustive
+        encoding of them that is unsatisfiable proves the board unsolvable; a pairing
+        that meets them must still be checked (:func:`linearize`). On boards without
+        empty lanes (the edge-to-edge images of the reductions) the exact sets number
+        hundreds per pair, of hundreds of tiles each.
 
     Raises
     ------
@@ -255,6 +303,7 @@ def requirements(board: Board) -> Requirements:
     n = len(board)
     members = board.group_members()
     paths: dict[Move, tuple[frozenset[TileId], ...]] = {}
+    path_bits: dict[Move, tuple[int, ...]] = {}
     if isinstance(board, MahjongBoard):
         need, sides, never = _mahjong_tables(board)
         pairs = tuple(
@@ -266,13 +315,18 @@ def requirements(board: Board) -> Requirements:
         sides = tuple(() for _ in range(n))
         pairs = tuple(sorted(raw))
         lines = ShisenLines(board)
-        for p in pairs:
-            paths[p] = tuple(frozenset(bits_members(m)) for m in lines.path_bits(*p))
+        path_bits = {p: tuple(lines.path_bits(*p, cap=cap)) for p in pairs}
+        paths = {p: tuple(frozenset(bits_members(m)) for m in ms) for p, ms in path_bits.items()}
     else:
         raise EncodingError(f"no encoding for the game {board.game!r}")
     covered = {t for p in pairs for t in p}
     impossible = tuple(t for t in range(n) if t not in covered)
-    return Requirements(n, board.game, pairs, need, sides, paths, impossible)
+    req = Requirements(n, board.game, pairs, need, sides, paths, impossible, path_bits or None)
+    if simplify and isinstance(board, ShisenShoBoard):
+        from mjsat.encoders.necessary import simplify_requirements
+
+        req = simplify_requirements(board, req)
+    return req
 
 
 _TABLES: weakref.WeakKeyDictionary[Layout, dict[type, tuple]] = weakref.WeakKeyDictionary()

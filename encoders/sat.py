@@ -19,10 +19,10 @@ from typing import Any
 from pysat.formula import CNF, IDPool
 from pysat.solvers import Solver, SolverNames
 
-from mjsat.board import Board
+from mjsat.board import Board, ShisenShoBoard
 from mjsat.encoders.acyclic import encode_acyclic
 from mjsat.encoders.certify import PROOF_SOLVERS, certify_unsat
-from mjsat.encoders.common import BuildTimeLimit, Decoded, Decoder, EncodingError, requirements
+from mjsat.encoders.common import BuildTimeLimit, Decoded, Decoder, EncodingError, linearize, requirements
 from mjsat.encoders.layered import encode_layered, first_steps, step_bound
 from mjsat.encoders.order import encode_order
 from mjsat.encoders.parity import encode_parity, first_parity_steps
@@ -57,6 +57,9 @@ reduction boards (see ``benchmarks/README.md``). :func:`solve_sat` defaults to
 SOLVERS: tuple[str, ...] = ("cadical195", "glucose4", "maplechrono")
 """The python-sat solvers the tests and cross-validation select (CaDiCaL 1.9.5,
 Glucose 4, MapleLCMDistChronoBT)."""
+WEAK_PATH_CAP = 12
+"""Shisen-Sho: candidate paths of more tiles are cut to their two ends in the weaker CNF
+that :func:`solve_sat` tries first (:func:`mjsat.encoders.common.requirements`)."""
 DEFAULT_SOLVER = "minisat22"
 """MiniSat 2.2: the fastest of python-sat's solvers on dealt boards (1,000 turtle deals,
 ``auto``: 18.0 ms median CPU for build + solve, against 19.5 ms for Glucose 4 and 24.6 ms
@@ -291,7 +294,8 @@ def solve_sat(
         )
     deadline = None if time_limit is None else time.perf_counter() + time_limit
     c0 = time.process_time()
-    req = requirements(board)
+    weak_first = isinstance(board, ShisenShoBoard) and steps is None and name in ("auto", "acyclic", "order")
+    req = None if weak_first else requirements(board)
     stats: dict[str, Any] = {
         "encoding": name,
         "solver": solver_name,
@@ -301,7 +305,11 @@ def solve_sat(
         "solve_cpu_seconds": 0.0,
     }
     plan: list[tuple[str, int | None, bool]]  # (encoding, steps, under the first attempt's budget)
-    if name in ("layered", "parity", "auto"):
+    if weak_first:
+        # Shisen-Sho: the weaker CNF (long paths cut to their ends), then the exact one
+        exhaustive = "acyclic" if name == "auto" else name
+        plan = [(exhaustive, None, False, True), (exhaustive, None, False)]  # type: ignore[list-item]
+    elif name in ("layered", "parity", "auto"):
         bound = step_bound(req, board.group_members())
         stats["step_bound"] = bound
         stepped = "parity" if name == "auto" else name
@@ -319,13 +327,17 @@ def solve_sat(
         plan = [(name, None, False)]
     stats["tried"] = []
     last_reason = ""
-    for enc, T, limited in plan:
+    for enc, T, limited, *weaker in plan:
         t0 = time.perf_counter()
         try:
-            if T is not None:
-                cnf, dec = ENCODINGS[enc](board, steps=T, req=req, deadline=deadline)
+            if weaker:
+                step_req = requirements(board, cap=WEAK_PATH_CAP)
             else:
-                cnf, dec = ENCODINGS[enc](board, req=req, deadline=deadline)
+                step_req = req = requirements(board) if req is None else req
+            if T is not None:
+                cnf, dec = ENCODINGS[enc](board, steps=T, req=step_req, deadline=deadline)
+            else:
+                cnf, dec = ENCODINGS[enc](board, req=step_req, deadline=deadline)
         except BuildTimeLimit as exc:
             stats["build_seconds"] += time.perf_counter() - t0
             stats["time_limit_hit"] = str(exc)  # where: "... (building the <encoding>)"
@@ -333,7 +345,7 @@ def solve_sat(
         t1 = time.perf_counter()
         c1 = time.process_time()
         stats["build_cpu_seconds"] += c1 - c0
-        stats["tried"].append(dec.encoding if T is None else f"{dec.encoding}:{T}")
+        stats["tried"].append((dec.encoding + ("-weak" if weaker else "")) if T is None else f"{dec.encoding}:{T}")
         stats["build_seconds"] += t1 - t0
         stats["variables"] = cnf.nv
         stats["clauses"] = len(cnf.clauses)
@@ -351,6 +363,12 @@ def solve_sat(
                 last_reason = "the first attempt ran out of its budget"
                 continue  # auto: the budget of the first attempt ran out, go on
             return SolveResult(UNKNOWN, "sat", stats=stats, reason="time limit")
+        if sat and weaker:
+            moves = linearize(board, dec.pairing(model))
+            if moves is not None:
+                return SolveResult(SOLVABLE, "sat", moves=moves, stats=stats)
+            last_reason = "the weaker CNF's pairing does not clear the board"
+            continue  # go on with the exact CNF
         if sat:
             return SolveResult(SOLVABLE, "sat", moves=dec.decode(model).moves, stats=stats)
         if dec.params.get("exhaustive"):
