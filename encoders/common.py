@@ -22,9 +22,10 @@ The module also has the pairing view used by the tests and the decoders:
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
-import time
 import itertools
+import time
 import weakref
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
@@ -186,6 +187,8 @@ class ShisenLines:
         self.cells = [(y + 1, x + 1) for y, x in board.cells]
         for t, (y, x) in enumerate(self.cells):
             grid[y][x] = t
+        self.row_xs = [[x for x in range(self.w) if grid[y][x] >= 0] for y in range(self.h)]
+        self.col_ys = [[y for y in range(self.h) if grid[y][x] >= 0] for x in range(self.w)]
         self.rows = []
         for y in range(self.h):
             acc, pre = 0, [0]
@@ -227,6 +230,7 @@ class ShisenLines:
         yb, xb = self.cells[b]
         drop = ~((1 << a) | (1 << b))
         cands: dict[int, tuple[bool, int]] = {}
+        small: list[int] = []  # the smallest candidates so far, for the outward cut
 
         def sweep(mids: Iterable[int], along_rows: bool, outward: bool) -> None:
             for z in mids:
@@ -237,9 +241,15 @@ class ShisenLines:
                     arms = self.row(ya, xa, z) | self.row(yb, z, xb)
                     c = arms | self.col(z, ya, yb)
                 arms &= drop
-                if outward and any(m & ~arms == 0 for m in cands):
+                if outward and any(m & ~arms == 0 for m in small):
                     return  # farther out the arms only grow: every later candidate is dominated
-                cands.setdefault(c & drop, (along_rows, z))
+                c &= drop
+                if c not in cands:
+                    cands[c] = (along_rows, z)
+                    if len(small) < 8 or c.bit_count() < small[-1].bit_count():
+                        small.append(c)
+                        small.sort(key=int.bit_count)
+                        del small[8:]
 
         for lo, hi, along_rows in ((min(ya, yb), max(ya, yb), True), (min(xa, xb), max(xa, xb), False)):
             size = self.h if along_rows else self.w
@@ -258,16 +268,28 @@ class ShisenLines:
     def _ends(self, a: TileId, b: TileId, along_rows: bool, z: int) -> int:
         """The first tile from each end of a candidate path (bitset; the path has tiles)."""
         (ya, xa), (yb, xb) = self.cells[a], self.cells[b]
-
-        def span(u: int, v: int) -> range:  # u exclusive, v inclusive
-            return range(u + 1, v + 1) if v >= u else range(u - 1, v - 1, -1)
-
-        if along_rows:
-            cells = [(y, xa) for y in span(ya, z)] + [(z, x) for x in span(xa, xb)] + [(y, xb) for y in span(z, yb)]
+        if along_rows:  # (vertical?, fixed coordinate, from, to) per segment, from a to b
+            segs = [(True, xa, ya, z), (False, z, xa, xb), (True, xb, z, yb)]
         else:
-            cells = [(ya, x) for x in span(xa, z)] + [(y, z) for y in span(ya, yb)] + [(yb, x) for x in span(z, xb)]
-        on = [t for y, x in cells if (t := self.grid[y][x]) >= 0 and t != a and t != b]
-        return (1 << on[0]) | (1 << on[-1])
+            segs = [(False, ya, xa, z), (True, z, ya, yb), (False, yb, z, xb)]
+        first = self._first(segs, a, b)
+        last = self._first([(v, k, hi, lo) for v, k, lo, hi in reversed(segs)], a, b)
+        return (1 << first) | (1 << last)
+
+    def _first(self, segs: list[tuple[bool, int, int, int]], a: TileId, b: TileId) -> TileId:
+        """The first tile other than ``a``, ``b`` along the segments (each from its start,
+        excluded, to its end, included)."""
+        for vertical, k, u, v in segs:
+            line = self.col_ys[k] if vertical else self.row_xs[k]
+            if v >= u:
+                hits = line[bisect.bisect_right(line, u) : bisect.bisect_right(line, v)]
+            else:
+                hits = line[bisect.bisect_left(line, v) : bisect.bisect_left(line, u)][::-1]
+            for pos in hits:
+                t = self.grid[pos][k] if vertical else self.grid[k][pos]
+                if t != a and t != b:
+                    return t
+        raise AssertionError("a path with tiles has a first tile")
 
 
 def requirements(board: Board, *, simplify: bool = True, cap: int | None = None) -> Requirements:
