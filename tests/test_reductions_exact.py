@@ -6,7 +6,7 @@ import numpy as np
 
 from mjsat.generate import random_grid_board, random_small_board
 from mjsat.methods import METHODS, solve
-from mjsat.reductions.exact import decide, exact_method, solve_timed_cpsat
+from mjsat.reductions.exact import decide, exact_method, exact_plan, solve_timed_cpsat
 from mjsat.replay import replay
 
 
@@ -34,11 +34,12 @@ def test_exact_method_prefers_a_registered_exhaustive_method():
     assert decide(b, method="ref").status == solve(b, "ref").status
 
 
-def test_shisen_boards_get_the_search_and_agree_with_the_reference():
+def test_shisen_boards_get_a_short_search_then_sat_and_agree_with_the_reference():
     rng = np.random.default_rng(5)
     b = random_grid_board(rng, max_width=5, max_height=4)
-    if "search" in METHODS:
-        assert exact_method(b) == ("search", {"attempts": 0})
+    if {"search", "sat"} <= set(METHODS):
+        assert exact_plan(b) == [("search", {"attempts": 0, "node_limit": 200}), ("sat", {"encoding": "acyclic"})]
+        assert exact_method(b) == exact_plan(b)[0]
     kinds = set()
     for _ in range(150):
         b = random_grid_board(rng, max_width=5, max_height=4)

@@ -27,21 +27,14 @@ from mjsat.replay import replay
 SHISEN = ["shisen-sho", "shisen-rows"]
 
 
-def check_equivalence(clauses, n_vars, target, *, node_limit=None):
+def check_equivalence(clauses, n_vars, target):
     """Board solvable (exact method) iff formula satisfiable (python-sat); on satisfiable
     formulas both witness maps are verified, on the playbook's and on the solver's moves.
-
-    With ``node_limit`` (Shisen-Sho images of unsatisfiable formulas, see
-    :func:`test_unsatisfiable_small_formulas_shisen_images_never_cleared`) an unsatisfiable
-    formula's board may also come out ``unknown``; it must never be ``solvable``.
-    Returns ``sat``, or ``None`` for an ``unknown`` board.
-    """
+    Returns ``sat``."""
     f = normalize_3cnf(clauses, n_vars=n_vars)
     red = reduce_formula(f, target)
     sat, model = is_satisfiable(clauses)
-    result = decide(red.board, node_limit=None if sat else node_limit)
-    if node_limit is not None and not sat and result.status == "unknown":
-        return None
+    result = decide(red.board)
     assert result.status == ("solvable" if sat else "unsolvable"), (clauses, target, result.status)
     if sat:
         values = {abs(l): l > 0 for l in model if abs(l) <= n_vars}
@@ -173,67 +166,63 @@ def test_progress_hears_the_playbook_and_the_replays(monkeypatch):
 
 
 # --------------------------------------------------------------------------- Shisen-Sho images
-# The exact method on Shisen-Sho boards is the pairing search without random attempts
-# (reductions.exact.exact_method). It decides the images of satisfiable small formulas
-# (up to 2,160 tiles) in about a second; it proves the 1,188-tile image of (x)(-x)
-# unsolvable in about 15 s (2,866 nodes: the stack board's tree), but the images of
-# unsatisfiable three-variable formulas need up to a million nodes (the stack board
-# itself takes the search up to 1.1 M nodes) and are out of its reach, as they are out of
-# the sat encodings' (35 M clauses for (x)(-x)). See the reductions sections of README.md
-# and benchmarks/README.md.
+# The exact plan on Shisen-Sho boards (reductions.exact.exact_plan): the pairing search
+# without random attempts for 200 nodes (it clears the images of satisfiable formulas in
+# about 20 nodes), then the sat method's acyclic encoding, whose requirements keep only the
+# paths that can matter (encoders.necessary) and which refutes a weaker CNF first: the
+# images of unsatisfiable formulas (1,188 to 3,780 tiles here) are proved unsolvable in
+# 2 to 13 s.
 
 
 @pytest.mark.parametrize("target", SHISEN)
-def test_small_formula_sample_shisen_images_solvable_and_witnessed(target):
-    for clauses in _sample(3, seed=21 if target == "shisen-sho" else 22, unsat_share=0):
-        assert check_equivalence(clauses, 3, target)
+def test_small_formula_sample_shisen_images_decided_and_witnessed(target):
+    answers = [check_equivalence(c, 3, target) for c in _sample(4, seed=21 if target == "shisen-sho" else 22, unsat_share=4)]
+    assert answers.count(False) == 1 and answers.count(True) == 3
 
 
 @pytest.mark.parametrize("target", SHISEN)
 def test_classic_cases_shisen(target):
     assert check_equivalence([], 0, target)
     assert check_equivalence([[-1, -2, -3], [1], [2]], 3, target)
+    assert check_equivalence([[1], [-1]], 1, target) is False
 
 
-def test_contradiction_shisen_image_is_proved_unsolvable():
-    # (x)(-x): 1,188 tiles, about 15 s CPU; the only unsatisfiable image in the default run
-    assert check_equivalence([[1], [-1]], 1, "shisen-rows") is False
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("target", SHISEN)
-def test_every_satisfiable_small_formula_shisen(target):
-    """Every satisfiable formula of the 2,952 (about 2,830): image solvable, witnessed, lifted."""
-    for clauses in all_small_formulas():
-        if is_satisfiable(clauses)[0]:
-            assert check_equivalence(clauses, 3, target)
+def test_all_eight_clauses_shisen_image_is_proved_unsolvable():
+    # 3,780 tiles, about 8 s CPU
+    assert check_equivalence(complete_cnf(3), 3, "shisen-sho") is False
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("target", SHISEN)
-def test_unsatisfiable_small_formulas_shisen_images_never_cleared(target):
-    """The unsatisfiable ones: never ``solvable`` (a solvable answer is a replayed clearing,
-    which would refute the supertile); proved ``unsolvable`` only where the search ends
-    within its node budget. This is not the Done-when's exact check (see above)."""
-    proved = undecided = 0
+def test_every_small_formula_shisen(target):
+    """All 2,952 formulas over at most three variables, at most three clauses: images of
+    864 to 2,160 tiles, each decided exactly (about 2,830 cleared with both witness maps
+    verified, the others proved unsolvable). Hours of CPU (0.6 to 5 s per image)."""
     for clauses in all_small_formulas():
-        if not is_satisfiable(clauses)[0]:
-            got = check_equivalence(clauses, 3, target, node_limit=300)
-            proved += got is False
-            undecided += got is None
-    assert proved + undecided > 50  # measured on 555 formulas: 19 unsatisfiable, none proved in 300 nodes
+        check_equivalence(clauses, 3, target)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("target", SHISEN)
+def test_unsatisfiable_small_formulas_shisen(target):
+    """The unsatisfiable ones alone (the part the search cannot do): every image proved
+    unsolvable."""
+    unsat = [c for c in all_small_formulas() if not is_satisfiable(c)[0]]
+    assert len(unsat) > 50
+    for clauses in unsat:
+        assert check_equivalence(clauses, 3, target) is False
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("target", SHISEN)
 def test_300_random_3cnf_up_to_five_variables_shisen(target):
-    """The same 300 formulas as for stacks and rows (270 satisfiable): satisfiable ones
-    decided exactly with both witness maps; unsatisfiable ones never cleared (node budget).
-    Hours of CPU: the images have 1,800 to 11,600 tiles, 15-30 s each."""
+    """The same 300 formulas as for stacks and rows (270 satisfiable), decided exactly,
+    both witness maps verified on the satisfiable ones. Many hours of CPU: the images
+    have 1,800 to 11,600 tiles."""
     rng = np.random.default_rng(300)
+    kinds = []
     for _ in range(300):
         n = int(rng.integers(3, 6))
         m = int(rng.integers(1, 6 * n))
-        clauses = random_3cnf(n, m=m, rng=rng)
-        got = check_equivalence(clauses, n, target, node_limit=300)
-        assert got is None or got == is_satisfiable(clauses)[0]
+        kinds.append(check_equivalence(random_3cnf(n, m=m, rng=rng), n, target))
+    assert sum(kinds) > 30 and kinds.count(False) > 20
