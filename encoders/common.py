@@ -160,12 +160,13 @@ def bits_members(x: int) -> list[int]:
     >>> bits_members(0b101001)
     [0, 3, 5]
     """
-    if x < 1 << 64:
+    if x.bit_count() <= 48:  # sparse: peel the highest bit (cheap even on long ints)
         out: list[int] = []
         while x:
-            low = x & -x
-            out.append(low.bit_length() - 1)
-            x ^= low
+            t = x.bit_length() - 1
+            out.append(t)
+            x ^= 1 << t
+        out.reverse()
         return out
     raw = np.frombuffer(x.to_bytes((x.bit_length() + 7) // 8, "little"), dtype=np.uint8)
     return np.flatnonzero(np.unpackbits(raw, bitorder="little")).tolist()
@@ -251,14 +252,27 @@ class ShisenLines:
                         small.sort(key=int.bit_count)
                         del small[8:]
 
+        weak: set[int] = set()
         for lo, hi, along_rows in ((min(ya, yb), max(ya, yb), True), (min(xa, xb), max(xa, xb), False)):
             size = self.h if along_rows else self.w
-            sweep(range(lo, hi + 1), along_rows, False)
+            inside: Iterable[int] = range(lo, hi + 1)
+            if cap is not None and not along_rows and xa != xb:
+                # Columns z between the two tiles, past the first tile of a's row towards
+                # b and past the first of b's row towards a: every such path starts and
+                # ends with those two tiles, so one weak set stands for all of them.
+                ta = self._first([(False, ya, xa, xb)], a, b)
+                tb = self._first([(False, yb, xb, xa)], a, b)
+                if ta >= 0 and tb >= 0:
+                    za, zb = self.cells[ta][1], self.cells[tb][1]
+                    if (za <= zb) == (xa < xb):
+                        weak.add((1 << ta) | (1 << tb))
+                        inside = [z for z in inside if not min(za, zb) <= z <= max(za, zb)]
+            sweep(inside, along_rows, False)
             sweep(range(lo - 1, -1, -1), along_rows, True)
             sweep(range(hi + 1, size), along_rows, True)
         sets: Iterable[int] = cands
         if cap is not None:
-            sets = {c if c.bit_count() <= cap else self._ends(a, b, *geo) for c, geo in cands.items()}
+            sets = weak | {c if c.bit_count() <= cap else self._ends(a, b, *geo) for c, geo in cands.items()}
         minimal: list[int] = []
         for s in sorted(sets, key=lambda m: (m.bit_count(), m)):
             if not any(m & ~s == 0 for m in minimal):
@@ -274,11 +288,12 @@ class ShisenLines:
             segs = [(False, ya, xa, z), (True, z, ya, yb), (False, yb, z, xb)]
         first = self._first(segs, a, b)
         last = self._first([(v, k, hi, lo) for v, k, lo, hi in reversed(segs)], a, b)
+        assert first >= 0 and last >= 0, "a path with tiles has a first and a last tile"
         return (1 << first) | (1 << last)
 
     def _first(self, segs: list[tuple[bool, int, int, int]], a: TileId, b: TileId) -> TileId:
         """The first tile other than ``a``, ``b`` along the segments (each from its start,
-        excluded, to its end, included)."""
+        excluded, to its end, included), or -1."""
         for vertical, k, u, v in segs:
             line = self.col_ys[k] if vertical else self.row_xs[k]
             if v >= u:
@@ -289,7 +304,7 @@ class ShisenLines:
                 t = self.grid[pos][k] if vertical else self.grid[k][pos]
                 if t != a and t != b:
                     return t
-        raise AssertionError("a path with tiles has a first tile")
+        return -1
 
 
 def requirements(board: Board, *, simplify: bool = True, cap: int | None = None) -> Requirements:

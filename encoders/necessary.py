@@ -169,7 +169,7 @@ def necessary_before(
     for p in req.pairs:
         incident[p[0]].append(p)
         incident[p[1]].append(p)
-    wins = _windows(board, windows) if windows else []
+    wins = [(X, bits_members(X)) for X in (_windows(board, windows) if windows else [])]
     rounds = 0
     while True:
         rounds += 1
@@ -204,10 +204,10 @@ def necessary_before(
                 before[t] |= inter
                 changed = True
         # rule 3: the first move touching each window
-        for X in wins:
+        for X, tiles_x in wins:
             in_all = -1
             can_be_first = 0
-            for t in bits_members(X):
+            for t in tiles_x:
                 for p in incident[t]:
                     move = (1 << p[0]) | (1 << p[1])
                     rest = X & ~move
