@@ -252,27 +252,29 @@ class ShisenLines:
                         small.sort(key=int.bit_count)
                         del small[8:]
 
-        weak: set[int] = set()
         for lo, hi, along_rows in ((min(ya, yb), max(ya, yb), True), (min(xa, xb), max(xa, xb), False)):
             size = self.h if along_rows else self.w
-            inside: Iterable[int] = range(lo, hi + 1)
-            if cap is not None and not along_rows and xa != xb:
-                # Columns z between the two tiles, past the first tile of a's row towards
-                # b and past the first of b's row towards a: every such path starts and
-                # ends with those two tiles, so one weak set stands for all of them.
-                ta = self._first([(False, ya, xa, xb)], a, b)
-                tb = self._first([(False, yb, xb, xa)], a, b)
-                if ta >= 0 and tb >= 0:
-                    za, zb = self.cells[ta][1], self.cells[tb][1]
-                    if (za <= zb) == (xa < xb):
-                        weak.add((1 << ta) | (1 << tb))
-                        inside = [z for z in inside if not min(za, zb) <= z <= max(za, zb)]
-            sweep(inside, along_rows, False)
+            sweep(range(lo, hi + 1), along_rows, False)
             sweep(range(lo - 1, -1, -1), along_rows, True)
             sweep(range(hi + 1, size), along_rows, True)
         sets: Iterable[int] = cands
         if cap is not None:
-            sets = weak | {c if c.bit_count() <= cap else self._ends(a, b, *geo) for c, geo in cands.items()}
+            # Columns z between the two tiles, past the first tile of a's row towards b and
+            # past the first of b's row towards a: those two tiles are the ends of every
+            # such path (found once instead of once per path).
+            span, same = (1, 0), 0
+            ta = self._first([(False, ya, xa, xb)], a, b)
+            tb = self._first([(False, yb, xb, xa)], a, b)
+            if xa != xb and ta >= 0 and tb >= 0:
+                za, zb = self.cells[ta][1], self.cells[tb][1]
+                if (za <= zb) == (xa < xb):
+                    span, same = (min(za, zb), max(za, zb)), (1 << ta) | (1 << tb)
+            sets = {
+                c if c.bit_count() <= cap
+                else same if not geo[0] and span[0] <= geo[1] <= span[1]
+                else self._ends(a, b, *geo)
+                for c, geo in cands.items()
+            }
         minimal: list[int] = []
         for s in sorted(sets, key=lambda m: (m.bit_count(), m)):
             if not any(m & ~s == 0 for m in minimal):
