@@ -29,10 +29,12 @@ the requirements with them: ``need[t]`` holds the immediate necessary predecesso
 without a feasible option are gone, and each remaining path set loses the tiles already
 in ``N[a] | N[b]`` (they are gone anyway), keeping only the sets no other set is implied
 by. When one reduced set is empty, the pair's constraint is just its ``need``. On the
-supertile images of :mod:`mjsat.reductions.shisen` every Mahjong pair ends up so: the
-image's requirements become the stack board's, plus a few local sets of the private
-pairs, and the ``acyclic`` encoding of the all-eight-clauses image (3,780 tiles) has
-68,000 clauses and is refuted in a tenth of a second.
+supertile images of :mod:`mjsat.reductions.shisen` with empty lanes between the columns
+every Mahjong pair ends up so: the image's requirements become the stack board's, plus a
+few local sets of the private pairs, and the ``acyclic`` encoding of the
+all-eight-clauses image (3,780 tiles) has 68,000 clauses and is refuted in a tenth of a
+second. Edge to edge, some Mahjong pairs keep a few small sets (tiles of the
+neighbouring columns).
 
 Sets are Python ints used as bitsets (bit ``t`` for tile ``t``).
 """

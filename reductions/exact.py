@@ -121,6 +121,10 @@ formulas in about 20 nodes, 0.6 s on 2,160 tiles, where ``sat`` takes 2.7 to 4.3
 then the ``acyclic`` encoding, which refutes the images of unsatisfiable formulas (the
 search would need the stack board's tree, up to a million nodes)."""
 
+SHISEN_SEARCH_MAX_TILES = 3000
+"""Above this many tiles the short search is skipped: a node costs about 0.7 s on an
+8,964-tile image, so 200 nodes cost 140 s; ``sat`` decided that image in 42 s."""
+
 
 def exact_plan(board: Board | None = None) -> list[tuple[str, dict[str, Any]]]:
     """The registered exact methods :func:`decide` tries on ``board``, in order, with options.
@@ -129,8 +133,9 @@ def exact_plan(board: Board | None = None) -> list[tuple[str, dict[str, Any]]]:
     on the 420-tile all-eight-clauses board), else ``cpsat``, else ``search`` (whichever
     another part of the toolkit has registered in :data:`mjsat.methods.METHODS`).
 
-    Shisen-Sho boards: ``search`` without random attempts for at most 200 nodes, then
-    ``sat`` ``acyclic`` (see :data:`_SHISEN_PREFERENCE`). Its requirements drop the
+    Shisen-Sho boards: ``search`` without random attempts for at most 200 nodes (on
+    boards of at most :data:`SHISEN_SEARCH_MAX_TILES` tiles), then ``sat`` ``acyclic``
+    (see :data:`_SHISEN_PREFERENCE`). Its requirements drop the
     paths that cannot matter (:mod:`mjsat.encoders.necessary`) and it solves a weaker CNF
     first, so the 3,780-tile image of the all-eight-clauses formula is refuted in 6 s
     (with empty lanes) or 11 s (edge to edge), where the raw encoding needed 35 million
@@ -140,6 +145,8 @@ def exact_plan(board: Board | None = None) -> list[tuple[str, dict[str, Any]]]:
 
     plan = []
     for name, options in _SHISEN_PREFERENCE if isinstance(board, ShisenShoBoard) else _PREFERENCE:
+        if name == "search" and isinstance(board, ShisenShoBoard) and len(board) > SHISEN_SEARCH_MAX_TILES:
+            continue
         if name in METHODS:
             plan.append((name, {k: v for k, v in options.items() if k in method_options(name)}))
             if not isinstance(board, ShisenShoBoard):
