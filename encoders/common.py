@@ -225,16 +225,32 @@ class ShisenLines:
         With ``cap``, a candidate path of more than ``cap`` tiles is replaced by its two
         *ends*: the first tile on it seen from ``a`` and the first seen from ``b`` (a
         subset of it). The sets are then weaker than the rules: every clearing still
-        meets them, but meeting them does not make a clearing.
+        meets them (every path holds one of them), but meeting them does not make a
+        clearing. The outward cut then also stops at a weak set inside the arms.
         """
         ya, xa = self.cells[a]
         yb, xb = self.cells[b]
         drop = ~((1 << a) | (1 << b))
-        cands: dict[int, tuple[bool, int]] = {}
-        small: list[int] = []  # the smallest candidates so far, for the outward cut
+        sets: set[int] = set()
+        small: list[int] = []  # the smallest sets so far, for the outward cut
+        # Weak sets only: columns z between the two tiles, past the first tile of a's row
+        # towards b and past the first of b's row towards a, give paths that start and end
+        # with those two tiles (one set for all of them, found once).
+        span, same = (1, 0), 0
+        if cap is not None and xa != xb:
+            ta = self._first([(False, ya, xa, xb)], a, b)
+            tb = self._first([(False, yb, xb, xa)], a, b)
+            if ta >= 0 and tb >= 0:
+                za, zb = self.cells[ta][1], self.cells[tb][1]
+                if (za <= zb) if xa < xb else (za >= zb):
+                    span, same = (min(za, zb), max(za, zb)), (1 << ta) | (1 << tb)
 
         def sweep(mids: Iterable[int], along_rows: bool, outward: bool) -> None:
             for z in mids:
+                in_span = not along_rows and span[0] <= z <= span[1]
+                if in_span and self._count_row(ya, xa, z) + self._count_row(yb, z, xb) > cap + 3:  # type: ignore[operator]
+                    sets.add(same)  # long anyway: no need to build it
+                    continue
                 if along_rows:  # vertical, horizontal on row z, vertical
                     arms = self.col(xa, ya, z) | self.col(xb, z, yb)
                     c = arms | self.row(z, xa, xb)
@@ -243,10 +259,12 @@ class ShisenLines:
                     c = arms | self.col(z, ya, yb)
                 arms &= drop
                 if outward and any(m & ~arms == 0 for m in small):
-                    return  # farther out the arms only grow: every later candidate is dominated
+                    return  # farther out the arms only grow: every later path holds a set found
                 c &= drop
-                if c not in cands:
-                    cands[c] = (along_rows, z)
+                if cap is not None and c.bit_count() > cap:
+                    c = same if in_span else self._ends(a, b, along_rows, z)
+                if c not in sets:
+                    sets.add(c)
                     if len(small) < 8 or c.bit_count() < small[-1].bit_count():
                         small.append(c)
                         small.sort(key=int.bit_count)
@@ -257,29 +275,17 @@ class ShisenLines:
             sweep(range(lo, hi + 1), along_rows, False)
             sweep(range(lo - 1, -1, -1), along_rows, True)
             sweep(range(hi + 1, size), along_rows, True)
-        sets: Iterable[int] = cands
-        if cap is not None:
-            # Columns z between the two tiles, past the first tile of a's row towards b and
-            # past the first of b's row towards a: those two tiles are the ends of every
-            # such path (found once instead of once per path).
-            span, same = (1, 0), 0
-            ta = self._first([(False, ya, xa, xb)], a, b)
-            tb = self._first([(False, yb, xb, xa)], a, b)
-            if xa != xb and ta >= 0 and tb >= 0:
-                za, zb = self.cells[ta][1], self.cells[tb][1]
-                if (za <= zb) == (xa < xb):
-                    span, same = (min(za, zb), max(za, zb)), (1 << ta) | (1 << tb)
-            sets = {
-                c if c.bit_count() <= cap
-                else same if not geo[0] and span[0] <= geo[1] <= span[1]
-                else self._ends(a, b, *geo)
-                for c, geo in cands.items()
-            }
         minimal: list[int] = []
         for s in sorted(sets, key=lambda m: (m.bit_count(), m)):
             if not any(m & ~s == 0 for m in minimal):
                 minimal.append(s)
         return minimal
+
+    def _count_row(self, y: int, x0: int, x1: int) -> int:
+        """How many tiles row ``y`` has between columns ``x0`` and ``x1`` (both included)."""
+        lo, hi = (x0, x1) if x0 <= x1 else (x1, x0)
+        line = self.row_xs[y]
+        return bisect.bisect_right(line, hi) - bisect.bisect_left(line, lo)
 
     def _ends(self, a: TileId, b: TileId, along_rows: bool, z: int) -> int:
         """The first tile from each end of a candidate path (bitset; the path has tiles)."""
