@@ -254,7 +254,11 @@ def solve_sat(
         encoding at the proved bound, about 70 steps on the turtle, can take seconds to
         refute a deal the acyclicity CNF refutes in 0.1 s). ``layered`` alone tries
         ``ceil(2 sqrt(n))`` steps, ``parity`` alone ``ceil(5 sqrt(n) / 3)``, then
-        the proved bound.
+        the proved bound. Shisen-Sho boards with ``auto``, ``acyclic`` or ``order``: a
+        weaker CNF first (paths of more than :data:`WEAK_PATH_CAP` tiles cut to their
+        end tiles, ``stats['tried']`` ``acyclic-weak``): its ``unsat`` proves
+        ``unsolvable``, its pairing is kept only when :func:`linearize` plays it, else
+        the exact CNF follows.
     solver : str, optional
         A python-sat solver name or alias (default ``minisat22``; ``cadical195`` when
         certifying).
