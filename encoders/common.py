@@ -190,22 +190,18 @@ class ShisenLines:
             grid[y][x] = t
         self.row_xs = [[x for x in range(self.w) if grid[y][x] >= 0] for y in range(self.h)]
         self.col_ys = [[y for y in range(self.h) if grid[y][x] >= 0] for x in range(self.w)]
-        self.rows = []
-        for y in range(self.h):
-            acc, pre = 0, [0]
-            for x in range(self.w):
-                if grid[y][x] >= 0:
-                    acc |= 1 << grid[y][x]
-                pre.append(acc)
-            self.rows.append(pre)
-        self.cols = []
-        for x in range(self.w):
-            acc, pre = 0, [0]
-            for y in range(self.h):
-                if grid[y][x] >= 0:
-                    acc |= 1 << grid[y][x]
-                pre.append(acc)
-            self.cols.append(pre)
+        self.rows = [self._prefixes([grid[y][x] for x in range(self.w)]) for y in range(self.h)]
+        self.cols = [self._prefixes([grid[y][x] for y in range(self.h)]) for x in range(self.w)]
+
+    @staticmethod
+    def _prefixes(line: list[int]) -> list[int]:
+        """Prefix bitsets of one row or column (``-1`` marks an empty cell)."""
+        acc, pre = 0, [0]
+        for t in line:
+            if t >= 0:
+                acc |= 1 << t
+            pre.append(acc)
+        return pre
 
     def row(self, y: int, x0: int, x1: int) -> int:
         """Tiles of row ``y`` between columns ``x0`` and ``x1`` (both included)."""

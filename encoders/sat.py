@@ -308,30 +308,30 @@ def solve_sat(
         "build_cpu_seconds": 0.0,
         "solve_cpu_seconds": 0.0,
     }
-    plan: list[tuple[str, int | None, bool]]  # (encoding, steps, under the first attempt's budget)
+    plan: list[tuple[str, int | None, bool, bool]]  # (encoding, steps, under the first budget, weak)
     if weak_first:
         # Shisen-Sho: the weaker CNF (long paths cut to their ends), then the exact one
         exhaustive = "acyclic" if name == "auto" else name
-        plan = [(exhaustive, None, False, True), (exhaustive, None, False)]  # type: ignore[list-item]
+        plan = [(exhaustive, None, False, True), (exhaustive, None, False, False)]
     elif name in ("layered", "parity", "auto"):
         bound = step_bound(req, board.group_members())
         stats["step_bound"] = bound
         stepped = "parity" if name == "auto" else name
         if steps is not None:
-            plan = [(stepped, int(steps), False)]
+            plan = [(stepped, int(steps), False, False)]
         else:
             first = min((first_steps if name == "layered" else first_parity_steps)(len(board)), bound)
             if name == "auto":
-                plan = [("parity", first, True), ("acyclic", None, False)]
+                plan = [("parity", first, True, False), ("acyclic", None, False, False)]
             else:
-                plan = [(name, first, False)]
+                plan = [(name, first, False, False)]
                 if first < bound:
-                    plan.append((name, bound, False))
+                    plan.append((name, bound, False, False))
     else:
-        plan = [(name, None, False)]
+        plan = [(name, None, False, False)]
     stats["tried"] = []
     last_reason = ""
-    for enc, T, limited, *weaker in plan:
+    for enc, T, limited, weaker in plan:
         t0 = time.perf_counter()
         try:
             if weaker:
