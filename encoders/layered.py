@@ -54,35 +54,46 @@ def step_bound(req: Requirements, groups: dict[int, list[int]]) -> int:
     Parameters
     ----------
     req : Requirements
+        The requirements the encoding uses (exact, simplified or weak: the bound holds
+        for the clearings of the requirements it is computed from).
     groups : dict of group -> tiles
         :meth:`mjsat.board.Board.group_members`.
 
     Returns
     -------
     int
-        ``1 + sum_g min(k_g / 2, b_g)``, at most ``n/2``, where ``b_g`` counts the tiles
-        of group ``g`` that wait for something (Mahjong: a tile above, or both sides
-        occupied; Shisen-Sho: ``k_g/2`` when some pair of the group has no open path).
+        ``1 + sum_g w_g``, at most ``n/2``, where ``w_g`` bounds the number of pairs of
+        group ``g`` that can wait for something:
+
+        * ``k_g / 2`` when some candidate pair of the group has a path requirement with
+          no empty alternative (Shisen-Sho: no open path on the full board);
+        * otherwise ``min(k_g / 2, b_g)``, where ``b_g`` counts the tiles of the group
+          with a requirement of their own: ``need[t]`` (Mahjong: a tile above;
+          Shisen-Sho: a necessary predecessor found by
+          :mod:`mjsat.encoders.necessary`) or ``sides[t]`` (Mahjong: both sides
+          occupied).
 
     Notes
     -----
-    Proof: take any solution and schedule each pair at the earliest step its
-    requirements allow (ASAP). No step is empty before the last, and a pair scheduled
-    after step 0 waits for something, so it holds a waiting tile (Mahjong) or is a
-    pair without an open path (Shisen-Sho). Each group holds at most ``k_g/2`` pairs and
-    at most ``b_g`` pairs with a waiting tile. :math:`O(n + P)` time.
+    Proof, the same for every game the requirements describe: take any plan that meets
+    the requirements (every clearing is one, with one pair a step) and move each pair to
+    the earliest step its requirements allow (ASAP; requirements only ask for tiles gone
+    in *earlier* steps, so the moved plan still meets them). Then no step before the last
+    is empty, and a pair in a step after step 0 waits for a tile removed in the step
+    before it: the pair has a tile with a requirement of its own (``need`` or ``sides``)
+    or a path requirement without an empty alternative. A group holds ``k_g/2`` pairs,
+    and at most ``b_g`` of them contain a tile with a requirement of its own. So the
+    last step is at most ``sum_g w_g``. :math:`O(n + P)` time.
     """
     waits = [bool(req.need[t]) or bool(req.sides[t]) for t in range(req.n)]
+    closed_tiles = {p[0] for p, alts in req.paths.items() if alts and all(alts)}
     total = 0
-    if req.paths:
-        closed = {p for p, alts in req.paths.items() if alts and all(alts)}
-        for ts in groups.values():
-            s = set(ts)
-            if any(p[0] in s for p in closed):
-                total += len(ts) // 2
-    else:
-        for ts in groups.values():
-            total += min(len(ts) // 2, sum(waits[t] for t in ts))
+    for ts in groups.values():
+        half = len(ts) // 2
+        if any(t in closed_tiles for t in ts):
+            total += half
+        else:
+            total += min(half, sum(waits[t] for t in ts))
     return max(1, min(req.n // 2, 1 + total))
 
 
