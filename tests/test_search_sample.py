@@ -44,7 +44,8 @@ def test_sample_resumes_and_skips_done_seeds(tmp_path):
     rows2 = sample(ROW, range(15), out, options=PY, progress=seen.append)
     assert [r["seed"] for r in seen] == [10, 11, 12, 13, 14]
     assert [r["seed"] for r in rows2] == list(range(15))
-    lines = out.read_text().splitlines()
+    header, *lines = out.read_text().splitlines()
+    assert json.loads(header)["method"] == "search" and json.loads(header)["options"] == PY
     assert len(lines) == 15 and len({json.loads(x)["seed"] for x in lines}) == 15
     assert rows2[:10] == rows
 
