@@ -133,9 +133,6 @@ def crossval(
         sets.append(cv.random_small_cases(seed=seed, count=random_small, max_tiles=max_tiles, games=games))
         total += random_small
     if exhaustive:
-        from mjsat.generate import exhaustive_boards
-
-        total += sum(1 for _ in exhaustive_boards(exhaustive, games=games))
         sets.append(cv.exhaustive_cases(exhaustive, games=games))
     if height2_count:
         sets.append(cv.height2_cases(seed=seed, count=height2_count, max_tiles=height2_max_tiles))
@@ -151,6 +148,10 @@ def crossval(
     else:
         from rich.progress import Progress
 
+        if exhaustive:  # counted only for the bar (a second walk through the enumeration)
+            from mjsat.generate import exhaustive_boards
+
+            total += sum(1 for _ in exhaustive_boards(exhaustive, games=games))
         with Progress(transient=True) as bar:
             task = bar.add_task("crossval", total=total)
             report = cv.run_crossval(

@@ -407,3 +407,17 @@ def test_sat_columns_solve_the_cnf_of_their_encoding():
             # parity hands Shisen-Sho boards to the layered encoding (its docstring says so)
             expected = {"parity": 6, "layered": 6} if enc == "parity" else {enc: 12}
             assert s.cnfs == expected, (spec.label, s.cnfs)
+
+
+def test_every_method_agrees_with_ref_on_every_board_of_four_tiles():
+    specs, _ = cv.discover_methods(single_solver=True)
+    cases = list(cv.exhaustive_cases(4))
+    report = cv.run_crossval(cases, specs, time_limit=30)
+    assert report.boards == 740 and report.disagreements == []
+    assert report.per_method["ref"].decided == 740
+    for spec in specs:
+        s = report.per_method[spec.label]
+        assert s.errors == 0 and s.unknown == 0
+        assert s.decided + s.not_applicable == 740
+        if spec.method in ("sat", "cpsat"):  # no encoding for shisen-sho-3d: its 240 boards
+            assert s.not_applicable == 240
