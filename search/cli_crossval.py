@@ -27,7 +27,7 @@ def _split(values: tuple[str, ...]) -> list[str]:
 @click.option("--cnf", "cnfs", multiple=True, type=click.Path(), help="CNF file or folder of .cnf files: boards built by the reductions (repeatable).")
 @click.option("--random-small", type=click.IntRange(0), default=0, help="This many random small boards (mjsat.generate), of every game of --games in turn: groups of 2, of 4 and mixed; Shisen-Sho full rectangles and grids with holes.")
 @click.option("--max-tiles", type=click.IntRange(2), default=12, show_default=True, help="Size of --random-small boards.")
-@click.option("--exhaustive", type=click.IntRange(0), default=0, metavar="N", help="Every board of at most N tiles (N even) of every game of --games on small grids and layouts, up to symmetry (see the README); 8 takes a few minutes.")
+@click.option("--exhaustive", type=click.IntRange(0), default=0, metavar="N", help="Every board of at most N tiles (N even) of every game of --games on small grids and layouts, up to symmetry (see the README): 11,235 boards for 8.")
 @click.option("--games", "games_opt", multiple=True, metavar="G1,G2", help="Games of --random-small and --exhaustive (default: all four).")
 @click.option("--shisen", is_flag=True, help="Short for --games shisen-sho.")
 @click.option("--height2", "height2_count", type=click.IntRange(0), default=0, help="This many height-two boards (some with a planted blocked cycle).")
