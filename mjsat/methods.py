@@ -4,7 +4,12 @@ A method is a function ``fn(board, *, time_limit, seed, **options) -> SolveResul
 in its own part of the toolkit. The registry maps a name to ``"module:function"`` and
 imports lazily, so ``mjsat solve --method ref`` never pays for numba or OR-Tools. Every
 ``solvable`` answer is replayed here before anyone sees it; an answer that fails replay is
-a bug and raises :class:`~mjsat.result.SolverError`.
+a bug and raises :class:`~mjsat.result.SolverError`. A method that does not cover a board
+(a game it has no model for, a shape outside its theorem) raises
+:class:`~mjsat.result.MethodNotApplicableError`, and nothing else for that; its options
+are checked without a board by :func:`check_options` (its entry in
+:data:`OPTION_CHECKS`), so commands refuse an unknown encoding or solver name before the
+first board.
 """
 
 from __future__ import annotations

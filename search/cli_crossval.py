@@ -96,6 +96,8 @@ def crossval(
     from mjsat.board import GAMES, find_variant
     from mjsat.search import crossval as cv
 
+    if not 0 < time_limit < float("inf"):
+        raise click.BadParameter(f"must be a positive number of seconds, got {time_limit}", param_hint="--time-limit")
     if exhaustive % 2:
         raise click.BadParameter(f"the number of tiles must be even, got {exhaustive}", param_hint="--exhaustive")
     if shisen and games_opt:

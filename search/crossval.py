@@ -29,6 +29,7 @@ import dataclasses
 import inspect
 import itertools
 import json
+import math
 import statistics
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -80,7 +81,8 @@ DEFAULT_REF_MAX_TILES = 20
 
 
 class CrossvalError(ValueError):
-    """Cross-validation parameters that cannot work (an encoding list for no SAT method)."""
+    """Cross-validation parameters that cannot work (an encoding list for no SAT method, a
+    time limit that is not positive)."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -645,7 +647,8 @@ def run_crossval(
     ------
     ValueError
         A method name or option that cannot work (:func:`mjsat.methods.check_options`),
-        before any board runs.
+        or a time limit that is not positive (:class:`CrossvalError`), before any board
+        runs.
 
     Notes
     -----
@@ -654,6 +657,8 @@ def run_crossval(
     """
     from mjsat.methods import check_options
 
+    if time_limit is not None and not 0 < time_limit < math.inf:
+        raise CrossvalError(f"the time limit must be a positive number of seconds, got {time_limit}")
     for spec in methods:  # names and options, once, before any board runs
         check_options(spec.method, spec.kwargs)
     t0 = time.perf_counter()

@@ -225,6 +225,7 @@ def test_run_crossval_checks_options_before_the_first_board():
         (["--random-small", "4", "--games", "go"], "unknown game 'go'"),
         (["--random-small", "4", "--shisen", "--games", "mahjong"], "not both"),
         (["--random-small", "four"], "'four' is not a valid integer"),
+        (["--random-small", "4", "--time-limit", "-1"], "positive number of seconds"),
         (["--bogus"], "No such option"),
     ],
 )
