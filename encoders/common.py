@@ -36,9 +36,12 @@ from pysat.card import CardEnc, EncType
 from pysat.formula import CNF, IDPool
 
 from mjsat.board import Board, Layout, MahjongBoard, Move, ShisenShoBoard, TileId
+from mjsat.result import MethodNotApplicableError
 
 __all__ = [
     "EncodingError",
+    "ENCODED_GAMES",
+    "check_encodable",
     "BuildTimeLimit",
     "check_deadline",
     "Requirements",
@@ -58,6 +61,30 @@ __all__ = [
 
 class EncodingError(ValueError):
     """A board or an option an encoder cannot handle (unknown game, bad step bound)."""
+
+
+ENCODED_GAMES: tuple[str, ...] = ("mahjong", "mahjong-transposed", "shisen-sho")
+"""The games :func:`requirements` (so every SAT and CP-SAT model) covers."""
+
+
+def check_encodable(board: Board, method: str) -> None:
+    """Raise :class:`~mjsat.result.MethodNotApplicableError` for ``method`` when
+    :func:`requirements` has no rules for ``board``'s game (``shisen-sho-3d``).
+
+    >>> from mjsat.board import Layout, ShisenShoMahjongBoard
+    >>> check_encodable(ShisenShoMahjongBoard(Layout([(0, 0, 0), (0, 4, 0)]), [0, 0]), "cpsat")
+    Traceback (most recent call last):
+    ...
+    mjsat.result.MethodNotApplicableError: method 'cpsat' does not apply: no encoding for shisen-sho-3d boards (the encodings cover mahjong, mahjong-transposed, shisen-sho)
+
+    Notes
+    -----
+    :math:`O(1)`.
+    """
+    if not isinstance(board, (MahjongBoard, ShisenShoBoard)):
+        raise MethodNotApplicableError(
+            method, board.game, f"no encoding for {board.game} boards (the encodings cover {', '.join(ENCODED_GAMES)})"
+        )
 
 
 class BuildTimeLimit(Exception):

@@ -19,15 +19,37 @@ unsolvable.
 
 from __future__ import annotations
 
+import numbers
 import time
 from typing import Any
 
 from mjsat.board import Board, Move
-from mjsat.encoders.common import Requirements, requirements
+from mjsat.encoders.common import Requirements, check_encodable, requirements
 from mjsat.encoders.layered import step_bound
 from mjsat.result import SOLVABLE, UNKNOWN, UNSOLVABLE, SolveResult
 
-__all__ = ["build_cpsat", "solve_cpsat"]
+__all__ = ["CpsatOptionError", "build_cpsat", "check_cpsat_options", "solve_cpsat"]
+
+
+class CpsatOptionError(ValueError):
+    """An option of the ``cpsat`` method that cannot work (``workers`` below one)."""
+
+
+def check_cpsat_options(*, workers: int = 1) -> None:
+    """Check the options of :func:`solve_cpsat` without a board (registered in
+    :data:`mjsat.methods.OPTION_CHECKS`).
+
+    Raises
+    ------
+    CpsatOptionError
+        ``workers`` is not an integer of at least 1.
+
+    Notes
+    -----
+    :math:`O(1)`.
+    """
+    if isinstance(workers, bool) or not isinstance(workers, numbers.Integral) or workers < 1:
+        raise CpsatOptionError(f"workers must be an integer of at least 1, got {workers!r}")
 
 
 def build_cpsat(board: Board, *, req: Requirements | None = None, horizon: int | None = None) -> tuple[Any, dict]:
@@ -114,14 +136,21 @@ def solve_cpsat(
         Moves ordered by time; ``stats`` holds ``build_seconds``, ``solve_seconds``,
         ``variables``, ``constraints``, ``horizon``, ``workers``.
 
+    Raises
+    ------
+    CpsatOptionError
+        ``workers`` is not a positive integer.
+    MethodNotApplicableError
+        A game without an encoding (``shisen-sho-3d``).
+
     Notes
     -----
     Exponential in the worst case; see the module docstring for the model size.
     """
     from ortools.sat.python import cp_model
 
-    if int(workers) < 1:
-        raise ValueError(f"workers must be at least 1, got {workers}")
+    check_cpsat_options(workers=workers)
+    check_encodable(board, "cpsat")
     t0 = time.perf_counter()
     model, h = build_cpsat(board)
     t1 = time.perf_counter()

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import collections
 import itertools
+import numbers
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -22,7 +23,15 @@ from pysat.solvers import Solver, SolverNames
 from mjsat.board import Board, ShisenShoBoard
 from mjsat.encoders.acyclic import encode_acyclic
 from mjsat.encoders.certify import PROOF_SOLVERS, certify_unsat
-from mjsat.encoders.common import BuildTimeLimit, Decoded, Decoder, EncodingError, linearize, requirements
+from mjsat.encoders.common import (
+    BuildTimeLimit,
+    Decoded,
+    Decoder,
+    EncodingError,
+    check_encodable,
+    linearize,
+    requirements,
+)
 from mjsat.encoders.layered import encode_layered, first_steps, step_bound
 from mjsat.encoders.order import encode_order
 from mjsat.encoders.parity import encode_parity, first_parity_steps
@@ -35,6 +44,7 @@ __all__ = [
     "CERTIFY_SOLVER",
     "SOLVERS",
     "UnknownSolverError",
+    "check_sat_options",
     "encode",
     "run_solver",
     "solve_sat",
@@ -226,6 +236,58 @@ def run_solver(
     return sat, model, lines
 
 
+def _checked_options(encoding: Any, solver: Any, certify: Any, steps: Any) -> tuple[str, str]:
+    """The encoding's and the solver's canonical names; raise on options that cannot work."""
+    if encoding is not None and not isinstance(encoding, str):
+        raise EncodingError(f"the encoding is a name (auto, {', '.join(ENCODINGS)}), got {encoding!r}")
+    name = "auto" if encoding is None else encoding.strip().lower()
+    if name not in ENCODINGS and name != "auto":
+        raise EncodingError(f"unknown encoding {encoding!r} (known: auto, {', '.join(ENCODINGS)})")
+    if steps is not None:
+        if isinstance(steps, bool) or not isinstance(steps, numbers.Integral) or steps < 1:
+            raise EncodingError(f"steps must be a positive integer, got {steps!r}")
+        if name not in ("layered", "parity", "auto"):
+            raise EncodingError(f"the {name} encoding has no steps (only layered and parity take steps)")
+    if solver is not None and not isinstance(solver, str):
+        raise UnknownSolverError(f"the solver is a python-sat name, got {solver!r}")
+    solver_name = _canonical_solver(CERTIFY_SOLVER if (certify and solver is None) else solver)
+    if certify and solver_name not in PROOF_SOLVERS:
+        raise EncodingError(
+            f"solver {solver_name!r} cannot log a DRUP proof (these can: {', '.join(PROOF_SOLVERS)})"
+        )
+    return name, solver_name
+
+
+def check_sat_options(
+    *,
+    encoding: str | None = None,
+    solver: str | None = None,
+    certify: bool | None = None,
+    steps: int | None = None,
+) -> None:
+    """Check the options of :func:`solve_sat` without a board (registered in
+    :data:`mjsat.methods.OPTION_CHECKS`, so commands refuse them before any board runs).
+
+    Raises
+    ------
+    EncodingError
+        An unknown encoding, steps that are not a positive integer or given to an
+        encoding without steps, or ``certify`` with a solver that logs no proof.
+    UnknownSolverError
+        A solver name python-sat does not know.
+
+    >>> check_sat_options(encoding="nosuch")
+    Traceback (most recent call last):
+    ...
+    mjsat.encoders.common.EncodingError: unknown encoding 'nosuch' (known: auto, layered, parity, order, acyclic)
+
+    Notes
+    -----
+    :math:`O(s)` for ``s`` solver names.
+    """
+    _checked_options(encoding, solver, certify, steps)
+
+
 def solve_sat(
     board: Board,
     *,
@@ -281,21 +343,20 @@ def solve_sat(
         and ``solve_cpu_seconds`` (CPU time of this process; build includes the
         requirements), ``step_bound``, and proof figures when certifying.
 
+    Raises
+    ------
+    EncodingError, UnknownSolverError
+        Options that cannot work (see :func:`check_sat_options`).
+    MethodNotApplicableError
+        A game without an encoding (``shisen-sho-3d``).
+
     Notes
     -----
     The build is linear in the CNF size (see each encoding's module); the solve is
     exponential in the worst case (the problem is NP-complete).
     """
-    name = "auto" if encoding is None else encoding.strip().lower()
-    if name not in ENCODINGS and name != "auto":
-        raise EncodingError(f"unknown encoding {encoding!r} (known: auto, {', '.join(ENCODINGS)})")
-    if steps is not None and name not in ("layered", "parity", "auto"):
-        raise EncodingError(f"the {name} encoding has no steps (only layered and parity take steps)")
-    solver_name = _canonical_solver(CERTIFY_SOLVER if (certify and solver is None) else solver)
-    if certify and solver_name not in PROOF_SOLVERS:
-        raise EncodingError(
-            f"solver {solver_name!r} cannot log a DRUP proof (these can: {', '.join(PROOF_SOLVERS)})"
-        )
+    name, solver_name = _checked_options(encoding, solver, certify, steps)
+    check_encodable(board, "sat")
     deadline = None if time_limit is None else time.perf_counter() + time_limit
     c0 = time.process_time()
     weak_first = isinstance(board, ShisenShoBoard) and steps is None and name in ("auto", "acyclic", "order")

@@ -73,14 +73,37 @@ class MjsatGroup(click.Group):
             with formatter.section("Commands"):
                 formatter.write_dl(rows)
 
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        try:
+            return super().parse_args(ctx, args)
+        except click.UsageError as exc:
+            _usage_error(ctx, exc)
+            raise  # pragma: no cover - _usage_error exits
+
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
+        except click.UsageError as exc:  # a bad option of any command: one line, exit 2
+            _usage_error(ctx, exc)
         except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException):
             raise
         except ValueError as exc:  # every input error of the library is a ValueError
-            click.echo(f"mjsat: error: {exc}", err=True)
+            click.echo(f"mjsat: error: {_one_line(str(exc))}", err=True)
             ctx.exit(2)
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _usage_error(ctx: click.Context, exc: click.UsageError) -> None:
+    """Print a usage error on one line (with the command whose --help tells more) and
+    exit 2; a command called without arguments that prints its help instead goes on."""
+    if isinstance(exc, click.exceptions.NoArgsIsHelpError):
+        raise exc
+    where = exc.ctx.command_path if exc.ctx is not None else ctx.command_path
+    click.echo(f"mjsat: error: {_one_line(exc.format_message())} (see '{where} --help')", err=True)
+    ctx.exit(2)
 
 
 @click.group(cls=MjsatGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -386,7 +409,7 @@ def solve(
     mjsat solve board.json --method sat --encoding acyclic --solver glucose4 --certify
     mjsat solve board.json --method search -O attempts=0 -O critical=off
     """
-    from mjsat.methods import METHODS, solve as run
+    from mjsat.methods import METHODS, check_options, solve as run
 
     if method not in METHODS:
         raise click.BadParameter(f"unknown method {method!r} (known: {', '.join(sorted(METHODS))})", param_hint="--method")
@@ -395,6 +418,7 @@ def solve(
         if options.get(key) is not None:
             raise click.UsageError(f"option {key!r} given twice (as --{key.replace('_', '-')} and -O)")
         options[key] = value
+    options = check_options(method, options)  # names and values, before the board is solved
     with _spinner(f"solving {len(board)} tiles with {method}"):
         result = run(board, method, time_limit=time_limit, seed=method_seed, **options)
     data = result.to_dict()

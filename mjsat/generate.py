@@ -1,35 +1,59 @@
-"""Random small boards for tests, cross-validation and experiments (seeded).
+"""Small boards for tests, cross-validation and experiments: random ones (seeded) and
+every one up to a number of tiles (:func:`exhaustive_boards`).
 
 >>> import numpy as np
 >>> b = random_small_board(np.random.default_rng(5), max_tiles=12)
 >>> len(b) <= 12 and len(b) % 2 == 0
 True
+>>> sum(1 for _ in exhaustive_boards(4, games=("shisen-sho",)))
+20
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import itertools
+from collections.abc import Callable, Iterator, Sequence
 
 import numpy as np
 
-from mjsat.board import Board, Layout, find_variant
+from mjsat.board import GAMES, Board, Layout, Position, find_variant
 
-__all__ = ["random_group_sizes", "random_small_layout", "random_small_board", "random_grid_board"]
+__all__ = [
+    "random_group_sizes",
+    "random_small_layout",
+    "random_small_board",
+    "random_grid_board",
+    "GROUP_SIZE_CHOICES",
+    "even_groupings",
+    "EXHAUSTIVE_MAHJONG_LAYOUTS",
+    "exhaustive_shisen_area",
+    "exhaustive_placements",
+    "exhaustive_boards",
+]
+
+
+class GeneratorError(ValueError):
+    """Parameters no small board can be made from (an odd tile count, odd group sizes)."""
 
 
 def random_group_sizes(rng: np.random.Generator, n: int, sizes: Sequence[int] = (2, 4)) -> list[int]:
-    """A random list of group sizes drawn from ``sizes`` that adds up to ``n`` (even)."""
+    """A random list of group sizes drawn from ``sizes`` that adds up to ``n`` (even).
+
+    When no size of ``sizes`` fits what is left (only possible when 2 is not among them,
+    e.g. ``sizes=(4,)`` and ``n=6``), the last group takes what is left.
+
+    >>> random_group_sizes(np.random.default_rng(0), 10, (4,))
+    [4, 4, 2]
+    """
     if n % 2:
-        raise ValueError(f"n must be even, got {n}")
-    if any(s <= 0 or s % 2 for s in sizes):
-        raise ValueError(f"group sizes must be positive and even, got {list(sizes)}")
-    if min(sizes) != 2:
-        raise ValueError("the sizes must include 2 so that every even n can be met")
+        raise GeneratorError(f"n must be even, got {n}")
+    if not sizes or any(s <= 0 or s % 2 for s in sizes):
+        raise GeneratorError(f"group sizes must be positive and even, got {list(sizes)}")
     out: list[int] = []
     left = n
     while left:
         choices = [s for s in sizes if s <= left]
-        s = int(choices[int(rng.integers(len(choices)))])
+        s = int(choices[int(rng.integers(len(choices)))]) if choices else left
         out.append(s)
         left -= s
     return out
@@ -97,19 +121,312 @@ def random_grid_board(
     max_height: int = 5,
     fill: float | None = None,
     group_sizes: Sequence[int] = (2, 4),
+    max_tiles: int | None = None,
+    full: bool = False,
 ) -> Board:
-    """A random Shisen-Sho board: a random ``h x w`` grid with some cells left empty."""
+    """A random Shisen-Sho board: a random ``h x w`` grid with some cells left empty.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+    max_width, max_height : int
+        Largest grid.
+    fill : float, optional
+        Share of the cells holding a tile (default: drawn in ``[0.5, 1)`` per board).
+    group_sizes : sequence of int
+        Sizes drawn by :func:`random_group_sizes`.
+    max_tiles : int, optional
+        At most this many tiles (random cells are emptied beyond it).
+    full : bool
+        A full rectangle instead: ``h x w`` drawn uniformly among the grids of at most
+        ``max_width x max_height`` (and ``max_tiles``) with an even number of cells.
+
+    Notes
+    -----
+    :math:`O(h w)`. Without ``max_tiles`` and ``full`` the random draws are those of the
+    earlier versions (the same seed gives the same board).
+    """
+    if full:
+        cap = max_width * max_height if max_tiles is None else max_tiles
+        shapes = [
+            (h, w) for h in range(1, max_height + 1) for w in range(1, max_width + 1) if (h * w) % 2 == 0 and 2 <= h * w <= cap
+        ]
+        if not shapes:
+            raise GeneratorError(f"no full grid of at most {max_height} x {max_width} cells and {cap} tiles")
+        h, w = shapes[int(rng.integers(len(shapes)))]
+        cells = [(y, x) for y in range(h) for x in range(w)]
+        return _grid_board(rng, cells, group_sizes, "random-rect")
     for _ in range(100):
         w = int(rng.integers(1, max_width + 1))
         h = int(rng.integers(1, max_height + 1))
         p = float(rng.uniform(0.5, 1.0)) if fill is None else fill
         cells = [(y, x) for y in range(h) for x in range(w) if rng.random() < p]
+        if max_tiles is not None:
+            while len(cells) > max_tiles:
+                cells.pop(int(rng.integers(len(cells))))
         if len(cells) % 2:
             cells.pop(int(rng.integers(len(cells))))
         if len(cells) >= 2:
             break
     else:  # pragma: no cover
         cells = [(0, 0), (0, 1)]
-    layout = Layout([(2 * y, 2 * x, 0) for y, x in cells], name="random-grid")
+    return _grid_board(rng, cells, group_sizes, "random-grid")
+
+
+def _grid_board(rng: np.random.Generator, cells: list[tuple[int, int]], group_sizes: Sequence[int], name: str) -> Board:
+    layout = Layout([(2 * y, 2 * x, 0) for y, x in cells], name=name)
     cls = find_variant("shisen-sho")
-    return cls(layout, _groups(rng, len(layout), group_sizes), meta={"generator": "random-grid"})
+    return cls(layout, _groups(rng, len(layout), group_sizes), meta={"generator": name})
+
+
+GROUP_SIZE_CHOICES: dict[str, tuple[int, ...]] = {"pairs": (2,), "fours": (4,), "mixed": (2, 4)}
+"""Named group-size choices of the random boards: groups of two, of four (with one group
+of two when the tile count is not a multiple of four), or both mixed at random."""
+
+
+# --------------------------------------------------------------------------- every small board
+
+
+def even_groupings(n: int) -> Iterator[tuple[int, ...]]:
+    """Every way of splitting tiles ``0..n-1`` into groups of even size, each once.
+
+    A grouping is given as the group of every tile, groups numbered by their first tile
+    (``(0, 0, 1, 1)`` and ``(0, 1, 0, 1)`` are two of the four groupings of four tiles; the
+    fourth is one group of four). Their number is 1, 4, 31, 379, 6556 for 2, 4, 6, 8, 10
+    tiles.
+
+    >>> list(even_groupings(4))
+    [(0, 0, 0, 0), (0, 0, 1, 1), (0, 1, 0, 1), (0, 1, 1, 0)]
+
+    Notes
+    -----
+    :math:`O(n)` per grouping (a depth-first walk that drops prefixes which can no longer
+    make every group even).
+    """
+    if n % 2:
+        raise GeneratorError(f"n must be even, got {n}")
+    labels: list[int] = []
+    sizes: list[int] = []
+
+    def walk(i: int) -> Iterator[tuple[int, ...]]:
+        odd = sum(k % 2 for k in sizes)
+        if odd > n - i:
+            return
+        if i == n:
+            yield tuple(labels)
+            return
+        for g in range(len(sizes) + 1):
+            if g == len(sizes):
+                sizes.append(0)
+            sizes[g] += 1
+            labels.append(g)
+            yield from walk(i + 1)
+            labels.pop()
+            sizes[g] -= 1
+            if sizes[g] == 0:
+                sizes.pop()
+
+    return walk(0)
+
+
+EXHAUSTIVE_MAHJONG_LAYOUTS: dict[str, tuple[Position, ...]] = {
+    "tiny": ((0, 0, 0), (0, 2, 0), (0, 4, 0), (2, 0, 0), (2, 2, 0), (2, 4, 0), (1, 1, 1), (1, 3, 1)),
+    "row-pyramid": ((0, 0, 0), (0, 2, 0), (0, 4, 0), (0, 6, 0), (0, 1, 1), (0, 3, 1), (0, 5, 1), (0, 2, 2)),
+    "stacks": ((0, 0, 0), (0, 0, 1), (0, 0, 2), (0, 4, 0), (0, 4, 1), (0, 4, 2), (0, 8, 0), (0, 8, 1)),
+    "staggered": ((0, 0, 0), (2, 0, 0), (1, 2, 0), (0, 4, 0), (2, 4, 0), (1, 0, 1), (1, 2, 1), (1, 4, 1)),
+}
+"""The small layouts whose placements :func:`exhaustive_boards` runs through for the games
+on the Mahjong grid (``mahjong``, ``mahjong-transposed``, ``shisen-sho-3d``): the shipped
+``tiny`` (two rows of three, two tiles on top at half offsets), a one-row pyramid (4, 3
+at half offsets, 1), isolated stacks of heights 3, 3 and 2, and a staggered level (a tile
+with two neighbours on each side at half-row offsets) with three tiles on top."""
+
+_Transform = Callable[[Position], Position]
+
+_MIRRORS: tuple[_Transform, ...] = (
+    lambda p: p,
+    lambda p: (p[0], -p[1], p[2]),
+    lambda p: (-p[0], p[1], p[2]),
+    lambda p: (-p[0], -p[1], p[2]),
+)
+"""Left-right and front-rear mirrors: the rules of Mahjong, transposed Mahjong and
+Shisen-Sho on the Mahjong grid are the same in the mirror (a tile is free when its left
+*or* its right side is untouched; paths have no direction)."""
+
+_DIHEDRAL: tuple[_Transform, ...] = _MIRRORS + tuple(
+    (lambda p, m=m: (m(p)[1], m(p)[0], m(p)[2])) for m in _MIRRORS
+)
+"""The eight symmetries of the square: the Shisen-Sho rules (paths of at most three
+axis-parallel segments, a margin of one cell all round) do not tell rows from columns."""
+
+_SYMMETRIES: dict[str, tuple[_Transform, ...]] = {
+    "mahjong": _MIRRORS,
+    "mahjong-transposed": _MIRRORS,
+    "shisen-sho": _DIHEDRAL,
+    "shisen-sho-3d": _MIRRORS,
+}
+
+
+def exhaustive_shisen_area(max_tiles: int) -> int:
+    """The largest grid (in cells) whose placements :func:`exhaustive_placements` runs
+    through for Shisen-Sho: ``max_tiles + 1``, so every full rectangle of at most
+    ``max_tiles`` tiles and every rectangle with holes up to one cell more (for 8 tiles:
+    the sets of cells of the 1 x 9, 2 x 4 and 3 x 3 grids).
+
+    >>> exhaustive_shisen_area(8)
+    9
+    """
+    return max_tiles + 1
+
+
+def _normalized(positions: Sequence[Position]) -> tuple[Position, ...]:
+    r0 = min(p[0] for p in positions)
+    c0 = min(p[1] for p in positions)
+    return tuple(sorted((r - r0, c - c0, lev) for r, c, lev in positions))
+
+
+def _canonical(positions: Sequence[Position], transforms: Sequence[_Transform]) -> tuple[Position, ...]:
+    return min(_normalized([t(p) for p in positions]) for t in transforms)
+
+
+def _supported(positions: Sequence[Position]) -> bool:
+    """Every tile above level 0 lies (at least partly) on a tile of the level below."""
+    return all(
+        lev == 0 or any(l2 == lev - 1 and abs(r - r2) < 2 and abs(c - c2) < 2 for r2, c2, l2 in positions)
+        for r, c, lev in positions
+    )
+
+
+def _mother_subsets(max_tiles: int) -> Iterator[tuple[Position, ...]]:
+    for slots in EXHAUSTIVE_MAHJONG_LAYOUTS.values():
+        for k in range(2, min(max_tiles, len(slots)) + 1, 2):
+            for subset in itertools.combinations(slots, k):
+                if _supported(subset):
+                    yield subset
+
+
+def _grid_subsets(max_tiles: int) -> Iterator[tuple[Position, ...]]:
+    area = exhaustive_shisen_area(max_tiles)
+    for h in range(1, area + 1):  # the widest grid of each height: every smaller one is inside
+        w = area // h
+        cells = [(2 * y, 2 * x, 0) for y in range(h) for x in range(w)]
+        for k in range(2, min(max_tiles, len(cells)) + 1, 2):
+            yield from itertools.combinations(cells, k)
+
+
+_PLACEMENTS: dict[str, Callable[[int], Iterator[tuple[Position, ...]]]] = {
+    "mahjong": _mother_subsets,
+    "mahjong-transposed": _mother_subsets,
+    "shisen-sho": _grid_subsets,
+    "shisen-sho-3d": _mother_subsets,
+}
+
+
+def exhaustive_placements(game: str, max_tiles: int, *, symmetry: bool = True) -> list[tuple[Position, ...]]:
+    """Every placement of an even number ``2 <= k <= max_tiles`` of tiles that
+    :func:`exhaustive_boards` runs through for ``game``, each once.
+
+    * ``shisen-sho``: every set of ``k`` cells of a rectangle of at most
+      :func:`exhaustive_shisen_area` cells (full rectangles and rectangles with holes;
+      the grid of a board is the bounding box of its tiles).
+    * ``mahjong``, ``mahjong-transposed``, ``shisen-sho-3d``: every set of ``k`` positions
+      of a layout of :data:`EXHAUSTIVE_MAHJONG_LAYOUTS` in which each tile above level 0
+      lies on a tile of the set (at most 8 tiles, whatever ``max_tiles``).
+
+    Placements equal up to translation are one placement; with ``symmetry`` also those
+    equal up to the game's symmetries (mirrors; for Shisen-Sho the eight symmetries of the
+    square). Each is returned translated to row and column 0, in its least form.
+
+    Notes
+    -----
+    :math:`O(\\sum_k \\binom{s}{k})` subsets of the ``s`` slots, each normalised under
+    at most eight symmetries.
+    """
+    transforms = _SYMMETRIES[find_variant(game).game] if symmetry else _SYMMETRIES["mahjong"][:1]
+    seen: dict[tuple[Position, ...], None] = {}
+    for subset in _PLACEMENTS[find_variant(game).game](max_tiles):
+        seen.setdefault(_canonical(subset, transforms), None)
+    return list(seen)
+
+
+def _stabilizer(placement: tuple[Position, ...], transforms: Sequence[_Transform]) -> list[list[int]]:
+    """The permutations of the tiles of ``placement`` (a normalised, sorted tuple) that
+    its symmetries make (the identity among them)."""
+    index = {p: i for i, p in enumerate(placement)}
+    perms = []
+    for t in transforms:
+        moved = [t(p) for p in placement]
+        r0 = min(p[0] for p in moved)
+        c0 = min(p[1] for p in moved)
+        image = [(r - r0, c - c0, lev) for r, c, lev in moved]
+        if all(p in index for p in image):
+            perms.append([index[p] for p in image])
+    return perms
+
+
+def _relabelled(groups: Sequence[int]) -> tuple[int, ...]:
+    ids: dict[int, int] = {}
+    return tuple(ids.setdefault(g, len(ids)) for g in groups)
+
+
+def exhaustive_boards(
+    max_tiles: int,
+    *,
+    games: Sequence[str] = GAMES,
+    symmetry: bool = True,
+) -> Iterator[Board]:
+    """Every board of at most ``max_tiles`` tiles on the small layouts, game by game.
+
+    Each placement of :func:`exhaustive_placements` is dealt in every grouping of
+    :func:`even_groupings` (groups of any even size: pairs, fours, sixes, ...). With
+    ``symmetry`` a board equal to one already given up to a symmetry of the game (that
+    maps its placement onto itself) and a renumbering of the groups is left out, so each
+    board is given once up to the game's symmetries; without it, once up to translation
+    and the group numbers.
+
+    Parameters
+    ----------
+    max_tiles : int
+        Even, at least 2.
+    games : sequence of str
+        Game names (default: all four).
+    symmetry : bool
+        Leave out boards equal up to the game's symmetries.
+
+    Yields
+    ------
+    Board
+        Tiles in the order of their sorted positions; ``meta`` holds ``generator``
+        (``"exhaustive"``) and ``index`` (the board's number within its game).
+
+    Raises
+    ------
+    GeneratorError
+        ``max_tiles`` is odd or below 2.
+
+    Notes
+    -----
+    Output-sensitive: :math:`O(s)` per board for ``s`` symmetries, plus the placements.
+    The count grows as the number of groupings (379 for 8 tiles, 6,556 for 10) times the
+    placements.
+    """
+    if max_tiles < 2 or max_tiles % 2:
+        raise GeneratorError(f"the number of tiles must be even and at least 2, got {max_tiles}")
+    for game in games:
+        cls = find_variant(game)
+        transforms = _SYMMETRIES[cls.game] if symmetry else _SYMMETRIES["mahjong"][:1]
+        index = 0
+        for placement in exhaustive_placements(cls.game, max_tiles, symmetry=symmetry):
+            perms = _stabilizer(placement, transforms)
+            layout = Layout(placement, name=f"exhaustive-{len(placement)}")
+            for groups in even_groupings(len(placement)):
+                images = []
+                for perm in perms:
+                    moved = [0] * len(groups)
+                    for i, g in enumerate(groups):
+                        moved[perm[i]] = g
+                    images.append(_relabelled(moved))
+                if any(img < groups for img in images):
+                    continue
+                yield cls(layout, list(groups), meta={"generator": "exhaustive", "index": index})
+                index += 1

@@ -7,7 +7,16 @@ from typing import Any
 
 from mjsat.board import Move
 
-__all__ = ["SOLVABLE", "UNSOLVABLE", "UNKNOWN", "STATUSES", "SolveResult", "MjsatUnfeasible", "SolverError"]
+__all__ = [
+    "SOLVABLE",
+    "UNSOLVABLE",
+    "UNKNOWN",
+    "STATUSES",
+    "SolveResult",
+    "MjsatUnfeasible",
+    "SolverError",
+    "MethodNotApplicableError",
+]
 
 SOLVABLE = "solvable"
 UNSOLVABLE = "unsolvable"
@@ -21,6 +30,44 @@ class MjsatUnfeasible(Exception):
 
 class SolverError(RuntimeError):
     """A method broke its contract (for example an answer that replay rejects): a bug."""
+
+
+class MethodNotApplicableError(ValueError):
+    """A method does not cover this board: a game it has no model for, or a shape outside
+    what its theorem handles (``height2`` on stacks of three, ``sat`` on a
+    ``shisen-sho-3d`` board, ...).
+
+    It is the one way a method says "does not apply": the board is fine and the method is
+    not broken, another method may decide the board. Every other exception a method raises
+    is a failure (bad options, a bug).
+
+    Parameters
+    ----------
+    method : str
+        The method's name in :data:`mjsat.methods.METHODS`.
+    game : str or None
+        The board's game, when the refusal concerns a game.
+    reason : str
+        Why, in words (the message printed after ``method ... does not apply:``).
+
+    >>> str(MethodNotApplicableError("sat", "shisen-sho-3d", "no encoding for shisen-sho-3d boards"))
+    "method 'sat' does not apply: no encoding for shisen-sho-3d boards"
+    """
+
+    def __init__(self, method: str, game: str | None, reason: str) -> None:
+        self.method = method
+        self.game = game
+        self.reason = reason
+        super().__init__(f"method {method!r} does not apply: {reason}")
+
+    def __reduce__(self) -> tuple[Any, ...]:  # picklable across worker processes, subclasses too
+        return (_rebuild_not_applicable, (type(self), self.method, self.game, self.reason))
+
+
+def _rebuild_not_applicable(cls: type[MethodNotApplicableError], method: str, game: str | None, reason: str) -> MethodNotApplicableError:
+    exc = cls.__new__(cls)
+    MethodNotApplicableError.__init__(exc, method, game, reason)
+    return exc
 
 
 @dataclasses.dataclass

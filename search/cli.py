@@ -24,6 +24,7 @@ __all__ = ["sample"]
 @click.option("--method", default="search", show_default=True, help="Solving method (see `mjsat methods`).")
 @click.option("--time-limit", type=float, default=10.0, show_default=True, help="Seconds per deal before `unknown`.")
 @click.option("-O", "--option", "option_items", multiple=True, metavar="KEY=VALUE", help="Method option, e.g. -O critical=off.")
+@click.option("--retry-unknown", is_flag=True, help="Run the file's `unknown` rows again at --time-limit (which may then differ from the file's) and replace them.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 def sample(
     layout_spec: str,
@@ -36,21 +37,28 @@ def sample(
     method: str,
     time_limit: float,
     option_items: tuple[str, ...],
+    retry_unknown: bool,
     as_json: bool,
 ) -> None:
     """Decide N seeded random deals of a layout and summarise them.
 
     Each deal is `mjsat deal --layout NAME --seed S` for S = seed-start .. seed-start+N-1,
-    decided with the method (the pairing-set search by default) at the time limit. One
-    JSON line per deal (seed, status, seconds, nodes, ...) is appended to --out as soon
-    as it is decided; run the same command again to go on after an interruption (seeds
-    already in the file are skipped). The summary gives the share of unsolvable deals
-    with its Wilson 95 % interval, the time per deal and the hardest seeds.
+    decided with the method (the pairing-set search by default) at the time limit. The
+    first line of --out records the layout, game, method, -O options and time limit; one
+    JSON line per deal (seed, status, seconds, nodes, ...) is appended as soon as it is
+    decided. Run the same command again to go on after an interruption (seeds already in
+    the file are skipped); a run with another layout, game, method, options or time limit
+    is refused, naming the argument. --retry-unknown runs the file's `unknown` rows again
+    at the given time limit (the only argument that may then differ) and replaces them,
+    keeping every seed once; the file's header then records the new limit. The summary
+    gives the share of unsolvable deals with its Wilson 95 % interval, the time per deal
+    and the hardest seeds.
 
     \b
     Examples:
       mjsat sample --layout turtle -n 1000 --out turtle.jsonl
       mjsat sample --layout turtle -n 10000 --workers 2 --out turtle.jsonl --json
+      mjsat sample --layout turtle -n 1000 --out turtle.jsonl --time-limit 60 --retry-unknown
       mjsat sample --layout ../shared/layout-sources/xmahjongg/bridge -n 500 --out bridge.jsonl
       mjsat sample --layout rect-6x5 --game shisen-sho -n 200 --out s.jsonl -O critical=off
     """
@@ -59,15 +67,13 @@ def sample(
 
     from mjsat.cli import parse_key_values
     from mjsat.layouts import load_layout
-    from mjsat.methods import method_options
+    from mjsat.methods import check_options
     from mjsat.search.sample import sample as run_sample
     from mjsat.search.sample import summarize
 
-    options = parse_key_values(option_items)
-    accepted = method_options(method)
-    extra = sorted(set(options) - accepted)
-    if extra:
-        raise click.BadParameter(f"method {method!r} takes no option {extra[0]!r}", param_hint="-O/--option")
+    if time_limit is not None and not 0 < time_limit < math.inf:
+        raise click.BadParameter(f"must be a positive number of seconds, got {time_limit}", param_hint="--time-limit")
+    options = check_options(method, parse_key_values(option_items))  # before any file is read or deal run
     layout = load_layout(layout_spec, map_name=map_name)
     seeds = range(seed_start, seed_start + count)
     console = Console(stderr=True)
@@ -85,7 +91,7 @@ def sample(
 
         rows = run_sample(
             layout, seeds, out, game=game, method=method, time_limit=time_limit,
-            options=options, workers=workers, progress=progress,
+            options=options, workers=workers, progress=progress, retry_unknown=retry_unknown,
         )
         bar.update(task, completed=count)
     summary = {"layout": layout.name or layout_spec, "game": game, "method": method, "out": out, **summarize(rows)}

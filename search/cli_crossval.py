@@ -25,9 +25,11 @@ def _split(values: tuple[str, ...]) -> list[str]:
 @click.option("--solvable-every", type=click.IntRange(0), default=0, help="Every K-th deal solvable by construction (expected solvable).")
 @click.option("--folder", "folders", multiple=True, type=click.Path(file_okay=False), help="Every board file of this folder, e.g. instances/ (repeatable).")
 @click.option("--cnf", "cnfs", multiple=True, type=click.Path(), help="CNF file or folder of .cnf files: boards built by the reductions (repeatable).")
-@click.option("--random-small", type=click.IntRange(0), default=0, help="This many random small boards (mjsat.generate).")
+@click.option("--random-small", type=click.IntRange(0), default=0, help="This many random small boards (mjsat.generate), of every game of --games in turn: groups of 2, of 4 and mixed; Shisen-Sho full rectangles and grids with holes.")
 @click.option("--max-tiles", type=click.IntRange(2), default=12, show_default=True, help="Size of --random-small boards.")
-@click.option("--shisen", is_flag=True, help="--random-small: alternate Mahjong and Shisen-Sho boards.")
+@click.option("--exhaustive", type=click.IntRange(0), default=0, metavar="N", help="Every board of at most N tiles (N even) of every game of --games on small grids and layouts, up to symmetry (see the README): 11,235 boards for 8.")
+@click.option("--games", "games_opt", multiple=True, metavar="G1,G2", help="Games of --random-small and --exhaustive (default: all four).")
+@click.option("--shisen", is_flag=True, help="Short for --games shisen-sho.")
 @click.option("--height2", "height2_count", type=click.IntRange(0), default=0, help="This many height-two boards (some with a planted blocked cycle).")
 @click.option("--height2-max-tiles", type=click.IntRange(2), default=16, show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the generated sets and of the methods.")
@@ -48,6 +50,8 @@ def crossval(
     cnfs: tuple[str, ...],
     random_small: int,
     max_tiles: int,
+    exhaustive: int,
+    games_opt: tuple[str, ...],
     shisen: bool,
     height2_count: int,
     height2_max_tiles: int,
@@ -64,20 +68,50 @@ def crossval(
     """Run every exact method on sets of boards and compare the answers.
 
     The methods are those registered (`mjsat solve --method ...`) except `auto`: `ref` on
-    boards of at most --ref-max-tiles tiles, `height2` where it applies, each SAT encoding
-    with each solver. Every `solvable` answer is replayed. Prints per method the boards
-    decided, solvable / unsolvable / unknown, median and max time, and the agreement
-    matrix (boards both decided: agreed / both). When two methods disagree (or a method
-    contradicts what the board is known to be), the board and all answers are written to
-    --out-dir and the command exits 1.
+    boards of at most --ref-max-tiles tiles, each SAT encoding with each solver, `cpsat`,
+    `search`, `height2`. A method that says it does not apply to a board (`height2` off
+    isolated stacks of height two, `sat` and `cpsat` on shisen-sho-3d) counts as n/a;
+    any other failure is an error. Method, encoding and solver names are checked before
+    any board runs. Every `solvable` answer is replayed. Prints per method the boards
+    decided, solvable / unsolvable / unknown / n/a / errors, median and max time, and the
+    agreement matrix (boards both decided: agreed / both). When two methods disagree, a
+    method errs, or a method contradicts what the board is known to be, the board and all
+    answers are written to --out-dir and the command exits 1.
+
+    --exhaustive N runs every board of at most N tiles: Shisen-Sho on every set of cells
+    of a grid of at most N+1 cells, the games on the Mahjong grid on every set of
+    positions of four small layouts (each tile above level 0 resting on one), each in
+    every grouping into groups of even size, up to the game's symmetries. With it the
+    SAT encodings run with one solver (the first of --solvers' default list) unless
+    --solvers names others.
 
     \b
     mjsat crossval --random-small 200 --height2 200
+    mjsat crossval --exhaustive 8                       # every board of up to 8 tiles
+    mjsat crossval --exhaustive 6 --games shisen-sho --methods ref,sat,cpsat
+    mjsat crossval --random-small 2000 --shisen --max-tiles 12
     mjsat crossval --layout turtle -n 200 --methods search,sat,cpsat
     mjsat crossval --folder instances/ --cnf instances/ --json > table.json
-    mjsat crossval --random-small 500 --shisen --max-tiles 16 --time-limit 30
     """
+    from mjsat.board import GAMES, find_variant
     from mjsat.search import crossval as cv
+
+    if not 0 < time_limit < float("inf"):
+        raise click.BadParameter(f"must be a positive number of seconds, got {time_limit}", param_hint="--time-limit")
+    if exhaustive % 2:
+        raise click.BadParameter(f"the number of tiles must be even, got {exhaustive}", param_hint="--exhaustive")
+    if shisen and games_opt:
+        raise click.UsageError("give --games or --shisen, not both")
+    games = tuple(dict.fromkeys(find_variant(g).game for g in _split(games_opt))) or (("shisen-sho",) if shisen else GAMES)
+    if not (layouts or folders or cnfs or random_small or exhaustive or height2_count):
+        raise click.UsageError("name at least one board set: --layout, --folder, --cnf, --random-small, --exhaustive or --height2")
+    # every method, encoding and solver name is checked here, before any board is built or run
+    specs, skipped = cv.discover_methods(
+        only=_split(methods) or None, encodings=_split(encodings) or None, solvers=_split(solvers) or None,
+        single_solver=bool(exhaustive),
+    )
+    if not specs:
+        raise click.UsageError("no method to run")
 
     sets: list[Any] = []
     total = 0
@@ -98,19 +132,13 @@ def crossval(
             sets.append(iter(cl))
             total += len(cl)
     if random_small:
-        games = ("mahjong", "shisen-sho") if shisen else ("mahjong",)
         sets.append(cv.random_small_cases(seed=seed, count=random_small, max_tiles=max_tiles, games=games))
         total += random_small
+    if exhaustive:
+        sets.append(cv.exhaustive_cases(exhaustive, games=games))
     if height2_count:
         sets.append(cv.height2_cases(seed=seed, count=height2_count, max_tiles=height2_max_tiles))
         total += height2_count
-    if not sets and not notes:
-        raise click.UsageError("name at least one board set: --layout, --folder, --cnf, --random-small or --height2")
-    specs, skipped = cv.discover_methods(
-        only=_split(methods) or None, encodings=_split(encodings) or None, solvers=_split(solvers) or None
-    )
-    if not specs:
-        raise click.UsageError("no method to run")
     for name, why in skipped.items():
         notes.append(f"method {name} skipped: {why}")
     for note in notes:
@@ -122,6 +150,10 @@ def crossval(
     else:
         from rich.progress import Progress
 
+        if exhaustive:  # counted only for the bar (a second walk through the enumeration)
+            from mjsat.generate import exhaustive_boards
+
+            total += sum(1 for _ in exhaustive_boards(exhaustive, games=games))
         with Progress(transient=True) as bar:
             task = bar.add_task("crossval", total=total)
             report = cv.run_crossval(

@@ -97,6 +97,10 @@ def play(
 
         PlayerView(source.board)  # a Shisen-Sho board fails here, with a one-line message
     fatal_opts: dict[str, Any] | None = None
+    if fatal and not 0 < time_limit < float("inf"):
+        raise click.BadParameter(f"must be a positive number of seconds, got {time_limit}", param_hint="--time-limit")
+    if method is not None and not fatal:
+        raise click.UsageError("--method names the exact method of --fatal: give --fatal too")
     if fatal:
         from mjsat.methods import METHODS
         from mjsat.search.play_analysis import best_exact_method

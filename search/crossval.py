@@ -3,9 +3,14 @@
 The methods are discovered at run time from :data:`mjsat.methods.METHODS` (all but
 ``auto``, which only repeats the others), so a method registered tomorrow is checked
 tomorrow without a change here. A method that takes ``encoding`` or ``solver`` options is
-run once per selected encoding and solver. ``ref`` runs only on boards small enough for it
-and ``height2`` only where it applies; a method that refuses a board (a ``ValueError``,
-for example a game it does not support) counts as "not applicable" for that board.
+run once per selected encoding and solver; the names are checked
+(:func:`mjsat.methods.check_options`) before any board runs. ``ref`` runs only on boards
+small enough for it. A method that raises
+:class:`~mjsat.result.MethodNotApplicableError` (``height2`` off isolated stacks of height
+two, ``sat`` and ``cpsat`` on ``shisen-sho-3d``, ...) counts as "not applicable" for that
+board; any other exception is an error of that method. Each column counts the CNFs its
+runs solved (``cnfs`` in :meth:`MethodSummary.to_dict`: on Shisen-Sho the ``parity``
+encoding hands the board to ``layered``).
 
 Every ``solvable`` answer is replayed by :func:`mjsat.methods.solve`. Two methods that both
 decided and answered differently, a wrong solution, or an answer against what the board is
@@ -24,6 +29,7 @@ import dataclasses
 import inspect
 import itertools
 import json
+import math
 import statistics
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -32,12 +38,13 @@ from typing import Any
 
 import numpy as np
 
-from mjsat.board import Board
+from mjsat.board import GAMES, Board, find_variant
 from mjsat.boardio import board_to_json, load_board
 from mjsat.fileio import InputFileError, write_text_atomic
-from mjsat.result import SOLVABLE, UNSOLVABLE, SolveResult, SolverError
+from mjsat.result import SOLVABLE, UNSOLVABLE, MethodNotApplicableError, SolveResult, SolverError
 
 __all__ = [
+    "CrossvalError",
     "NA",
     "ERROR",
     "DEFAULT_REF_MAX_TILES",
@@ -53,6 +60,7 @@ __all__ = [
     "cnf_cases",
     "cnf_builder",
     "random_small_cases",
+    "exhaustive_cases",
     "height2_cases",
     "run_case",
     "run_crossval",
@@ -60,14 +68,21 @@ __all__ = [
 ]
 
 NA = "n/a"
-"""Status recorded when a method does not apply to a board (or refused it)."""
+"""Status recorded when a method does not apply to a board (it raised
+:class:`~mjsat.result.MethodNotApplicableError`, or ``ref`` on a board above its size)."""
 ERROR = "error"
-"""Status recorded when a method broke its contract (a solution that replay rejects)."""
+"""Status recorded when a method broke its contract (a solution that replay rejects, any
+exception but :class:`~mjsat.result.MethodNotApplicableError`)."""
 DEFAULT_REF_MAX_TILES = 20
 """Largest board the reference solver is run on by default."""
 
 
 # --------------------------------------------------------------------------- methods
+
+
+class CrossvalError(ValueError):
+    """Cross-validation parameters that cannot work (an encoding list for no SAT method, a
+    time limit that is not positive)."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -108,6 +123,7 @@ def discover_methods(
     encodings: Sequence[str] | None = None,
     solvers: Sequence[str] | None = None,
     exclude: Sequence[str] = ("auto",),
+    single_solver: bool = False,
 ) -> tuple[list[MethodSpec], dict[str, str]]:
     """The methods to compare, from :data:`mjsat.methods.METHODS` at run time.
 
@@ -121,6 +137,9 @@ def discover_methods(
         ``SOLVERS`` or else :data:`DEFAULT_SOLVERS`.
     exclude : sequence of str
         Never run (``auto`` repeats the others).
+    single_solver : bool
+        Without ``solvers``: only the first solver of the default list (the encodings
+        decide what a CNF says about the board; the solvers only how fast it is refuted).
 
     Returns
     -------
@@ -129,20 +148,23 @@ def discover_methods(
 
     Raises
     ------
-    ValueError
+    UnknownMethodError
         A name in ``only`` is not registered.
+    ValueError
+        An encoding or solver name a method refuses (:func:`mjsat.methods.check_options`),
+        or ``encodings`` / ``solvers`` given while no method takes them.
 
     Notes
     -----
     Imports each method's module once: :math:`O(m)` imports for ``m`` methods.
     """
-    from mjsat.methods import METHODS, get_method, method_options
+    from mjsat.methods import METHODS, UnknownMethodError, check_options, get_method, method_options
 
     names = [m for m in METHODS if m not in exclude]
     if only:
         unknown = [m for m in only if m not in METHODS]
         if unknown:
-            raise ValueError(f"unknown method {unknown[0]!r} (known: {', '.join(sorted(METHODS))})")
+            raise UnknownMethodError(f"unknown method {unknown[0]!r} (known: {', '.join(sorted(METHODS))})")
         names = list(dict.fromkeys(only))  # asked for by name: run even if normally excluded
     specs: list[MethodSpec] = []
     skipped: dict[str, str] = {}
@@ -161,6 +183,8 @@ def discover_methods(
                 axes.append([("encoding", v) for v in values])
         if "solver" in opts:
             values = list(solvers) if solvers else (_published(module, ("SOLVERS",)) or list(DEFAULT_SOLVERS))
+            if single_solver and not solvers:
+                values = values[:1]
             axes.append([("solver", v) for v in values])
         if not axes:
             specs.append(MethodSpec(name, name))
@@ -168,6 +192,11 @@ def discover_methods(
         for combo in itertools.product(*axes):
             label = f"{name}[{','.join(f'{k}={v}' for k, v in combo)}]"
             specs.append(MethodSpec(label, name, tuple(combo)))
+    for spec in specs:
+        check_options(spec.method, spec.kwargs)
+    for option, values in (("encoding", encodings), ("solver", solvers)):
+        if values and not any(option in dict(spec.options) for spec in specs):
+            raise CrossvalError(f"--{option}s {','.join(values)}: none of the methods run takes an {option} option")
     return specs, skipped
 
 
@@ -321,22 +350,63 @@ def cnf_cases(paths: Iterable[str | Path]) -> Iterator[BoardCase]:
             yield BoardCase(f"{f}:{target}", board, "cnf", SOLVABLE if sat else UNSOLVABLE)
 
 
+RANDOM_SHAPES: tuple[str, ...] = ("rectangle", "holes")
+"""Shapes of the random Shisen-Sho boards, in turn: a full rectangle, a grid with holes."""
+
+
 def random_small_cases(
-    *, seed: int, count: int, max_tiles: int = 12, max_levels: int = 3, games: Sequence[str] = ("mahjong",)
+    *,
+    seed: int,
+    count: int,
+    max_tiles: int = 12,
+    max_levels: int = 3,
+    games: Sequence[str] = GAMES,
 ) -> Iterator[BoardCase]:
-    """Random small boards of :mod:`mjsat.generate` (seeded), cycling through ``games``.
+    """Random small boards of :mod:`mjsat.generate` (seeded), of every game in turn.
+
+    Board ``i`` is of ``games[i % len(games)]``; the ``j``-th board of a game
+    (``j = i // len(games)``) has groups of the choice ``j % 3`` of
+    :data:`mjsat.generate.GROUP_SIZE_CHOICES` (pairs, fours, both mixed), and on
+    Shisen-Sho the shape ``(j // 3) % 2`` of :data:`RANDOM_SHAPES` (a full rectangle, or a
+    grid with holes), so every combination comes every six boards of a game. Boards
+    have at most ``max_tiles`` tiles (Shisen-Sho grids at most 6 x 5); Mahjong layouts are
+    :func:`mjsat.generate.random_small_layout` (at most ``max_levels`` levels).
 
     Notes
     -----
     ``O(count * max_tiles)``.
     """
-    from mjsat.generate import random_small_board
+    from mjsat.generate import GROUP_SIZE_CHOICES, random_grid_board, random_small_board
 
     rng = np.random.default_rng(seed)
+    choices = list(GROUP_SIZE_CHOICES.items())
     for i in range(count):
-        game = games[i % len(games)]
-        board = random_small_board(rng, game=game, max_tiles=max_tiles, max_levels=max_levels)
-        yield BoardCase(f"random-small:{seed}:{i}", board, f"random-small {game}")
+        game = find_variant(games[i % len(games)]).game
+        j = i // len(games)
+        kind, sizes = choices[j % len(choices)]
+        if game == "shisen-sho":
+            shape = RANDOM_SHAPES[(j // len(choices)) % len(RANDOM_SHAPES)]
+            board = random_grid_board(rng, max_tiles=max_tiles, full=shape == "rectangle", group_sizes=sizes)
+            what = f"{shape}-{kind}"
+        else:
+            board = random_small_board(rng, game=game, max_tiles=max_tiles, max_levels=max_levels, group_sizes=sizes)
+            what = kind
+        yield BoardCase(f"random-small:{seed}:{i}:{game}:{what}", board, f"random-small {game}")
+
+
+def exhaustive_cases(max_tiles: int, *, games: Sequence[str] = GAMES) -> Iterator[BoardCase]:
+    """Every board of at most ``max_tiles`` tiles of :func:`mjsat.generate.exhaustive_boards`
+    (up to the games' symmetries), game by game.
+
+    Notes
+    -----
+    As :func:`mjsat.generate.exhaustive_boards`; for ``max_tiles = 8`` that is 3,963
+    Shisen-Sho boards and 2,424 boards of each game on the Mahjong grid.
+    """
+    from mjsat.generate import exhaustive_boards
+
+    for board in exhaustive_boards(max_tiles, games=games):
+        yield BoardCase(f"exhaustive:{board.game}:{board.meta['index']}", board, f"exhaustive {board.game}")
 
 
 def height2_cases(*, seed: int, count: int, max_tiles: int = 16) -> Iterator[BoardCase]:
@@ -369,6 +439,8 @@ class MethodSummary:
     not_applicable: int = 0
     errors: int = 0
     times: list[float] = dataclasses.field(default_factory=list)
+    cnfs: dict[str, int] = dataclasses.field(default_factory=dict)
+    """Encoding name -> runs that solved a CNF of it (from the answers' ``tried``)."""
 
     @property
     def decided(self) -> int:
@@ -387,6 +459,7 @@ class MethodSummary:
             "errors": self.errors,
             "median_seconds": statistics.median(t) if t else None,
             "max_seconds": max(t) if t else None,
+            "cnfs": dict(self.cnfs),
         }
 
 
@@ -436,16 +509,10 @@ class CrossvalReport:
 
 
 def _applicable(spec: MethodSpec, board: Board, ref_max_tiles: int) -> str | None:
-    """Why ``spec`` is not run on ``board`` (``None``: run it)."""
+    """Why ``spec`` is not run on ``board`` (``None``: run it); every other refusal is
+    the method's own :class:`~mjsat.result.MethodNotApplicableError`."""
     if spec.method == "ref" and len(board) > ref_max_tiles:
         return f"more than {ref_max_tiles} tiles"
-    if spec.method == "height2":
-        from mjsat.search.height2 import NotHeightTwoError, check_height2
-
-        try:
-            check_height2(board)
-        except NotHeightTwoError as exc:
-            return str(exc)
     return None
 
 
@@ -462,9 +529,12 @@ def run_case(
     Returns
     -------
     dict
-        ``{label: {"status", "seconds", "reason", "moves"}}``; status :data:`NA` when the
-        method does not apply or refused the board, :data:`ERROR` when it returned a
-        solution that replay rejects (or crashed).
+        ``{label: {"status", "seconds", "reason", "moves", "tried"}}``; status :data:`NA`
+        when the method does not apply (it raised
+        :class:`~mjsat.result.MethodNotApplicableError`, or ``ref`` above
+        ``ref_max_tiles``), :data:`ERROR` when it returned a solution that replay rejects
+        or raised any other exception. ``tried`` is the method's ``stats["tried"]`` (the
+        CNFs a SAT run solved, e.g. ``["layered:3"]``) when it has one.
 
     Notes
     -----
@@ -484,21 +554,24 @@ def run_case(
         except SolverError as exc:
             out[spec.label] = {"status": ERROR, "seconds": time.perf_counter() - start, "reason": str(exc), "moves": []}
             continue
-        except ValueError as exc:  # refused: a game or a shape the method does not cover
-            out[spec.label] = {"status": NA, "seconds": 0.0, "reason": str(exc), "moves": []}
+        except MethodNotApplicableError as exc:  # the method's own "does not apply"
+            out[spec.label] = {"status": NA, "seconds": 0.0, "reason": exc.reason, "moves": []}
             continue
-        except Exception as exc:  # a crash is a bug of that method: report it, keep going
+        except Exception as exc:  # anything else is a failure of that method: report it, keep going
             out[spec.label] = {
                 "status": ERROR, "seconds": time.perf_counter() - start,
-                "reason": f"crashed: {type(exc).__name__}: {exc}", "moves": [],
+                "reason": f"raised {type(exc).__name__}: {exc}", "moves": [],
             }
             continue
-        out[spec.label] = {
+        answer: dict[str, Any] = {
             "status": res.status,
             "seconds": res.seconds,
             "reason": res.reason,
             "moves": [list(m) for m in res.moves],
         }
+        if isinstance(res.stats.get("tried"), list):
+            answer["tried"] = [str(t) for t in res.stats["tried"]]
+        out[spec.label] = answer
     return out
 
 
@@ -570,11 +643,24 @@ def run_crossval(
     -------
     CrossvalReport
 
+    Raises
+    ------
+    ValueError
+        A method name or option that cannot work (:func:`mjsat.methods.check_options`),
+        or a time limit that is not positive (:class:`CrossvalError`), before any board
+        runs.
+
     Notes
     -----
     :math:`O(B \\cdot m)` method runs for ``B`` boards and ``m`` methods, plus
     :math:`O(B m^2)` for the agreement matrix.
     """
+    from mjsat.methods import check_options
+
+    if time_limit is not None and not 0 < time_limit < math.inf:
+        raise CrossvalError(f"the time limit must be a positive number of seconds, got {time_limit}")
+    for spec in methods:  # names and options, once, before any board runs
+        check_options(spec.method, spec.kwargs)
     t0 = time.perf_counter()
     labels = [m.label for m in methods]
     per = {m: MethodSummary(m) for m in labels}
@@ -598,6 +684,8 @@ def run_crossval(
                 s.errors += 1
                 continue
             s.times.append(float(a["seconds"]))
+            for enc in {t.split(":")[0].removesuffix("-weak") for t in a.get("tried", ())}:
+                s.cnfs[enc] = s.cnfs.get(enc, 0) + 1
             if st == SOLVABLE:
                 s.solvable += 1
             elif st == UNSOLVABLE:

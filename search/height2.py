@@ -38,7 +38,7 @@ from typing import Any
 import networkx as nx
 
 from mjsat.board import Board, GroupId, Move, TileId, normalize_move
-from mjsat.result import SOLVABLE, UNSOLVABLE, MjsatUnfeasible, SolveResult, SolverError
+from mjsat.result import SOLVABLE, UNSOLVABLE, MethodNotApplicableError, MjsatUnfeasible, SolveResult, SolverError
 
 __all__ = [
     "NotHeightTwoError",
@@ -55,8 +55,12 @@ __all__ = [
 ]
 
 
-class NotHeightTwoError(ValueError):
-    """The board is not one the height-two method covers (the message says why)."""
+class NotHeightTwoError(MethodNotApplicableError):
+    """The board is not one the height-two method covers (``reason`` says why): the
+    method ``height2`` does not apply to it."""
+
+    def __init__(self, game: str | None, reason: str) -> None:
+        super().__init__("height2", game, reason)
 
 
 class BlockedCycleError(MjsatUnfeasible):
@@ -121,12 +125,14 @@ def check_height2(board: Board) -> _Stacks:
     """
     if board.game not in ("mahjong", "mahjong-transposed"):
         raise NotHeightTwoError(
-            f"height2 decides Mahjong Solitaire boards of isolated stacks, not {board.game} boards"
+            board.game,
+            f"it decides Mahjong Solitaire boards of isolated stacks, not {board.game} boards"
         )
     lay = board.layout
     if not lay.is_isolated_stacks():
         raise NotHeightTwoError(
-            f"height2 needs a layout of isolated stacks of height one and two: {_not_isolated_reason(board)}"
+            board.game,
+            f"it needs a layout of isolated stacks of height one and two: {_not_isolated_reason(board)}"
         )
     n = len(lay)
     below = [-1] * n
@@ -138,7 +144,8 @@ def check_height2(board: Board) -> _Stacks:
                 if lay.below[b]:
                     r, c, _ = lay.positions[t]
                     raise NotHeightTwoError(
-                        f"height2 needs stacks of height one and two: the stack at row {r}, col {c} "
+                        board.game,
+                        f"it needs stacks of height one and two: the stack at row {r}, col {c} "
                         f"holds 3 tiles or more (tile {t} is on level {lay.positions[t][2]})"
                     )
                 below[t] = b
@@ -151,7 +158,8 @@ def check_height2(board: Board) -> _Stacks:
         if len(live) > 2:
             r, c, _ = lay.positions[live[0]]
             raise NotHeightTwoError(
-                f"height2 needs stacks of height one and two: the stack at row {r}, col {c} "
+                board.game,
+                f"it needs stacks of height one and two: the stack at row {r}, col {c} "
                 f"holds {len(live)} tiles ({', '.join(map(str, live))})"
             )
         if len(live) == 2:
@@ -164,7 +172,8 @@ def check_height2(board: Board) -> _Stacks:
     for g, k in sorted(counts.items()):
         if k not in (2, 4):
             raise NotHeightTwoError(
-                f"height2 needs groups of two or four tiles (Theorem 7): group "
+                board.game,
+                f"it needs groups of two or four tiles (Theorem 7): group "
                 f"{board.group_label(g)} has {k}"
             )
     return _Stacks(below, above)

@@ -35,6 +35,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from mjsat.result import MethodNotApplicableError
 from mjsat.search.kernels_sh3d import sh3d_arrays
 from mjsat.search.kernels_shisen import _sh_apply, _sh_ok, _sh_scan
 from mjsat.search.pairing import SH3D, SHISEN, Geometry, pairings
@@ -49,8 +50,12 @@ _ENTER, _NEXT = 0, 1
 _OPEN, _DEAD = 0, 2
 
 
-class GroupTooLargeError(ValueError):
-    """A group of more than :data:`MAX_GROUP` tiles (use ``engine="python"``)."""
+class GroupTooLargeError(MethodNotApplicableError):
+    """A group of more than :data:`MAX_GROUP` tiles (use ``engine="python"``): the numba
+    engine of the method ``search`` does not apply."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__("search", None, reason)
 
 
 # --------------------------------------------------------------------------- arrays

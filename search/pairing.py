@@ -56,6 +56,7 @@ from typing import Any
 import numpy as np
 
 from mjsat.board import Board, Move, ShisenShoBoard, ShisenShoMahjongBoard, TransposedMahjongBoard
+from mjsat.result import MethodNotApplicableError
 from mjsat.shisen import connectable, connectable3d
 
 __all__ = [
@@ -183,7 +184,7 @@ def geometry(board: Board) -> Geometry:
     if isinstance(board, ShisenShoMahjongBoard):
         return Geometry(SH3D, n, group, mem, cells=board.cells, shape=board.grid_shape)
     if not isinstance(board, TransposedMahjongBoard) and board.game != "mahjong":
-        raise ValueError(f"the pairing search does not know the game {board.game!r}")
+        raise MethodNotApplicableError("search", board.game, f"the pairing search does not know the game {board.game!r}")
     above, one, two, covered, ones_of, twos_of = _mahjong_tables(board)
     return Geometry(
         MAHJONG, n, group, mem,

@@ -29,9 +29,19 @@ import time
 from typing import Any
 
 from mjsat.board import Board
-from mjsat.result import SOLVABLE, UNKNOWN, UNSOLVABLE, SolveResult
+from mjsat.result import SOLVABLE, UNKNOWN, UNSOLVABLE, MethodNotApplicableError, SolveResult
 
-__all__ = ["DEFAULT_NODE_BUDGET", "DEFAULT_SEARCH_SECONDS", "DEFAULT_PLAN", "REF_MAX_TILES", "UnknownPlanStepError", "plan", "solve_auto"]
+__all__ = [
+    "DEFAULT_NODE_BUDGET",
+    "DEFAULT_SEARCH_SECONDS",
+    "DEFAULT_PLAN",
+    "REF_MAX_TILES",
+    "AutoOptionError",
+    "UnknownPlanStepError",
+    "check_auto_options",
+    "plan",
+    "solve_auto",
+]
 
 DEFAULT_NODE_BUDGET = 150
 """Search nodes of the first, budgeted search step. On 1,000 seeded turtle deals (22 Nov
@@ -100,6 +110,47 @@ def plan(board: Board, *, steps: tuple[str, ...] | list[str] = DEFAULT_PLAN) -> 
     return out
 
 
+class AutoOptionError(ValueError):
+    """A search budget of the ``auto`` method that is not positive."""
+
+
+def check_auto_options(
+    *,
+    node_limit: int | None = None,
+    search_seconds: float | None = None,
+    plan_steps: str | None = None,
+) -> tuple[str, ...]:
+    """Check the options of :func:`solve_auto` without a board (registered in
+    :data:`mjsat.methods.OPTION_CHECKS`) and return the plan's steps.
+
+    Raises
+    ------
+    AutoOptionError
+        A budget that is not positive.
+    UnknownPlanStepError
+        ``plan_steps`` names an unknown step.
+
+    Notes
+    -----
+    :math:`O(s)` for ``s`` steps.
+    """
+    from mjsat.methods import METHODS
+
+    for label, value in (("node_limit", node_limit), ("search_seconds", search_seconds)):
+        if value is None:
+            continue
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
+            raise AutoOptionError(f"auto: the search budget must be positive ({label}={value!r})")
+    if plan_steps is not None and not isinstance(plan_steps, str):
+        raise UnknownPlanStepError(f"auto: plan_steps is a comma-separated list of steps, got {plan_steps!r}")
+    steps = tuple(s.strip() for s in plan_steps.split(",") if s.strip()) if plan_steps else DEFAULT_PLAN
+    known = set(METHODS) | set(DEFAULT_PLAN)
+    for step in steps:
+        if step not in known or step == "auto":
+            raise UnknownPlanStepError(f"auto: unknown step {step!r} (known: {', '.join(sorted(known - {'auto'}))})")
+    return steps
+
+
 def solve_auto(
     board: Board,
     *,
@@ -146,12 +197,10 @@ def solve_auto(
     (:math:`O(\\text{budget} \\cdot (n + e))`) and then the SAT solver's (exponential in
     the worst case; the problem is NP-complete).
     """
-    steps = tuple(s.strip() for s in plan_steps.split(",") if s.strip()) if plan_steps else DEFAULT_PLAN
+    steps = check_auto_options(node_limit=node_limit, search_seconds=search_seconds, plan_steps=plan_steps)
     todo = plan(board, steps=steps)
     budget = DEFAULT_NODE_BUDGET if node_limit is None else int(node_limit)
     slice_s = DEFAULT_SEARCH_SECONDS if search_seconds is None else float(search_seconds)
-    if budget < 1 or slice_s <= 0:
-        raise ValueError(f"auto: the search budget must be positive (node_limit={budget}, search_seconds={slice_s})")
     start = time.monotonic()
     tried: list[dict[str, Any]] = []
     unknown_reasons: list[str] = []
@@ -169,7 +218,7 @@ def solve_auto(
         t0 = time.perf_counter()
         try:
             res: SolveResult = fn(board.copy(stack=False), time_limit=limit, seed=seed, **opts)
-        except ValueError as exc:  # refused (a game or shape the method does not cover)
+        except MethodNotApplicableError as exc:  # refused: a game or shape the method does not cover
             tried.append({"step": step, "status": "refused", "seconds": time.perf_counter() - t0, "reason": str(exc)})
             continue
         tried.append({"step": step, "status": res.status, "seconds": time.perf_counter() - t0, "reason": res.reason})

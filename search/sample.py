@@ -1,8 +1,28 @@
 """Batch sampling: many seeded random deals of one layout, decided and summarised.
 
-One JSON line per deal goes to an output file as soon as the deal is decided, so a run
-can be killed and started again: seeds already in the file are skipped, and a killed run
-loses at most the deals in progress (a half-written last line is dropped on restart).
+The results file (JSON lines) starts with a header line that records what the rows were
+made with::
+
+    {"format": "mjsat-sample", "version": 2, "layout": "turtle", "layout_digest": "...",
+     "game": "mahjong", "method": "search", "options": {}, "time_limit": 10.0}
+
+then holds one row per deal, written as soon as the deal is decided (``seed``,
+``status``, ``seconds``, ``time_limit``, ...), so a run can be killed and started again:
+seeds already in the file are skipped, and a killed run loses at most the deals in
+progress (a half-written last line is dropped on restart). A run on an existing file
+must have the header's layout (name and tiles), game, method, ``-O`` options and time
+limit; it refuses, naming the first argument that differs, rather than mixing rows.
+
+``retry_unknown`` (``mjsat sample --retry-unknown``) runs every ``unknown`` row of the
+file again, at the current time limit, which is then the one argument that may differ
+from the header. The new rows are appended (a later row of a seed replaces an earlier
+``unknown`` row of it, and only such a row), then the file is rewritten through a
+temporary file with one row per seed, in the old order, under a header with the current
+time limit. The file is valid at every moment: killed before the rewrite, the next run
+reads the appended rows as replacements. After a completed retry every ``unknown`` row
+ran at the header's time limit; a decided row may come from an earlier limit (its own
+``time_limit`` says which). Files without a header (written by older versions) are read
+by :func:`read_done` but not appended to.
 
 >>> from mjsat.board import Layout
 >>> lay = Layout([(0, 2 * i, 0) for i in range(8)], name="row-8")
@@ -15,6 +35,8 @@ loses at most the deals in progress (a half-written last line is dropped on rest
 from __future__ import annotations
 
 import concurrent.futures as cf
+import dataclasses
+import hashlib
 import json
 import math
 import os
@@ -27,13 +49,97 @@ import numpy as np
 
 from mjsat.board import Layout
 from mjsat.deal import deal_random
-from mjsat.fileio import InputFileError
+from mjsat.fileio import InputFileError, write_text_atomic
 
-__all__ = ["SampleError", "wilson_interval", "solve_deal", "read_done", "sample", "summarize"]
+__all__ = [
+    "SampleError",
+    "SampleHeader",
+    "FORMAT",
+    "layout_digest",
+    "VERSION",
+    "wilson_interval",
+    "solve_deal",
+    "read_sample",
+    "read_done",
+    "sample",
+    "summarize",
+]
+
+FORMAT = "mjsat-sample"
+"""The ``format`` of a results file's header line."""
+VERSION = 2
+"""The header's ``version`` (files of version 1 had no header)."""
 
 
 class SampleError(ValueError):
-    """Bad sampling parameters (count, workers, an output file of another layout)."""
+    """Bad sampling parameters (count, workers, an output file made with other arguments)."""
+
+
+def layout_digest(layout: Layout) -> str:
+    """A short hash of the layout's tiles and rule (two layouts of one name differ in it).
+
+    Notes
+    -----
+    :math:`O(n)`.
+    """
+    text = json.dumps([list(map(list, layout.positions)), bool(layout.block_any_higher)])
+    return hashlib.sha256(text.encode("ascii")).hexdigest()[:16]
+
+
+@dataclasses.dataclass(frozen=True)
+class SampleHeader:
+    """The arguments a results file was made with (its first line)."""
+
+    layout: str
+    layout_digest: str
+    game: str
+    method: str
+    options: dict[str, Any]
+    time_limit: float | None
+
+    COMPARED = (
+        ("layout", "--layout"),
+        ("layout_digest", "--layout (its tiles)"),
+        ("game", "--game"),
+        ("method", "--method"),
+        ("options", "-O options"),
+        ("time_limit", "--time-limit"),
+    )
+    """The fields a run must share with the file, and the argument each stands for."""
+
+    def to_json(self) -> str:
+        return json.dumps(
+            {
+                "format": FORMAT, "version": VERSION, "layout": self.layout, "layout_digest": self.layout_digest,
+                "game": self.game, "method": self.method, "options": self.options, "time_limit": self.time_limit,
+            }
+        )
+
+    def differs(self, other: SampleHeader, *, skip: tuple[str, ...] = ()) -> tuple[str, Any, Any] | None:
+        """``(argument, this file's value, other's value)`` of the first field that
+        differs (``None`` when all agree), leaving out the fields in ``skip``."""
+        for field, argument in self.COMPARED:
+            if field in skip:
+                continue
+            mine, theirs = getattr(self, field), getattr(other, field)
+            if mine != theirs:
+                return argument, mine, theirs
+        return None
+
+
+def _header_from(path: Path, line: int, obj: dict[str, Any]) -> SampleHeader:
+    if obj.get("version") != VERSION:
+        raise InputFileError(path, line, f"{FORMAT} version {obj.get('version')!r} is not supported (this mjsat reads version {VERSION})")
+    try:
+        header = SampleHeader(
+            str(obj["layout"]), str(obj["layout_digest"]), str(obj["game"]), str(obj["method"]),
+            dict(obj["options"]), obj["time_limit"],
+        )
+    except (KeyError, TypeError, ValueError) as exc:
+        raise InputFileError(path, line, f"the header lacks or garbles {exc}") from None
+    if header.time_limit is not None and (isinstance(header.time_limit, bool) or not isinstance(header.time_limit, (int, float))):
+        raise InputFileError(path, line, f"the header's time_limit is not a number: {header.time_limit!r}")
+    return header
 
 
 def wilson_interval(k: int, n: int, *, z: float = 1.959963984540054) -> tuple[float, float]:
@@ -91,39 +197,85 @@ def solve_deal(
     }
 
 
-def read_done(path: str | os.PathLike[str], *, repair: bool = True) -> list[dict[str, Any]]:
-    """The rows already in a results file (none when it does not exist).
+def read_sample(path: str | os.PathLike[str], *, repair: bool = True) -> tuple[SampleHeader | None, list[dict[str, Any]]]:
+    """The header and the rows of a results file (``(None, [])`` when it does not exist).
 
     A last line without its newline (a run killed while writing) is dropped, and with
-    ``repair`` cut from the file, so that appending goes on cleanly.
+    ``repair`` cut from the file, so that appending goes on cleanly. A row of a seed that
+    already has an ``unknown`` row replaces it (a retry); the rows come in the order of
+    their seeds' first rows.
+
+    Returns
+    -------
+    (SampleHeader or None, list of dict)
+        ``None`` for a file without a header (written before version 2), whose rows are
+        still returned.
 
     Raises
     ------
     InputFileError
-        A complete line that is not a JSON object with a ``seed``.
+        A complete line that is not a JSON object with an integer ``seed`` (or the header,
+        first), a header of another version, or a seed twice where the first row is not
+        ``unknown``.
+
+    Notes
+    -----
+    :math:`O(L)` for a file of ``L`` bytes.
     """
     p = Path(path)
     if not p.exists():
-        return []
-    data = p.read_bytes()
+        return None, []
+    try:
+        data = p.read_bytes()
+    except OSError as exc:
+        raise InputFileError(p, None, exc.strerror or str(exc)) from None
     if data and not data.endswith(b"\n"):
         cut = data.rfind(b"\n") + 1
         data = data[:cut]
         if repair:
             with open(p, "r+b") as fh:
                 fh.truncate(cut)
-    rows = []
-    for i, line in enumerate(data.decode("utf-8").splitlines(), start=1):
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise InputFileError(p, line, "not UTF-8 text") from None
+    header: SampleHeader | None = None
+    rows: dict[int, dict[str, Any]] = {}
+    first = True
+    for i, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
         try:
             row = json.loads(line)
         except json.JSONDecodeError as exc:
             raise InputFileError(p, i, f"not a JSON line: {exc.msg}") from None
-        if not isinstance(row, dict) or not isinstance(row.get("seed"), int):
+        except RecursionError:
+            raise InputFileError(p, i, "nested too deeply") from None
+        if first and isinstance(row, dict) and row.get("format") == FORMAT:
+            header = _header_from(p, i, row)
+            first = False
+            continue
+        first = False
+        if not isinstance(row, dict) or isinstance(row.get("seed"), bool) or not isinstance(row.get("seed"), int):
             raise InputFileError(p, i, "expected a JSON object with an integer 'seed'")
-        rows.append(row)
-    return rows
+        seed = row["seed"]
+        if seed in rows and rows[seed].get("status") != "unknown":
+            raise InputFileError(p, i, f"seed {seed} twice (only an 'unknown' row may be followed by its retry)")
+        rows[seed] = row
+    return header, list(rows.values())
+
+
+def read_done(path: str | os.PathLike[str], *, repair: bool = True) -> list[dict[str, Any]]:
+    """The rows already in a results file (none when it does not exist); see
+    :func:`read_sample`, which also returns the header.
+
+    Raises
+    ------
+    InputFileError
+        As :func:`read_sample`.
+    """
+    return read_sample(path, repair=repair)[1]
 
 
 _WORKER_LAYOUT: Layout | None = None
@@ -153,6 +305,7 @@ def sample(
     options: dict[str, Any] | None = None,
     workers: int = 1,
     progress: Callable[[dict[str, Any]], None] | None = None,
+    retry_unknown: bool = False,
 ) -> list[dict[str, Any]]:
     """Decide the deals of ``seeds`` not yet in ``out``, appending one JSON line each.
 
@@ -162,42 +315,79 @@ def sample(
     seeds : sequence of int
         The deals (``deal_random(layout, seed=s)``); the solver's seed is the deal's.
     out : path
-        The JSONL results file (appended to; created when missing).
+        The results file (created with its header when missing or empty; see the module
+        docstring for the format).
+    method, options, time_limit, game
+        As :func:`solve_deal`; on an existing file they must be the header's.
     workers : int
         Processes; each seed is one task, so the rows do not depend on the number of
         workers (only their order in the file does).
     progress : callable, optional
         Called with each new row (for a progress bar).
+    retry_unknown : bool
+        Also run every ``unknown`` row of the file again (any seed), at ``time_limit``,
+        which may then differ from the header's; the file is rewritten with one row per
+        seed and the new time limit in its header.
 
     Returns
     -------
     list of dict
         Every row of the file for the requested seeds (old and new), by seed.
 
+    Raises
+    ------
+    SampleError
+        ``workers`` below 1; a file made with another layout, game, method, options or
+        time limit (the message names the argument); a file without a header.
+    ValueError
+        An unknown method or an option that cannot work
+        (:func:`mjsat.methods.check_options`), before any deal runs.
+    InputFileError
+        A malformed results file.
+
     Notes
     -----
     The cost is the sum of the solving times divided by ``workers``, plus about a
-    millisecond of process traffic per deal when ``workers > 1``.
+    millisecond of process traffic per deal when ``workers > 1``; a retry adds one
+    rewrite of the file (:math:`O(L)`).
     """
+    from mjsat.board import find_variant
+    from mjsat.methods import check_options
+
     if workers < 1:
         raise SampleError(f"workers must be at least 1, got {workers}")
-    options = dict(options or {})
-    wanted = set(int(s) for s in seeds)
-    done = read_done(out)
-    for r in done:
-        if r.get("layout", layout.name) != layout.name or r.get("game", game) != game:
+    options = check_options(method, dict(options or {}))
+    game = find_variant(game).game
+    if time_limit is not None:
+        time_limit = float(time_limit)
+    wanted = [int(s) for s in seeds]
+    here = SampleHeader(layout.name, layout_digest(layout), game, method, options, time_limit)
+    header, done = read_sample(out)
+    if header is None and done:
+        raise SampleError(
+            f"{out} has no header line (written by an older mjsat, which did not record the method, "
+            "options and time limit of its rows): use another --out file"
+        )
+    if header is not None:
+        diff = header.differs(here, skip=("time_limit",) if retry_unknown else ())
+        if diff is not None:
+            argument, old, new = diff
             raise SampleError(
-                f"{out} holds deals of layout {r.get('layout')!r} ({r.get('game')}), "
-                f"not {layout.name!r} ({game}): use another --out file"
+                f"{out} was made with {argument} {_show(old)}, not {_show(new)}: "
+                "run with the same arguments or use another --out file"
+                + (" (--retry-unknown reruns its unknown rows at another time limit)" if argument == "--time-limit" else "")
             )
-    old = {r["seed"]: r for r in done if r["seed"] in wanted}
-    todo = [int(s) for s in seeds if int(s) not in old]
+    else:
+        Path(out).parent.mkdir(parents=True, exist_ok=True)
+        write_text_atomic(out, here.to_json() + "\n")
+    by_seed = {r["seed"]: r for r in done}
+    retry = [s for s, r in by_seed.items() if retry_unknown and r.get("status") == "unknown"]
+    todo = retry + [s for s in dict.fromkeys(wanted) if s not in by_seed]
     new: dict[int, dict[str, Any]] = {}
-    Path(out).parent.mkdir(parents=True, exist_ok=True)
     with open(out, "a", encoding="utf-8") as fh:
 
         def record(row: dict[str, Any]) -> None:
-            row = {"layout": layout.name, "game": game, **row}
+            row = {"layout": layout.name, "game": game, **row, "time_limit": time_limit}
             fh.write(json.dumps(row) + "\n")
             fh.flush()
             new[row["seed"]] = row
@@ -216,8 +406,16 @@ def sample(
             with cf.ProcessPoolExecutor(max_workers=workers, initializer=_init_worker, initargs=init) as pool:
                 for row in _bounded(pool, todo, 4 * workers, (game, method, time_limit, options)):
                     record(row)
-    merged = {**old, **new}
-    return [merged[s] for s in sorted(merged)]
+    merged = {**by_seed, **new}
+    if retry_unknown:
+        # one row per seed, in the old order, under a header with the current time limit
+        lines = [here.to_json()] + [json.dumps(merged[s]) for s in merged]
+        write_text_atomic(out, "\n".join(lines) + "\n")
+    return [merged[s] for s in sorted(set(wanted))]
+
+
+def _show(value: Any) -> str:
+    return json.dumps(value, sort_keys=True) if isinstance(value, dict) else repr(value)
 
 
 def _bounded(pool: cf.Executor, seeds: Iterable[int], window: int, args: tuple[Any, ...]) -> Iterator[dict[str, Any]]:

@@ -22,6 +22,7 @@ The wrapper validates the board, runs the phases in order and times each of them
 from __future__ import annotations
 
 import math
+import numbers
 import time
 from collections import OrderedDict
 from typing import Any
@@ -32,7 +33,16 @@ from mjsat.board import Board, Layout, Move
 from mjsat.result import SOLVABLE, UNKNOWN, UNSOLVABLE, SolveResult
 from mjsat.search.pairing import MAHJONG, Geometry, PythonSearch, SearchLimit, geometry, pairings
 
-__all__ = ["solve_search", "ENGINES", "UnknownEngineError", "default_attempts", "prior_conflict", "warm_up"]
+__all__ = [
+    "solve_search",
+    "ENGINES",
+    "UnknownEngineError",
+    "SearchOptionError",
+    "check_search_options",
+    "default_attempts",
+    "prior_conflict",
+    "warm_up",
+]
 
 ENGINES = ("numba", "python")
 """The implementations of the search."""
@@ -55,6 +65,43 @@ CHUNK_NODES = 200
 
 class UnknownEngineError(ValueError):
     """An ``engine`` option that is neither ``numba`` nor ``python``."""
+
+
+class SearchOptionError(ValueError):
+    """A count option of the ``search`` method that is not a non-negative integer."""
+
+
+def check_search_options(
+    *,
+    engine: str = "numba",
+    attempts: int | None = None,
+    guided: int | None = None,
+    presearch: int = 0,
+    node_limit: int | None = None,
+    **switches: Any,
+) -> None:
+    """Check the options of :func:`solve_search` without a board (registered in
+    :data:`mjsat.methods.OPTION_CHECKS`); the on/off ``switches`` take any value.
+
+    Raises
+    ------
+    UnknownEngineError
+        ``engine`` is not one of :data:`ENGINES`.
+    SearchOptionError
+        ``attempts``, ``guided``, ``presearch`` or ``node_limit`` is not a non-negative
+        integer (``None`` stands for the default where the option has one).
+
+    Notes
+    -----
+    :math:`O(1)`.
+    """
+    if engine not in ENGINES:
+        raise UnknownEngineError(f"unknown engine {engine!r} (known: {', '.join(ENGINES)})")
+    for label, value in (("attempts", attempts), ("guided", guided), ("presearch", presearch), ("node_limit", node_limit)):
+        if value is None and label != "presearch":
+            continue
+        if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 0:
+            raise SearchOptionError(f"{label} must be an integer >= 0, got {value!r}")
 
 
 def default_attempts(geo: Geometry) -> int:
@@ -249,8 +296,7 @@ def solve_search(
     :math:`O(n + e)` for apply and scan in the numba engine on Mahjong (event-driven), and
     one scan per pairing of every unpaired group with ``critical``.
     """
-    if engine not in ENGINES:
-        raise UnknownEngineError(f"unknown engine {engine!r} (known: {', '.join(ENGINES)})")
+    check_search_options(engine=engine, attempts=attempts, guided=guided, presearch=presearch, node_limit=node_limit)
     t0 = time.perf_counter()
     deadline = None if time_limit is None else time.monotonic() + float(time_limit)
     geo = geometry(board)

@@ -21,7 +21,8 @@ def test_sample_json_summary_and_resume(tmp_path):
     assert lo <= summary["unsolvable_pct"] <= hi
     res = runner.invoke(cli, args[:4] + ["20"] + args[5:])
     assert res.exit_code == 0, res.output
-    assert len(out.read_text().splitlines()) == 20
+    lines = out.read_text().splitlines()
+    assert len(lines) == 21 and json.loads(lines[0])["format"] == "mjsat-sample"  # the header, then a row per seed
 
 
 def test_sample_table_output(tmp_path):

@@ -176,7 +176,7 @@ def test_cli_solve_height2(tmp_path):
     write_board(MahjongBoard(Layout([(0, 0, 0), (0, 2, 0)]), [0, 0]), bad)
     r = runner.invoke(cli, ["solve", str(bad), "--method", "height2"])
     assert r.exit_code == 2
-    assert "height2 needs a layout of isolated stacks" in r.output
+    assert "method 'height2' does not apply: it needs a layout of isolated stacks" in r.output
 
 
 def test_agrees_with_the_exact_search_on_1000_boards():

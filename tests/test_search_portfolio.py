@@ -53,7 +53,9 @@ def test_works_with_ref_alone(monkeypatch):
 
 def test_broken_and_refusing_methods_are_skipped(monkeypatch, tmp_path):
     (tmp_path / "auto_refuser.py").write_text(
-        "def solve_no(board, *, time_limit=None, seed=0, **kw):\n    raise ValueError('not my kind of board')\n"
+        "from mjsat.result import MethodNotApplicableError\n"
+        "def solve_no(board, *, time_limit=None, seed=0, **kw):\n"
+        "    raise MethodNotApplicableError('sat', board.game, 'not my kind of board')\n"
     )
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.setattr(

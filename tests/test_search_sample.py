@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import json
+import textwrap
 
 import pytest
+from click.testing import CliRunner
 
+from mjsat import methods as methods_mod
 from mjsat.board import Layout
+from mjsat.cli import cli
+from mjsat.deal import deal_random
 from mjsat.fileio import InputFileError
-from mjsat.search.sample import SampleError, read_done, sample, solve_deal, summarize, wilson_interval
+from mjsat.search.sample import SampleError, read_done, read_sample, sample, solve_deal, summarize, wilson_interval
 
 ROW = Layout([(0, 2 * i, 0) for i in range(8)], name="row-8")
 PY = {"engine": "python"}
@@ -44,7 +49,8 @@ def test_sample_resumes_and_skips_done_seeds(tmp_path):
     rows2 = sample(ROW, range(15), out, options=PY, progress=seen.append)
     assert [r["seed"] for r in seen] == [10, 11, 12, 13, 14]
     assert [r["seed"] for r in rows2] == list(range(15))
-    lines = out.read_text().splitlines()
+    header, *lines = out.read_text().splitlines()
+    assert json.loads(header)["method"] == "search" and json.loads(header)["options"] == PY
     assert len(lines) == 15 and len({json.loads(x)["seed"] for x in lines}) == 15
     assert rows2[:10] == rows
 
@@ -85,3 +91,179 @@ def test_results_of_another_layout_are_refused(tmp_path):
         sample(other, range(2), out, options=PY)
     with pytest.raises(SampleError):
         sample(ROW, range(2), out, options=PY, game="mahjong-transposed")
+
+
+# --------------------------------------------------------------------------- header, refusals, retries
+
+SLOW = textwrap.dedent(
+    '''
+    from mjsat.ref import solve_ref
+    from mjsat.result import SolveResult
+
+    CALLS = []
+
+    def solve_slow(board, *, time_limit=None, seed=0):
+        """ref, but 'unknown' below one second of time limit (a method that needs time)."""
+        CALLS.append(seed)
+        if time_limit is not None and time_limit < 1:
+            return SolveResult("unknown", "slow", reason="time limit")
+        res = solve_ref(board)
+        res.method = "slow"
+        return res
+    '''
+)
+
+
+@pytest.fixture
+def slow_method(tmp_path, monkeypatch):
+    (tmp_path / "sample_slow.py").write_text(SLOW)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setitem(methods_mod.METHODS, "slow", "sample_slow:solve_slow")
+    import sample_slow
+
+    sample_slow.CALLS.clear()
+    return sample_slow
+
+
+def _lines(path):
+    return [json.loads(x) for x in path.read_text().splitlines()]
+
+
+def test_header_records_the_arguments(tmp_path):
+    out = tmp_path / "r.jsonl"
+    sample(ROW, range(3), out, method="search", options=PY, time_limit=7)
+    header, *rows = _lines(out)
+    assert header == {
+        "format": "mjsat-sample", "version": 2, "layout": "row-8", "layout_digest": header["layout_digest"],
+        "game": "mahjong", "method": "search", "options": {"engine": "python"}, "time_limit": 7.0,
+    }
+    assert [r["seed"] for r in rows] == [0, 1, 2] and all(r["time_limit"] == 7.0 for r in rows)
+    got, done = read_sample(out)
+    assert got is not None and got.method == "search" and len(done) == 3
+
+
+@pytest.mark.parametrize(
+    "change, argument",
+    [
+        ({"layout": Layout([(0, 2 * i, 0) for i in range(4)], name="row-4")}, "--layout"),
+        ({"layout": Layout([(0, 3 * i, 0) for i in range(8)], name="row-8")}, "--layout (its tiles)"),
+        ({"game": "mahjong-transposed"}, "--game"),
+        ({"method": "ref", "options": {}}, "--method"),
+        ({"options": {"engine": "python", "critical": False}}, "-O options"),
+        ({"time_limit": 20}, "--time-limit"),
+        ({"time_limit": None}, "--time-limit"),
+    ],
+)
+def test_resume_with_other_arguments_is_refused(tmp_path, change, argument):
+    out = tmp_path / "r.jsonl"
+    base = {"layout": ROW, "game": "mahjong", "method": "search", "options": PY, "time_limit": 10.0}
+    sample(base["layout"], range(4), out, **{k: v for k, v in base.items() if k != "layout"})
+    before = out.read_bytes()
+    args = {**base, **change}
+    with pytest.raises(SampleError) as exc:
+        sample(args.pop("layout"), range(6), out, **args)
+    message = str(exc.value)
+    assert f"was made with {argument} " in message and "\n" not in message
+    assert out.read_bytes() == before  # nothing written
+
+
+def test_files_without_a_header_are_read_but_not_appended_to(tmp_path):
+    old = tmp_path / "old.jsonl"
+    old.write_text('{"layout": "row-8", "game": "mahjong", "seed": 0, "status": "solvable", "seconds": 0.1}\n')
+    assert read_done(old)[0]["status"] == "solvable"
+    with pytest.raises(SampleError, match="no header line"):
+        sample(ROW, range(2), old, options=PY)
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("")
+    assert [r["seed"] for r in sample(ROW, range(2), empty, options=PY)] == [0, 1]
+    assert _lines(empty)[0]["format"] == "mjsat-sample"
+
+
+def test_bad_method_and_options_fail_before_the_file_is_touched(tmp_path):
+    out = tmp_path / "r.jsonl"
+    with pytest.raises(ValueError, match="unknown method"):
+        sample(ROW, range(2), out, method="nosuch")
+    with pytest.raises(ValueError, match="unknown encoding 'nosuch'"):
+        sample(ROW, range(2), out, method="sat", options={"encoding": "nosuch"})
+    with pytest.raises(ValueError, match="unknown SAT solver"):
+        sample(ROW, range(2), out, method="sat", options={"solver": "nosuch"})
+    assert not out.exists()
+
+
+def test_retry_unknown_reruns_every_unknown_row_once(tmp_path, slow_method):
+    out = tmp_path / "r.jsonl"
+    rows = sample(ROW, range(8), out, method="slow", time_limit=0.5)
+    assert {r["status"] for r in rows} == {"unknown"}
+    with pytest.raises(SampleError, match="--time-limit 0.5, not 5.0.*--retry-unknown"):
+        sample(ROW, range(8), out, method="slow", time_limit=5)
+    with pytest.raises(SampleError, match="--method"):
+        sample(ROW, range(8), out, method="ref", time_limit=5, retry_unknown=True)
+    slow_method.CALLS.clear()
+    # seeds 0..9: the 8 unknown ones again, 8 and 9 new
+    rows = sample(ROW, range(10), out, method="slow", time_limit=5, retry_unknown=True)
+    assert sorted(slow_method.CALLS) == list(range(10))
+    assert [r["seed"] for r in rows] == list(range(10))
+    assert all(r["status"] in ("solvable", "unsolvable") and r["time_limit"] == 5.0 for r in rows)
+    for r in rows:
+        assert r["status"] == methods_mod.solve(deal_random(ROW, seed=r["seed"]), "ref").status
+    header, *lines = _lines(out)
+    assert header["time_limit"] == 5.0 and [r["seed"] for r in lines] == list(range(10))
+    # the file now resumes at the new limit only, and a second retry has nothing to run
+    slow_method.CALLS.clear()
+    sample(ROW, range(10), out, method="slow", time_limit=5)
+    sample(ROW, range(10), out, method="slow", time_limit=5, retry_unknown=True)
+    assert slow_method.CALLS == [] and len(_lines(out)) == 11
+
+
+def test_retry_killed_halfway_keeps_every_seed_once(tmp_path, slow_method, monkeypatch):
+    out = tmp_path / "r.jsonl"
+    sample(ROW, range(6), out, method="slow", time_limit=0.5)
+    real = slow_method.solve_slow
+    calls = []
+
+    def dies_on_the_fourth(board, *, time_limit=None, seed=0):
+        calls.append(seed)
+        if len(calls) == 4:
+            raise KeyboardInterrupt
+        return real(board, time_limit=time_limit, seed=seed)
+
+    monkeypatch.setattr(slow_method, "solve_slow", dies_on_the_fourth)
+    with pytest.raises(KeyboardInterrupt):
+        sample(ROW, range(6), out, method="slow", time_limit=5, retry_unknown=True)
+    # the file is valid: three replacement rows appended, each seed read once
+    header, *lines = _lines(out)
+    assert header["time_limit"] == 0.5 and len(lines) == 9
+    _, rows = read_sample(out)
+    assert sorted(r["seed"] for r in rows) == list(range(6))
+    assert sum(r["status"] != "unknown" for r in rows) == 3
+    monkeypatch.setattr(slow_method, "solve_slow", real)
+    rows = sample(ROW, range(6), out, method="slow", time_limit=5, retry_unknown=True)
+    assert [r["seed"] for r in rows] == list(range(6)) and all(r["status"] != "unknown" for r in rows)
+    header, *lines = _lines(out)
+    assert header["time_limit"] == 5.0 and [r["seed"] for r in lines] == list(range(6))
+
+
+def test_a_decided_seed_twice_is_refused(tmp_path):
+    out = tmp_path / "r.jsonl"
+    sample(ROW, range(2), out, options=PY)
+    with open(out, "a") as fh:
+        fh.write(json.dumps({"seed": 0, "status": "unsolvable", "seconds": 0.0}) + "\n")
+    with pytest.raises(InputFileError, match=r":4: seed 0 twice"):
+        read_sample(out)
+
+
+def test_cli_refusal_and_retry(tmp_path, slow_method):
+    out = tmp_path / "c.jsonl"
+    runner = CliRunner()
+    base = ["sample", "--layout", "row-8", "-n", "5", "--out", str(out), "--method", "slow", "--json"]
+    r = runner.invoke(cli, [*base, "--time-limit", "0.5"])
+    assert r.exit_code == 0, r.output
+    r = runner.invoke(cli, [*base, "--time-limit", "3"])
+    assert r.exit_code == 2 and len(r.output.strip().splitlines()) == 1 and "--time-limit 0.5, not 3.0" in r.output
+    r = runner.invoke(cli, [*base, "--time-limit", "3", "--retry-unknown"])
+    assert r.exit_code == 0, r.output
+    summary = json.loads(r.stdout[r.stdout.index("{"):])
+    assert summary["deals"] == 5 and summary["unknown"] == 0
+    r = runner.invoke(cli, ["sample", "--layout", "row-8", "-n", "5", "--out", str(tmp_path / "x.jsonl"), "--method", "sat", "-O", "encoding=nosuch"])
+    assert r.exit_code == 2 and len(r.output.strip().splitlines()) == 1 and "unknown encoding" in r.output
+    assert not (tmp_path / "x.jsonl").exists()
