@@ -76,12 +76,15 @@ class Limit:
             raise SizeLimitError(f"{self.env} must be a positive integer, got {os.environ[self.env]!r}")
         return int(raw)
 
-    def exceeded(self, count: int, subject: str = "the input") -> str | None:
-        """``None`` when ``count`` is within the limit, else the one-line refusal."""
+    def exceeded(self, count: int, subject: str = "the input", *, at_least: bool = False) -> str | None:
+        """``None`` when ``count`` is within the limit, else the one-line refusal
+        (``at_least``: ``count`` is a lower bound, the reader stopped counting there)."""
         limit = self.value
         if count <= limit:
             return None
-        return f"{subject} has {count:,} {self.unit}, above the limit of {limit:,} (set {self.env} to lift it)"
+        more = "more than " if at_least else ""
+        shown = limit if at_least else count
+        return f"{subject} has {more}{shown:,} {self.unit}, above the limit of {limit:,} (set {self.env} to lift it)"
 
     def check(self, count: int, subject: str = "the input") -> None:
         """Raise :class:`SizeLimitError` when ``count`` is above the limit."""
