@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from mjsat.board import MAX_COORD, MAX_LEVEL, Board, InvalidBoardError, InvalidLayoutError, Layout, Move, find_variant
-from mjsat.fileio import InputFileError, parse_decimal, parse_json, read_text, write_text_atomic
+from mjsat.fileio import InputFileError, parse_decimal, parse_json, read_text, text_lines, write_text_atomic
 from mjsat.limits import MAX_TILES
 
 __all__ = [
@@ -163,7 +163,7 @@ def board_from_text(text: str, path: PathLike = "<text>", *, game: str = "mahjon
     groups: list[int] = []
     lines: list[int | None] = []
     limit = MAX_TILES.value
-    for lineno, raw in enumerate(text.split("\n"), 1):
+    for lineno, raw in enumerate(text_lines(text), 1):
         s = raw.strip()
         if not s or s.startswith("#"):
             continue
@@ -355,7 +355,7 @@ def solution_from_text(text: str, path: PathLike = "<solution>") -> list[Move]:
             moves.append((a, b))
         return moves
     moves = []
-    for lineno, raw in enumerate(text.split("\n"), 1):
+    for lineno, raw in enumerate(text_lines(text), 1):
         line = raw.split("#", 1)[0].strip()
         if not line:
             continue
@@ -382,7 +382,7 @@ def load_solution(path: PathLike, board: Board | None = None) -> list[Move]:
     if board is not None:
         plain = not text.lstrip().startswith(("{", "["))
         if plain:
-            numbered: list[int] = [i for i, raw in enumerate(text.split("\n"), 1) if raw.split("#", 1)[0].strip()]
+            numbered: list[int] = [i for i, raw in enumerate(text_lines(text), 1) if raw.split("#", 1)[0].strip()]
         else:
             data_key = "moves" if text.lstrip().startswith("{") else None
             numbered = _array_item_lines(text, data_key)

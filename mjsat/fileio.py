@@ -44,6 +44,7 @@ __all__ = [
     "MAX_DIGITS",
     "decode_text",
     "read_text",
+    "text_lines",
     "parse_json",
     "parse_decimal",
     "prepare_output",
@@ -134,6 +135,22 @@ def read_text(path: PathLike) -> str:
     return decode_text(data, path)
 
 
+_NEWLINE = re.compile(r"\r\n|\r|\n")
+
+
+def text_lines(text: str) -> list[str]:
+    """The lines of ``text`` as an editor numbers them (``\\n``, ``\\r\\n`` or ``\\r`` ends
+    a line; unlike :meth:`str.splitlines`, form feeds and Unicode separators do not).
+
+    >>> text_lines("a\\r\\nb\\x0cc\\rd\\n")
+    ['a', 'b\\x0cc', 'd']
+    """
+    out = _NEWLINE.split(text)
+    if out and out[-1] == "":
+        out.pop()
+    return out
+
+
 _JSON_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
 
 
@@ -206,9 +223,11 @@ def parse_json(text: str, path: PathLike = "<json>") -> Any:
 _DECIMAL = re.compile(r"[+-]?[0-9]+")
 
 
-def parse_decimal(path: PathLike, line: int | None, text: str, what: str, low: int, high: int) -> int:
+def parse_decimal(
+    path: PathLike, line: int | None, text: str, what: str, low: int | None = None, high: int | None = None
+) -> int:
     """One integer field of a text format: ASCII decimal digits with an optional sign,
-    in ``low..high``.
+    at most :data:`MAX_DIGITS` of them, in ``low..high`` when given.
 
     >>> parse_decimal("f", 1, "-12", "row", -100, 100)
     -12
@@ -224,12 +243,13 @@ def parse_decimal(path: PathLike, line: int | None, text: str, what: str, low: i
     """
     if not _DECIMAL.fullmatch(text):
         raise InputFileError(path, line, f"{what}: expected an integer, got {text[:40]!r}")
+    span = "" if low is None or high is None else f" {low}..{high}"
     digits = len(text.lstrip("+-"))
     if digits > MAX_DIGITS:
-        raise InputFileError(path, line, f"{what}: {text[:12]}... ({digits} digits) is out of range {low}..{high}")
+        raise InputFileError(path, line, f"{what}: {text[:12]}... ({digits} digits) is out of range{span}")
     value = int(text)
-    if not low <= value <= high:
-        raise InputFileError(path, line, f"{what}: {value} is out of range {low}..{high}")
+    if (low is not None and value < low) or (high is not None and value > high):
+        raise InputFileError(path, line, f"{what}: {value} is out of range{span}")
     return value
 
 
