@@ -26,6 +26,7 @@ from mjsat.encoders.common import BuildTimeLimit, Decoded, Decoder, EncodingErro
 from mjsat.encoders.layered import encode_layered, first_steps, step_bound
 from mjsat.encoders.order import encode_order
 from mjsat.encoders.parity import encode_parity, first_parity_steps
+from mjsat.limits import MAX_STEP_CELLS
 from mjsat.result import SOLVABLE, UNKNOWN, UNSOLVABLE, SolveResult
 
 __all__ = [
@@ -110,6 +111,8 @@ def encode(
     ------
     EncodingError
         Unknown encoding, or ``steps`` with an encoding that has no steps.
+    SizeLimitError
+        ``steps`` times the tiles above :data:`mjsat.limits.MAX_STEP_CELLS`.
     """
     name = DEFAULT_ENCODING if encoding is None else encoding.strip().lower()
     if name not in ENCODINGS:
@@ -117,6 +120,7 @@ def encode(
     if steps is not None:
         if name not in ("layered", "parity"):
             raise EncodingError(f"the {name} encoding has no steps (only layered and parity take --steps)")
+        MAX_STEP_CELLS.check(int(steps) * len(board), f"{steps} steps on a board of {len(board)} tiles", verb="makes")
         return ENCODINGS[name](board, vpool=vpool, steps=steps)
     return ENCODINGS[name](board, vpool=vpool)
 
@@ -291,6 +295,8 @@ def solve_sat(
         raise EncodingError(f"unknown encoding {encoding!r} (known: auto, {', '.join(ENCODINGS)})")
     if steps is not None and name not in ("layered", "parity", "auto"):
         raise EncodingError(f"the {name} encoding has no steps (only layered and parity take steps)")
+    if steps is not None:
+        MAX_STEP_CELLS.check(int(steps) * len(board), f"{steps} steps on a board of {len(board)} tiles", verb="makes")
     solver_name = _canonical_solver(CERTIFY_SOLVER if (certify and solver is None) else solver)
     if certify and solver_name not in PROOF_SOLVERS:
         raise EncodingError(

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from mjsat.board import MAX_COORD, MAX_LEVEL, Board, InvalidBoardError, InvalidLayoutError, Layout, Move, find_variant
-from mjsat.fileio import InputFileError, parse_decimal, parse_json, read_text, text_lines, write_text_atomic
+from mjsat.fileio import InputFileError, json_array_lines, parse_decimal, parse_json, read_text, text_lines, write_text_atomic
 from mjsat.limits import MAX_TILES
 
 __all__ = [
@@ -54,48 +54,6 @@ _INDEX_MAX = 2**63 - 1
 """The largest tile index a solution file may name (the board, when known, narrows it)."""
 
 PathLike = str | os.PathLike[str]
-
-
-def _array_item_lines(text: str, key: str | None) -> list[int]:
-    """1-based line of each element of the JSON array under ``key`` (the top-level array
-    when ``key`` is None), best effort."""
-    m = re.search(r'"%s"\s*:\s*\[' % re.escape(key), text) if key is not None else re.match(r"\s*\[", text)
-    if not m:
-        return []
-    lines: list[int] = []
-    depth = 1
-    line = text.count("\n", 0, m.end()) + 1
-    in_str = False
-    expect_item = True
-    i = m.end()
-    while i < len(text) and depth > 0:
-        ch = text[i]
-        if ch == "\n":
-            line += 1
-        elif in_str:
-            if ch == "\\":
-                i += 1
-            elif ch == '"':
-                in_str = False
-        elif ch == '"':
-            in_str = True
-            if depth == 1 and expect_item:
-                lines.append(line)
-                expect_item = False
-        elif ch in "[{":
-            if depth == 1 and expect_item:
-                lines.append(line)
-                expect_item = False
-            depth += 1
-        elif ch in "]}":
-            depth -= 1
-        elif ch == "," and depth == 1:
-            expect_item = True
-        elif depth == 1 and expect_item and not ch.isspace():
-            lines.append(line)
-            expect_item = False
-        i += 1
-    return lines
 
 
 def _json_int(value: Any, what: str, low: int, high: int) -> int:
@@ -231,7 +189,7 @@ def board_from_json_text(text: str, path: PathLike = "<json>", *, game: str | No
     if not isinstance(tiles, list) or not tiles:
         raise InputFileError(path, _key_line(text, "tiles"), '"tiles" must be a non-empty list of [row, col, lev, group]')
     _tile_count(path, len(tiles), _key_line(text, "tiles"))
-    item_lines = _array_item_lines(text, "tiles")
+    item_lines = json_array_lines(text, "tiles")
     lines: list[int | None] = [item_lines[i] if i < len(item_lines) else None for i in range(len(tiles))]
     positions: list[tuple[int, int, int]] = []
     groups: list[int] = []
@@ -341,7 +299,7 @@ def solution_from_text(text: str, path: PathLike = "<solution>") -> list[Move]:
             data, key = data["moves"], "moves"
         if not isinstance(data, list):
             raise InputFileError(path, _key_line(text, "moves") or 1, '"moves" must be a list of [a, b] pairs')
-        item_lines = _array_item_lines(text, key)
+        item_lines = json_array_lines(text, key)
         moves: list[Move] = []
         for i, m in enumerate(data):
             line = item_lines[i] if i < len(item_lines) else None
@@ -385,7 +343,7 @@ def load_solution(path: PathLike, board: Board | None = None) -> list[Move]:
             numbered: list[int] = [i for i, raw in enumerate(text_lines(text), 1) if raw.split("#", 1)[0].strip()]
         else:
             data_key = "moves" if text.lstrip().startswith("{") else None
-            numbered = _array_item_lines(text, data_key)
+            numbered = json_array_lines(text, data_key)
         for k, (a, b) in enumerate(moves):
             for t in (a, b):
                 if not 0 <= t < len(board):

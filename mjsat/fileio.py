@@ -46,6 +46,7 @@ __all__ = [
     "read_text",
     "text_lines",
     "parse_json",
+    "json_array_lines",
     "parse_decimal",
     "prepare_output",
     "write_text_atomic",
@@ -218,6 +219,52 @@ def parse_json(text: str, path: PathLike = "<json>") -> Any:
         raise InputFileError(path, None, f"invalid JSON: {exc}") from None
     except RecursionError:  # pragma: no cover - the depth check comes first
         raise InputFileError(path, None, "invalid JSON: nested too deep") from None
+
+
+def json_array_lines(text: str, key: str | None) -> list[int]:
+    """The 1-based line of each element of the JSON array under ``key`` (the top-level
+    array when ``key`` is None), best effort: for messages that name a line.
+
+    >>> json_array_lines('{"a": 1,\\n "tiles": [\\n  [0, 1],\\n  [2, 3]]}', "tiles")
+    [3, 4]
+    """
+    m = re.search(r'"%s"\s*:\s*\[' % re.escape(key), text) if key is not None else re.match(r"\s*\[", text)
+    if not m:
+        return []
+    lines: list[int] = []
+    depth = 1
+    line = text.count("\n", 0, m.end()) + 1
+    in_str = False
+    expect_item = True
+    i = m.end()
+    while i < len(text) and depth > 0:
+        ch = text[i]
+        if ch == "\n":
+            line += 1
+        elif in_str:
+            if ch == "\\":
+                i += 1
+            elif ch == '"':
+                in_str = False
+        elif ch == '"':
+            in_str = True
+            if depth == 1 and expect_item:
+                lines.append(line)
+                expect_item = False
+        elif ch in "[{":
+            if depth == 1 and expect_item:
+                lines.append(line)
+                expect_item = False
+            depth += 1
+        elif ch in "]}":
+            depth -= 1
+        elif ch == "," and depth == 1:
+            expect_item = True
+        elif depth == 1 and expect_item and not ch.isspace():
+            lines.append(line)
+            expect_item = False
+        i += 1
+    return lines
 
 
 _DECIMAL = re.compile(r"[+-]?[0-9]+")

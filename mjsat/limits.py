@@ -28,6 +28,7 @@ import os
 
 __all__ = [
     "SizeLimitError",
+    "LimitSettingError",
     "Limit",
     "LIMITS",
     "MAX_TILES",
@@ -40,7 +41,11 @@ __all__ = [
 
 
 class SizeLimitError(ValueError):
-    """A size above a :class:`Limit` (or an environment variable that is not a limit)."""
+    """A size above a :class:`Limit`."""
+
+
+class LimitSettingError(ValueError):
+    """An environment variable of a :class:`Limit` that is not a positive integer."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -66,17 +71,17 @@ class Limit:
 
         Raises
         ------
-        SizeLimitError
+        LimitSettingError
             The environment variable is set to something other than a positive integer.
         """
         raw = os.environ.get(self.env, "").strip().replace("_", "").replace(",", "")
         if not raw:
             return self.default
         if not raw.isascii() or not raw.isdigit() or len(raw) > 30 or int(raw) < 1:
-            raise SizeLimitError(f"{self.env} must be a positive integer, got {os.environ[self.env]!r}")
+            raise LimitSettingError(f"{self.env} must be a positive integer, got {os.environ[self.env][:40]!r}")
         return int(raw)
 
-    def exceeded(self, count: int, subject: str = "the input", *, at_least: bool = False) -> str | None:
+    def exceeded(self, count: int, subject: str = "the input", *, at_least: bool = False, verb: str = "has") -> str | None:
         """``None`` when ``count`` is within the limit, else the one-line refusal
         (``at_least``: ``count`` is a lower bound, the reader stopped counting there)."""
         limit = self.value
@@ -84,11 +89,11 @@ class Limit:
             return None
         more = "more than " if at_least else ""
         shown = limit if at_least else count
-        return f"{subject} has {more}{shown:,} {self.unit}, above the limit of {limit:,} (set {self.env} to lift it)"
+        return f"{subject} {verb} {more}{shown:,} {self.unit}, above the limit of {limit:,} (set {self.env} to lift it)"
 
-    def check(self, count: int, subject: str = "the input") -> None:
+    def check(self, count: int, subject: str = "the input", *, verb: str = "has") -> None:
         """Raise :class:`SizeLimitError` when ``count`` is above the limit."""
-        message = self.exceeded(count, subject)
+        message = self.exceeded(count, subject, verb=verb)
         if message is not None:
             raise SizeLimitError(message)
 

@@ -114,6 +114,8 @@ class _Bars:
 def _build(cnf_file: str, target: str, bars: _Bars | None = None) -> Any:
     import os
 
+    from mjsat.fileio import InputFileError
+    from mjsat.limits import SizeLimitError
     from mjsat.reductions.cnf import normalize_3cnf, read_dimacs
     from mjsat.reductions.targets import reduce_formula
 
@@ -122,8 +124,11 @@ def _build(cnf_file: str, target: str, bars: _Bars | None = None) -> Any:
     formula = normalize_3cnf(read_dimacs(cnf_file))
     step(f"building the {target} board")
     meta = {"cnf_file": os.path.basename(cnf_file), "command_line": _command_line(), "seed": None}
-    red = reduce_formula(formula, target, meta=meta)
-    _ = red.board  # the stack board is built on first use
+    try:
+        red = reduce_formula(formula, target, meta=meta)
+        _ = red.board  # the stack board is built on first use
+    except SizeLimitError as exc:
+        raise InputFileError(cnf_file, None, str(exc)) from None
     return red
 
 
