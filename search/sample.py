@@ -27,7 +27,7 @@ import numpy as np
 
 from mjsat.board import Layout
 from mjsat.deal import deal_random
-from mjsat.fileio import InputFileError
+from mjsat.fileio import InputFileError, OutputFileError, decode_text, parse_json, prepare_output
 
 __all__ = ["SampleError", "wilson_interval", "solve_deal", "read_done", "sample", "summarize"]
 
@@ -91,6 +91,34 @@ def solve_deal(
     }
 
 
+_ROW_STATUSES = ("solvable", "unsolvable", "unknown")
+
+
+def _row_problem(row: Any) -> str | None:
+    """What is wrong with one parsed results line (``None`` when it is a row)."""
+    if not isinstance(row, dict):
+        return "expected a JSON object with an integer 'seed'"
+    seed = row.get("seed")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        return "expected a JSON object with an integer 'seed'"
+    if row.get("status") not in _ROW_STATUSES:
+        return f"'status' must be one of {', '.join(_ROW_STATUSES)}, got {str(row.get('status'))[:40]!r}"
+    for key in ("seconds", "cpu_seconds"):
+        v = row.get(key, 0.0)
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 <= v < math.inf:
+            return f"'{key}' must be a non-negative number, got {str(v)[:40]!r}"
+    if "seconds" not in row:
+        return "a row needs its 'seconds'"
+    for key in ("nodes", "scans", "attempts"):
+        v = row.get(key, 0)
+        if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+            return f"'{key}' must be a non-negative integer, got {str(v)[:40]!r}"
+    for key in ("layout", "game", "reason"):
+        if key in row and not isinstance(row[key], str):
+            return f"'{key}' must be text, got {str(row[key])[:40]!r}"
+    return None
+
+
 def read_done(path: str | os.PathLike[str], *, repair: bool = True) -> list[dict[str, Any]]:
     """The rows already in a results file (none when it does not exist).
 
@@ -100,28 +128,36 @@ def read_done(path: str | os.PathLike[str], *, repair: bool = True) -> list[dict
     Raises
     ------
     InputFileError
-        A complete line that is not a JSON object with a ``seed``.
+        The file cannot be read or cut, is not UTF-8, or a complete line is not a row
+        (a JSON object with an integer ``seed``, a ``status``, non-negative ``seconds``).
     """
     p = Path(path)
     if not p.exists():
         return []
-    data = p.read_bytes()
+    try:
+        data = p.read_bytes()
+    except OSError as exc:
+        raise InputFileError(p, None, exc.strerror or str(exc)) from None
     if data and not data.endswith(b"\n"):
         cut = data.rfind(b"\n") + 1
         data = data[:cut]
         if repair:
-            with open(p, "r+b") as fh:
-                fh.truncate(cut)
+            try:
+                with open(p, "r+b") as fh:
+                    fh.truncate(cut)
+            except OSError as exc:
+                raise InputFileError(p, None, f"cannot cut the half-written last line: {exc.strerror or exc}") from None
     rows = []
-    for i, line in enumerate(data.decode("utf-8").splitlines(), start=1):
+    for i, line in enumerate(decode_text(data, p).split("\n"), start=1):
         if not line.strip():
             continue
         try:
-            row = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InputFileError(p, i, f"not a JSON line: {exc.msg}") from None
-        if not isinstance(row, dict) or not isinstance(row.get("seed"), int):
-            raise InputFileError(p, i, "expected a JSON object with an integer 'seed'")
+            row = parse_json(line, p)
+        except InputFileError as exc:
+            raise InputFileError(p, i, f"not a JSON line: {exc.message}") from None
+        problem = _row_problem(row)
+        if problem is not None:
+            raise InputFileError(p, i, problem)
         rows.append(row)
     return rows
 
@@ -193,13 +229,20 @@ def sample(
     old = {r["seed"]: r for r in done if r["seed"] in wanted}
     todo = [int(s) for s in seeds if int(s) not in old]
     new: dict[int, dict[str, Any]] = {}
-    Path(out).parent.mkdir(parents=True, exist_ok=True)
-    with open(out, "a", encoding="utf-8") as fh:
+    target = prepare_output(out)
+    try:
+        fh = open(target, "a", encoding="utf-8")
+    except OSError as exc:
+        raise OutputFileError(out, f"cannot write: {exc.strerror or exc}") from None
+    with fh:
 
         def record(row: dict[str, Any]) -> None:
             row = {"layout": layout.name, "game": game, **row}
-            fh.write(json.dumps(row) + "\n")
-            fh.flush()
+            try:
+                fh.write(json.dumps(row) + "\n")
+                fh.flush()
+            except OSError as exc:
+                raise OutputFileError(out, f"cannot write: {exc.strerror or exc}") from None
             new[row["seed"]] = row
             if progress is not None:
                 progress(row)
