@@ -250,7 +250,10 @@ def folder_cases(folder: str | Path) -> Iterator[BoardCase]:
     if not root.is_dir():
         raise InputFileError(folder, None, "not a folder")
     for path in sorted(p for p in root.rglob("*") if p.suffix.lower() in (".json", ".txt") and p.is_file()):
-        text = path.read_text(encoding="utf-8", errors="replace")
+        try:
+            text = path.read_text(encoding="utf-8", errors="replace")  # only sniffed; load_board reads strictly
+        except OSError as exc:
+            raise InputFileError(path, None, exc.strerror or str(exc)) from None
         if path.suffix.lower() == ".json" and '"mjsat-board"' not in text:
             continue
         if path.suffix.lower() == ".txt" and not text.strip():
@@ -524,8 +527,7 @@ def write_disagreement(case: BoardCase, answers: dict[str, dict[str, Any]], why:
     -----
     :math:`O(n)`.
     """
-    folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
+    folder = Path(folder)  # made by write_text_atomic when missing
     board = case.board.copy(stack=False)
     board.meta = dict(board.meta)
     board.meta["crossval"] = {"case": case.name, "source": case.source, "expected": case.expected, "why": why, "answers": answers}
