@@ -59,11 +59,14 @@ class Limit:
     default : int
     unit : str
         What is counted, in the plural (``"tiles"``).
+    about : str
+        Where it applies, for help texts.
     """
 
     env: str
     default: int
     unit: str
+    about: str = ""
 
     @property
     def value(self) -> int:
@@ -98,15 +101,15 @@ class Limit:
             raise SizeLimitError(message)
 
 
-MAX_TILES = Limit("MJSAT_MAX_TILES", 1 << 24, "tiles")
+MAX_TILES = Limit("MJSAT_MAX_TILES", 1 << 24, "tiles", "a board or layout, read from a file or built")
 """Tiles of a board or layout (read from a file, named, or built by a reduction)."""
-MAX_CNF_VARS = Limit("MJSAT_MAX_CNF_VARIABLES", 10_000_000, "variables")
+MAX_CNF_VARS = Limit("MJSAT_MAX_CNF_VARIABLES", 10_000_000, "variables", "declared by a DIMACS header")
 """Variables a DIMACS header declares (used or not: the reductions give each a gadget)."""
-MAX_STEP_CELLS = Limit("MJSAT_MAX_STEP_CELLS", 100_000_000, "tiles x steps")
+MAX_STEP_CELLS = Limit("MJSAT_MAX_STEP_CELLS", 100_000_000, "tiles x steps", "of a SAT encoding given --steps")
 """Tiles times parallel steps of a stepped SAT encoding (``--steps``), about its variables."""
-MAX_JSON_DEPTH = Limit("MJSAT_MAX_JSON_DEPTH", 64, "levels of nesting")
+MAX_JSON_DEPTH = Limit("MJSAT_MAX_JSON_DEPTH", 64, "levels of nesting", "of arrays and objects in a JSON input")
 """Nested arrays and objects in a JSON input (mjsat's own files nest fewer than ten)."""
-MAX_PICTURE_CELLS = Limit("MJSAT_MAX_PICTURE_CELLS", 4_000_000, "characters")
+MAX_PICTURE_CELLS = Limit("MJSAT_MAX_PICTURE_CELLS", 4_000_000, "characters", "of an ASCII picture")
 """Characters of an ASCII picture; a larger board is described in one line instead."""
 
 LIMITS: tuple[Limit, ...] = (MAX_TILES, MAX_CNF_VARS, MAX_STEP_CELLS, MAX_JSON_DEPTH, MAX_PICTURE_CELLS)
@@ -115,4 +118,4 @@ LIMITS: tuple[Limit, ...] = (MAX_TILES, MAX_CNF_VARS, MAX_STEP_CELLS, MAX_JSON_D
 
 def limits_help() -> str:
     """One line per limit: the variable, its default and what it counts (for ``--help``)."""
-    return "\n".join(f"{lim.env}={lim.default} ({lim.unit})" for lim in LIMITS)
+    return "\n".join(f"  {lim.env}={lim.default:_}: {lim.unit} {lim.about}" for lim in LIMITS)
