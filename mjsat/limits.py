@@ -101,7 +101,7 @@ class Limit:
             raise SizeLimitError(message)
 
 
-MAX_TILES = Limit("MJSAT_MAX_TILES", 1 << 24, "tiles", "a board or layout, read from a file or built")
+MAX_TILES = Limit("MJSAT_MAX_TILES", 1 << 24, "tiles", "of a board or layout, read from a file or built")
 """Tiles of a board or layout (read from a file, named, or built by a reduction)."""
 MAX_CNF_VARS = Limit("MJSAT_MAX_CNF_VARIABLES", 10_000_000, "variables", "declared by a DIMACS header")
 """Variables a DIMACS header declares (used or not: the reductions give each a gadget)."""
