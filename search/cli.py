@@ -58,8 +58,10 @@ def sample(
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     from mjsat.cli import parse_key_values
+    from mjsat.fileio import prepare_output
     from mjsat.layouts import load_layout
     from mjsat.methods import method_options
+    from mjsat.search.sample import read_done
     from mjsat.search.sample import sample as run_sample
     from mjsat.search.sample import summarize
 
@@ -69,6 +71,8 @@ def sample(
     if extra:
         raise click.BadParameter(f"method {method!r} takes no option {extra[0]!r}", param_hint="-O/--option")
     layout = load_layout(layout_spec, map_name=map_name)
+    prepare_output(out)
+    read_done(out, repair=False)  # a bad results file is refused before the progress bar starts
     seeds = range(seed_start, seed_start + count)
     console = Console(stderr=True)
     tally = {"unsolvable": 0, "unknown": 0}
