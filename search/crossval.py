@@ -35,6 +35,7 @@ import numpy as np
 from mjsat.board import Board
 from mjsat.boardio import board_to_json, load_board
 from mjsat.fileio import InputFileError, write_text_atomic
+from mjsat.limits import SizeLimitError
 from mjsat.result import SOLVABLE, UNSOLVABLE, SolveResult, SolverError
 
 __all__ = [
@@ -293,7 +294,10 @@ def cnf_builder() -> tuple[Callable[[str], list[tuple[str, Board, bool]]] | None
         sat, _ = is_satisfiable(formula.clauses)
         out = []
         for target, fn in targets:
-            red = fn(formula)
+            try:
+                red = fn(formula)
+            except SizeLimitError as exc:
+                raise InputFileError(path, None, str(exc)) from None
             out.append((target, getattr(red, "board", red), bool(sat)))
         return out
 
