@@ -311,7 +311,8 @@ def prepare_output(path: PathLike) -> Path:
     """The file an output to ``path`` really goes to, with its folder made.
 
     A symbolic link (or a chain of them) is followed to its target; the folders missing
-    on the way to the file are created.
+    on the way to the file are created. A path that names a device or a pipe
+    (``/dev/stdout``) is returned as it is.
 
     Raises
     ------
@@ -319,9 +320,17 @@ def prepare_output(path: PathLike) -> Path:
         The path is a folder, or its folder cannot be created.
     """
     p = Path(path)
-    target = Path(os.path.realpath(p)) if p.is_symlink() else p
-    if target.is_dir():
+    try:
+        mode = os.stat(p).st_mode  # through links
+    except (FileNotFoundError, NotADirectoryError):
+        mode = None
+    except OSError as exc:
+        raise OutputFileError(path, f"cannot write: {_os_reason(exc)}") from None
+    if mode is not None and stat.S_ISDIR(mode):
         raise OutputFileError(path, "is a folder, not a file")
+    if mode is not None and not stat.S_ISREG(mode):
+        return p  # a device or a pipe (/dev/stdout): written in place, through its name
+    target = Path(os.path.realpath(p)) if p.is_symlink() else p
     folder = target.parent
     try:
         folder.mkdir(parents=True, exist_ok=True)
