@@ -56,6 +56,23 @@ _INDEX_MAX = 2**63 - 1
 PathLike = str | os.PathLike[str]
 
 
+class _ItemLines(Sequence):
+    """The line of each element of a JSON array, found only when an error asks for one
+    (finding them walks the text in Python: seconds for a million tiles)."""
+
+    def __init__(self, text: str, key: str | None, count: int) -> None:
+        self._text, self._key, self._count = text, key, count
+        self._lines: list[int] | None = None
+
+    def __len__(self) -> int:
+        return self._count
+
+    def __getitem__(self, i: int) -> int | None:  # type: ignore[override]
+        if self._lines is None:
+            self._lines = json_array_lines(self._text, self._key)
+        return self._lines[i] if 0 <= i < len(self._lines) else None
+
+
 def _json_int(value: Any, what: str, low: int, high: int) -> int:
     """A JSON value that must be an integer in ``low..high`` (booleans are not integers)."""
     if isinstance(value, bool) or not isinstance(value, int):
@@ -189,8 +206,7 @@ def board_from_json_text(text: str, path: PathLike = "<json>", *, game: str | No
     if not isinstance(tiles, list) or not tiles:
         raise InputFileError(path, _key_line(text, "tiles"), '"tiles" must be a non-empty list of [row, col, lev, group]')
     _tile_count(path, len(tiles), _key_line(text, "tiles"))
-    item_lines = json_array_lines(text, "tiles")
-    lines: list[int | None] = [item_lines[i] if i < len(item_lines) else None for i in range(len(tiles))]
+    lines = _ItemLines(text, "tiles", len(tiles))
     positions: list[tuple[int, int, int]] = []
     groups: list[int] = []
     for i, tile in enumerate(tiles):
@@ -299,10 +315,10 @@ def solution_from_text(text: str, path: PathLike = "<solution>") -> list[Move]:
             data, key = data["moves"], "moves"
         if not isinstance(data, list):
             raise InputFileError(path, _key_line(text, "moves") or 1, '"moves" must be a list of [a, b] pairs')
-        item_lines = json_array_lines(text, key)
+        item_lines = _ItemLines(text, key, len(data))
         moves: list[Move] = []
         for i, m in enumerate(data):
-            line = item_lines[i] if i < len(item_lines) else None
+            line = item_lines[i]
             if not isinstance(m, list) or len(m) != 2:
                 raise InputFileError(path, line, f"move {i + 1}: expected a pair of tile indices, got {_short(m)}")
             try:
@@ -339,11 +355,11 @@ def load_solution(path: PathLike, board: Board | None = None) -> list[Move]:
     moves = solution_from_text(text, path)
     if board is not None:
         plain = not text.lstrip().startswith(("{", "["))
+        numbered: Sequence[int | None]
         if plain:
-            numbered: list[int] = [i for i, raw in enumerate(text_lines(text), 1) if raw.split("#", 1)[0].strip()]
+            numbered = [i for i, raw in enumerate(text_lines(text), 1) if raw.split("#", 1)[0].strip()]
         else:
-            data_key = "moves" if text.lstrip().startswith("{") else None
-            numbered = json_array_lines(text, data_key)
+            numbered = _ItemLines(text, "moves" if text.lstrip().startswith("{") else None, len(moves))
         for k, (a, b) in enumerate(moves):
             for t in (a, b):
                 if not 0 <= t < len(board):
