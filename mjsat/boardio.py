@@ -132,6 +132,10 @@ def _make_board(
         raise InputFileError(path, line, msg) from None
 
 
+_TILE_LINE = re.compile(r"([0-9]{1,5})[ \t]+([0-9]{1,5})[ \t]+([0-9]{1,3})[ \t]+([+-]?[0-9]{1,19})")
+"""The common text tile line, read at once; anything else goes field by field for the message."""
+
+
 def board_from_text(text: str, path: PathLike = "<text>", *, game: str = "mahjong") -> Board:
     """Parse de Bondt's plain text board format (``row col level group`` per line)."""
     positions: list[tuple[int, int, int]] = []
@@ -142,15 +146,20 @@ def board_from_text(text: str, path: PathLike = "<text>", *, game: str = "mahjon
         s = raw.strip()
         if not s or s.startswith("#"):
             continue
-        fields = s.split()
-        if len(fields) != 4:
-            raise InputFileError(path, lineno, f"expected 4 integers 'row col level group', got {len(fields)} fields")
         if len(positions) == limit:
             _tile_count(path, limit + 1, lineno, at_least=True)
-        r = parse_decimal(path, lineno, fields[0], "row", 0, MAX_COORD)
-        c = parse_decimal(path, lineno, fields[1], "col", 0, MAX_COORD)
-        l = parse_decimal(path, lineno, fields[2], "level", 0, MAX_LEVEL)
-        g = parse_decimal(path, lineno, fields[3], "group", GROUP_MIN, GROUP_MAX)
+        m = _TILE_LINE.fullmatch(s)
+        if m is not None:
+            r, c, l, g = int(m[1]), int(m[2]), int(m[3]), int(m[4])
+            ok = r <= MAX_COORD and c <= MAX_COORD and l <= MAX_LEVEL and GROUP_MIN <= g <= GROUP_MAX
+        if m is None or not ok:
+            fields = s.split()
+            if len(fields) != 4:
+                raise InputFileError(path, lineno, f"expected 4 integers 'row col level group', got {len(fields)} fields")
+            r = parse_decimal(path, lineno, fields[0], "row", 0, MAX_COORD)
+            c = parse_decimal(path, lineno, fields[1], "col", 0, MAX_COORD)
+            l = parse_decimal(path, lineno, fields[2], "level", 0, MAX_LEVEL)
+            g = parse_decimal(path, lineno, fields[3], "group", GROUP_MIN, GROUP_MAX)
         positions.append((r, c, l))
         groups.append(g)
         lines.append(lineno)

@@ -94,7 +94,6 @@ def parse_dimacs(text: str, path: PathLike = "<dimacs>") -> CNF:
     current: list[int] = []
     comments: list[str] = []
     last_line = 0
-    used = 0
     for lineno, raw in enumerate(text_lines(text), 1):
         line = raw.strip()
         last_line = lineno
@@ -128,12 +127,12 @@ def parse_dimacs(text: str, path: PathLike = "<dimacs>") -> CNF:
                 raise InputFileError(
                     path, lineno, f"literal {lit}: variable {abs(lit)} exceeds the {header[0]} declared in the header"
                 )
-            used = max(used, abs(lit))
             current.append(lit)
     if header is None:
         raise InputFileError(path, last_line or None, "no 'p cnf VARIABLES CLAUSES' header")
     message = MAX_CNF_VARS.exceeded(header[0], "the header", verb="declares")
     if message is not None:
+        used = max((abs(lit) for c in [*clauses, current] for lit in c), default=0)
         raise InputFileError(path, header[2], f"{message}; the clauses use {used:,}")
     if current:
         clauses.append(current)
