@@ -168,6 +168,9 @@ def board_from_text(text: str, path: PathLike = "<text>", *, game: str = "mahjon
     return _make_board(path, positions, groups, lines, game=game)
 
 
+_GROUP_KEY = re.compile(r"[+-]?[0-9]{1,19}")
+
+
 def _key_line(text: str, key: str) -> int | None:
     m = re.search(r'"%s"\s*:' % re.escape(key), text)
     return text.count("\n", 0, m.start()) + 1 if m else None
@@ -214,7 +217,8 @@ def board_from_json_text(text: str, path: PathLike = "<json>", *, game: str | No
     tiles = data.get("tiles")
     if not isinstance(tiles, list) or not tiles:
         raise InputFileError(path, _key_line(text, "tiles"), '"tiles" must be a non-empty list of [row, col, lev, group]')
-    _tile_count(path, len(tiles), _key_line(text, "tiles"))
+    if len(tiles) > MAX_TILES.value:
+        _tile_count(path, len(tiles), _key_line(text, "tiles"))
     lines = _ItemLines(text, "tiles", len(tiles))
     positions: list[tuple[int, int, int]] = []
     groups: list[int] = []
@@ -235,11 +239,11 @@ def board_from_json_text(text: str, path: PathLike = "<json>", *, game: str | No
         raise InputFileError(path, _key_line(text, "group_names"), '"group_names" must map group numbers to names')
     names: dict[int, str] = {}
     for k, v in raw_names.items():
-        line = _key_line(text, "group_names")
-        key = parse_decimal(path, line, k, '"group_names" key', GROUP_MIN, GROUP_MAX)
-        if not isinstance(v, str):
+        if not (isinstance(v, str) and _GROUP_KEY.fullmatch(k) and GROUP_MIN <= int(k) <= GROUP_MAX):
+            line = _key_line(text, "group_names")  # found only for the message
+            key = parse_decimal(path, line, k, '"group_names" key', GROUP_MIN, GROUP_MAX)
             raise InputFileError(path, line, f'"group_names": the name of group {key} must be text, got {_short(v)}')
-        names[key] = v
+        names[int(k)] = v
     meta = data.get("meta", {})
     if not isinstance(meta, dict):
         raise InputFileError(path, _key_line(text, "meta"), '"meta" must be an object')
