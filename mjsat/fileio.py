@@ -210,7 +210,9 @@ def parse_json(text: str, path: PathLike = "<json>") -> Any:
     ...
     mjsat.fileio.InputFileError: deep.json: JSON nested 100 deep, above the limit of 64 ...
     """
-    depth, limit = _json_depth(text), MAX_JSON_DEPTH.value
+    limit = MAX_JSON_DEPTH.value
+    opened = text.count("[") + text.count("{")  # bounds the depth: most texts stop here
+    depth = _json_depth(text) if opened > limit else 0
     if depth > limit:
         raise InputFileError(
             path, None, f"JSON nested {depth} deep, above the limit of {limit} (set {MAX_JSON_DEPTH.env} to lift it)"
