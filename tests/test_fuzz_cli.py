@@ -340,3 +340,10 @@ def test_regression_deep_json_exit_2(tmp_path):
     deep = write_input(tmp_path, "s.json", "[" * 100_000 + "]" * 100_000)
     board = write_input(tmp_path, "b.json", BOARD_JSON)
     _one_error_line(run_mjsat(["verify", board, deep]), "s.json", "MJSAT_MAX_JSON_DEPTH")
+
+
+def test_regression_limit_variable_not_a_number(tmp_path):
+    layout = write_input(tmp_path, "plain", LAYOUT_SEEDS["plain"])
+    err = _one_error_line(run_mjsat(["layouts", "show", layout], env={"MJSAT_MAX_TILES": "many"}), "MJSAT_MAX_TILES")
+    assert "positive integer" in err
+    assert run_mjsat(["layouts", "show", layout], env={"MJSAT_MAX_TILES": "1_000"}).exit_code == 0
