@@ -19,8 +19,8 @@ _ENCODINGS = ("layered", "parity", "order", "acyclic")
 @click.command()
 @board_options
 @click.option("--encoding", type=click.Choice(_ENCODINGS), default=None, help="Encoding (default: acyclic, exhaustive and compact).")
-@click.option("--steps", type=click.IntRange(min=1), default=None, help="Layered or parity: number of parallel steps (default: the proved bound, exhaustive).")
-@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="CNF file to write (DIMACS).")
+@click.option("--steps", type=click.IntRange(min=1), default=None, help="Layered or parity: number of parallel steps (default: the proved bound, exhaustive); steps x tiles at most MJSAT_MAX_STEP_CELLS (100,000,000).")
+@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="CNF file to write (DIMACS); its folder is created. The CNF and the map are replaced together or not at all.")
 @click.option("--map-output", type=click.Path(dir_okay=False), default=None, help="Variable map to write (default: beside the CNF, .map).")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON summary (files, encoding, variables, clauses).")
 def encode(
@@ -43,13 +43,12 @@ def encode(
     mjsat decode board.json board.map board.out     # verified move list
     mjsat encode --layout turtle --seed 3 --encoding acyclic -o t.cnf --json
     """
-    from mjsat.encoders.dimacs import default_map_path, write_cnf, write_map
+    from mjsat.encoders.dimacs import default_map_path, write_encoding
     from mjsat.encoders.sat import encode as encode_board
 
-    cnf, decoder = encode_board(board, encoding=encoding, steps=steps)
     map_path = map_output or default_map_path(output)
-    write_cnf(output, cnf, board, decoder)
-    write_map(map_path, cnf, board, decoder)
+    cnf, decoder = encode_board(board, encoding=encoding, steps=steps)
+    write_encoding(output, map_path, cnf, board, decoder)
     summary = {
         "cnf": output,
         "map": map_path,
@@ -97,7 +96,7 @@ def decode(board_file: str, map_file: str, output_file: str, game: str | None, a
     head, decoder = read_map(map_file)
     if head["board_digest"] != board_digest(board):
         raise InputFileError(map_file, 1, f"the map was made for another board (digest {head['board_digest']}, {board_file} has {board_digest(board)})")
-    status, model = parse_solver_output(read_text(output_file), output_file)
+    status, model = parse_solver_output(read_text(output_file), output_file, n_vars=head.get("variables"))
     data: dict = {"status": "unknown", "moves": [], "verified": False, "encoding": decoder.encoding, "reason": ""}
     if status == "sat":
         moves = decoder.decode(model).moves

@@ -42,6 +42,7 @@ __all__ = [
     "EncodingError",
     "ENCODED_GAMES",
     "check_encodable",
+    "InvalidMapError",
     "BuildTimeLimit",
     "check_deadline",
     "Requirements",
@@ -85,6 +86,15 @@ def check_encodable(board: Board, method: str) -> None:
         raise MethodNotApplicableError(
             method, board.game, f"no encoding for {board.game} boards (the encodings cover {', '.join(ENCODED_GAMES)})"
         )
+
+
+class InvalidMapError(ValueError):
+    """Variable-map data that :meth:`Decoder.from_json` cannot use; ``item`` is the index
+    of the offending entry of ``vars`` (``None`` for the header)."""
+
+    def __init__(self, message: str, item: int | None = None) -> None:
+        super().__init__(message)
+        self.item = item
 
 
 class BuildTimeLimit(Exception):
@@ -596,8 +606,84 @@ class Decoder:
 
     @classmethod
     def from_json(cls, data: dict) -> Decoder:
-        keys = {tuple(item[1:]): int(item[0]) for item in data["vars"]}
-        return cls(str(data["encoding"]), keys, dict(data.get("params", {})))
+        """The decoder of :meth:`to_json`'s data (as a variable map file holds it), checked.
+
+        ``data`` may also give ``tiles`` and ``variables`` (a map file's header); then
+        every tile and variable named must lie in range.
+
+        Raises
+        ------
+        InvalidMapError
+            A value of the wrong type or out of range, an unknown encoding, parity data
+            that does not fit the board.
+        """
+        if not isinstance(data, dict):
+            raise InvalidMapError("expected a JSON object")
+        encoding = data.get("encoding")
+        if encoding not in _MAP_ENCODINGS:
+            raise InvalidMapError(f'"encoding" must be one of {", ".join(_MAP_ENCODINGS)}, got {_short(encoding)}')
+        for key in ("tiles", "variables"):
+            if key in data and not (_is_int(data[key]) and 0 <= data[key] < _MAP_INT):
+                raise InvalidMapError(f'"{key}" must be a non-negative integer, got {_short(data[key])}')
+        tiles, variables = data.get("tiles"), data.get("variables")
+        params = data.get("params", {})
+        if not isinstance(params, dict):
+            raise InvalidMapError(f'"params" must be an object, got {_short(params)}')
+        params = dict(params)
+        if "exhaustive" in params and not isinstance(params["exhaustive"], bool):
+            raise InvalidMapError(f'"params": "exhaustive" must be true or false, got {_short(params["exhaustive"])}')
+        for key in ("steps", "bound"):
+            if key in params and not (_is_int(params[key]) and 0 <= params[key] < _MAP_INT):
+                raise InvalidMapError(f'"params": "{key}" must be a non-negative integer, got {_short(params[key])}')
+        if encoding in ("layered", "parity") and "steps" not in params:
+            raise InvalidMapError(f'the {encoding} encoding needs "params": "steps"')
+        if encoding == "parity":
+            for key in ("late", "groups"):
+                v = params.get(key)
+                if not (isinstance(v, list) and all(_is_int(x) and abs(x) < _MAP_INT for x in v)):
+                    raise InvalidMapError(f'the parity encoding needs "params": "{key}", a list of integers')
+            if len(params["late"]) != len(params["groups"]) or (tiles is not None and len(params["late"]) != tiles):
+                raise InvalidMapError('"params": "late" and "groups" must have one entry per tile')
+            if tiles is None:
+                tiles = len(params["late"])
+        raw = data.get("vars")
+        if not isinstance(raw, list):
+            raise InvalidMapError(f'"vars" must be a list of [variable, name, ...], got {_short(raw)}')
+        keys: dict[tuple, int] = {}
+        for i, item in enumerate(raw):
+            if not (isinstance(item, list) and len(item) >= 2 and _is_int(item[0]) and isinstance(item[1], str)):
+                raise InvalidMapError(f"expected [variable, name, ...], got {_short(item)}", i)
+            var, kind, args = item[0], item[1], item[2:]
+            top = variables if variables is not None else _MAP_INT - 1
+            if not 1 <= var <= top:
+                raise InvalidMapError(f"variable {var} is out of range 1..{top}", i)
+            if not all(_is_int(a) and abs(a) < _MAP_INT for a in args):
+                raise InvalidMapError(f"expected integers after the name, got {_short(item)}", i)
+            if kind in _TILE_KEYS:
+                if len(args) != 2:
+                    raise InvalidMapError(f"a {kind!r} variable names two numbers, got {_short(item)}", i)
+                named = args[:1] if kind == "r" else args
+                hi = tiles - 1 if tiles is not None else _MAP_INT - 1
+                if not all(0 <= t <= hi for t in named) or args[-1] < 0:
+                    raise InvalidMapError(f"{_short(item)} names a tile out of range 0..{hi}", i)
+            keys[(kind, *args)] = var
+        return cls(str(encoding), keys, params)
+
+
+_MAP_ENCODINGS = ("layered", "parity", "order", "acyclic")
+_TILE_KEYS = ("m", "r", "lt", "o")
+"""Variable kinds that name tiles: ``m`` (a pair), ``r`` (a tile and a step), ``lt`` and
+``o`` (two tiles)."""
+_MAP_INT = 2**63
+
+
+def _is_int(v: object) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _topological(pairing: Sequence[Move], before: Sequence[tuple[TileId, TileId]]) -> list[Move]:

@@ -18,21 +18,34 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 from typing import Any
 
 from pysat.formula import CNF
 
 from mjsat import __version__
 from mjsat.board import Board
-from mjsat.encoders.common import Decoder
-from mjsat.fileio import InputFileError, read_text, write_text_atomic
+from mjsat.encoders.common import Decoder, InvalidMapError
+from mjsat.fileio import (
+    MAX_DIGITS,
+    InputFileError,
+    json_array_lines,
+    parse_json,
+    read_text,
+    text_lines,
+    write_text_atomic,
+    write_texts_atomic,
+)
 
 __all__ = [
     "MAP_FORMAT",
     "board_digest",
     "cnf_text",
+    "cnf_file_text",
+    "map_text",
     "write_cnf",
     "write_map",
+    "write_encoding",
     "read_map",
     "parse_solver_output",
     "default_map_path",
@@ -66,19 +79,20 @@ def default_map_path(cnf_path: str | os.PathLike[str]) -> str:
     return (root if ext else str(cnf_path)) + ".map"
 
 
-def write_cnf(path: str | os.PathLike[str], cnf: CNF, board: Board, decoder: Decoder) -> None:
-    """Write the CNF with a provenance header (mjsat version, encoding, board digest)."""
+def cnf_file_text(cnf: CNF, board: Board, decoder: Decoder) -> str:
+    """The DIMACS text :func:`write_cnf` writes: a provenance header (mjsat version,
+    encoding, board digest), then the CNF."""
     params = " ".join(f"{k}={v}" for k, v in sorted(decoder.params.items()) if not isinstance(v, (list, dict)))
     comments = [
         f"mjsat {__version__}: {board.game} board of {len(board)} tiles, digest {board_digest(board)}",
         f"encoding {decoder.encoding} {params}",
         "decode a model with: mjsat decode BOARD MAP SOLVER_OUTPUT",
     ]
-    write_text_atomic(path, cnf_text(cnf, comments))
+    return cnf_text(cnf, comments)
 
 
-def write_map(path: str | os.PathLike[str], cnf: CNF, board: Board, decoder: Decoder) -> None:
-    """Write the variable map of an encoded board (JSON, one variable per line)."""
+def map_text(cnf: CNF, board: Board, decoder: Decoder) -> str:
+    """The variable map :func:`write_map` writes (JSON, one variable per line)."""
     data = decoder.to_json()
     head = {
         "format": MAP_FORMAT,
@@ -92,8 +106,30 @@ def write_map(path: str | os.PathLike[str], cnf: CNF, board: Board, decoder: Dec
         "params": data["params"],
     }
     body = ",\n  ".join(json.dumps(v) for v in data["vars"])
-    text = json.dumps(head)[:-1] + ',\n "vars": [\n  ' + body + "\n ]}\n"
-    write_text_atomic(path, text)
+    return json.dumps(head)[:-1] + ',\n "vars": [\n  ' + body + "\n ]}\n"
+
+
+def write_cnf(path: str | os.PathLike[str], cnf: CNF, board: Board, decoder: Decoder) -> None:
+    """Write the CNF with a provenance header (mjsat version, encoding, board digest)."""
+    write_text_atomic(path, cnf_file_text(cnf, board, decoder))
+
+
+def write_map(path: str | os.PathLike[str], cnf: CNF, board: Board, decoder: Decoder) -> None:
+    """Write the variable map of an encoded board (JSON, one variable per line)."""
+    write_text_atomic(path, map_text(cnf, board, decoder))
+
+
+def write_encoding(
+    cnf_path: str | os.PathLike[str], map_path: str | os.PathLike[str], cnf: CNF, board: Board, decoder: Decoder
+) -> None:
+    """Write the CNF and its map together: both files are replaced, or neither is.
+
+    Raises
+    ------
+    OutputFileError
+        A file cannot be written, or the two paths are one file; nothing has changed.
+    """
+    write_texts_atomic([(cnf_path, cnf_file_text(cnf, board, decoder)), (map_path, map_text(cnf, board, decoder))])
 
 
 def read_map(path: str | os.PathLike[str]) -> tuple[dict[str, Any], Decoder]:
@@ -102,25 +138,34 @@ def read_map(path: str | os.PathLike[str]) -> tuple[dict[str, Any], Decoder]:
     Raises
     ------
     InputFileError
-        Not JSON, not a map, or a malformed variable entry (with its line).
+        Not JSON, not a map, or a malformed header or variable entry (with its line).
     """
     text = read_text(path)
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputFileError(path, exc.lineno, f"not JSON: {exc.msg}") from None
+    data = parse_json(text, path)
     if not isinstance(data, dict) or data.get("format") != MAP_FORMAT:
         raise InputFileError(path, 1, f"not an mjsat variable map (no \"format\": \"{MAP_FORMAT}\")")
     for key in ("encoding", "vars", "board_digest"):
         if key not in data:
             raise InputFileError(path, 1, f"the map has no {key!r}")
-    for i, item in enumerate(data["vars"]):
-        if not (isinstance(item, list) and len(item) >= 2 and isinstance(item[0], int) and isinstance(item[1], str)):
-            raise InputFileError(path, i + 3, f"expected [variable, name, ...], got {item!r}")
-    return data, Decoder.from_json(data)
+    if not isinstance(data["board_digest"], str):
+        raise InputFileError(path, 1, '"board_digest" must be text')
+    try:
+        decoder = Decoder.from_json(data)
+    except InvalidMapError as exc:
+        line = 1
+        if exc.item is not None:
+            lines = json_array_lines(text, "vars")
+            line = lines[exc.item] if exc.item < len(lines) else None
+        raise InputFileError(path, line, str(exc)) from None
+    return data, decoder
 
 
-def parse_solver_output(text: str, path: str | os.PathLike[str] = "<solver output>") -> tuple[str, list[int]]:
+_LITERALS = re.compile(r"[+-]?[0-9]{1,%d}(?:\s+[+-]?[0-9]{1,%d})*" % (MAX_DIGITS, MAX_DIGITS))
+
+
+def parse_solver_output(
+    text: str, path: str | os.PathLike[str] = "<solver output>", *, n_vars: int | None = None
+) -> tuple[str, list[int]]:
     """The answer and the model in a solver's output.
 
     Parameters
@@ -131,6 +176,8 @@ def parse_solver_output(text: str, path: str | os.PathLike[str] = "<solver outpu
         first, then the literals), or bare literal lines ending with ``0``.
     path : str
         Named in errors.
+    n_vars : int, optional
+        The CNF's number of variables: a literal beyond it is an error.
 
     Returns
     -------
@@ -141,11 +188,11 @@ def parse_solver_output(text: str, path: str | os.PathLike[str] = "<solver outpu
     Raises
     ------
     InputFileError
-        A ``v`` line with a non-integer, or no answer at all.
+        A ``v`` line with a non-integer or a literal beyond ``n_vars``, or no answer at all.
     """
     status: str | None = None
     model: list[int] = []
-    for i, raw in enumerate(text.splitlines(), 1):
+    for i, raw in enumerate(text_lines(text), 1):
         line = raw.strip()
         if not line or line.startswith("c"):
             continue
@@ -163,11 +210,14 @@ def parse_solver_output(text: str, path: str | os.PathLike[str] = "<solver outpu
         if word in ("INDET", "UNKNOWN"):
             status = "unknown"
             continue
-        body = line[1:] if word == "v" else line
-        try:
-            lits = [int(x) for x in body.split()]
-        except ValueError:
-            raise InputFileError(path, i, f"expected literals, got {line[:40]!r}") from None
+        body = line[1:].strip() if word == "v" else line
+        if body and not _LITERALS.fullmatch(body):
+            raise InputFileError(path, i, f"expected literals, got {line[:40]!r}")
+        lits = [int(x) for x in body.split()]
+        if n_vars is not None:
+            bad = next((x for x in lits if abs(x) > n_vars), None)
+            if bad is not None:
+                raise InputFileError(path, i, f"literal {bad}: the CNF has variables 1..{n_vars}")
         model.extend(x for x in lits if x != 0)
         if status is None:
             status = "sat"

@@ -35,6 +35,7 @@ from mjsat.encoders.common import (
 from mjsat.encoders.layered import encode_layered, first_steps, step_bound
 from mjsat.encoders.order import encode_order
 from mjsat.encoders.parity import encode_parity, first_parity_steps
+from mjsat.limits import MAX_STEP_CELLS
 from mjsat.result import SOLVABLE, UNKNOWN, UNSOLVABLE, SolveResult
 
 __all__ = [
@@ -120,6 +121,8 @@ def encode(
     ------
     EncodingError
         Unknown encoding, or ``steps`` with an encoding that has no steps.
+    SizeLimitError
+        ``steps`` times the tiles above :data:`mjsat.limits.MAX_STEP_CELLS`.
     """
     name = DEFAULT_ENCODING if encoding is None else encoding.strip().lower()
     if name not in ENCODINGS:
@@ -127,6 +130,7 @@ def encode(
     if steps is not None:
         if name not in ("layered", "parity"):
             raise EncodingError(f"the {name} encoding has no steps (only layered and parity take --steps)")
+        MAX_STEP_CELLS.check(int(steps) * len(board), f"{steps} steps on a board of {len(board)} tiles", verb="makes")
         return ENCODINGS[name](board, vpool=vpool, steps=steps)
     return ENCODINGS[name](board, vpool=vpool)
 
@@ -357,6 +361,8 @@ def solve_sat(
     """
     name, solver_name = _checked_options(encoding, solver, certify, steps)
     check_encodable(board, "sat")
+    if steps is not None:
+        MAX_STEP_CELLS.check(int(steps) * len(board), f"{steps} steps on a board of {len(board)} tiles", verb="makes")
     deadline = None if time_limit is None else time.perf_counter() + time_limit
     c0 = time.process_time()
     weak_first = isinstance(board, ShisenShoBoard) and steps is None and name in ("auto", "acyclic", "order")

@@ -14,9 +14,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from mjsat.board import MAX_COORD, MAX_LEVEL, InvalidLayoutError, Layout, Position
-from mjsat.fileio import InputFileError
+from mjsat.fileio import InputFileError, parse_decimal
+from mjsat.limits import MAX_TILES
 
-__all__ = ["ParsedTile", "PathLike", "build_layout", "check_position", "default_name", "parse_int"]
+__all__ = ["ParsedTile", "PathLike", "build_layout", "check_position", "check_tile_count", "default_name", "parse_int"]
 
 PathLike = str | os.PathLike[str]
 """A file name as the readers accept it."""
@@ -36,7 +37,8 @@ def default_name(path: PathLike) -> str:
 
 
 def parse_int(path: PathLike, line: int | None, text: str, what: str) -> int:
-    """``int(text)``, or :class:`InputFileError` saying which field is not an integer.
+    """``text`` as an integer (ASCII digits, an optional sign), or :class:`InputFileError`
+    saying which field is not an integer.
 
     >>> parse_int("f", 1, "12", "row")
     12
@@ -44,11 +46,19 @@ def parse_int(path: PathLike, line: int | None, text: str, what: str) -> int:
     Traceback (most recent call last):
     ...
     mjsat.fileio.InputFileError: f:3: row: expected an integer, got '1.5'
+
+    An integer too long for any coordinate (more than :data:`~mjsat.fileio.MAX_DIGITS`
+    digits) is refused here; :func:`check_position` checks the ranges.
     """
-    try:
-        return int(text)
-    except ValueError:
-        raise InputFileError(path, line, f"{what}: expected an integer, got {text!r}") from None
+    return parse_decimal(path, line, text, what)
+
+
+def check_tile_count(path: PathLike, count: int, line: int | None) -> None:
+    """Raise :class:`InputFileError` when a reader holding ``count`` tiles would go past
+    :data:`mjsat.limits.MAX_TILES` (called as tiles are read, before the layout is built)."""
+    message = MAX_TILES.exceeded(count, "the layout", at_least=True)
+    if message is not None:
+        raise InputFileError(path, line, message)
 
 
 def check_position(path: PathLike, line: int | None, pos: Position) -> None:
@@ -107,6 +117,10 @@ def build_layout(
     ...
     mjsat.fileio.InputFileError: f:2: tile at (row=1, col=1, lev=0) overlaps the tile at (row=0, col=0, lev=0) (line 1) on level 0
     """
+    if tiles:
+        message = MAX_TILES.exceeded(len(tiles), "the layout")
+        if message is not None:
+            raise InputFileError(path, tiles[-1][1], message)
     for pos, line in tiles:
         check_position(path, line, pos)
     if len(tiles) % 2:

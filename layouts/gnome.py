@@ -30,7 +30,7 @@ from xml.parsers import expat
 from mjsat.board import Layout
 from mjsat.fileio import InputFileError, read_text
 
-from ._common import ParsedTile, PathLike, build_layout
+from ._common import ParsedTile, PathLike, build_layout, check_tile_count, parse_int
 
 __all__ = ["GnomeMap", "parse_gnome_maps", "parse_gnome", "read_gnome", "read_gnome_maps", "select_map"]
 
@@ -94,11 +94,7 @@ class _Builder:
         line = self.parser.CurrentLineNumber
         if "z" not in attrs:
             return 0 if self.layer_z is None else self.layer_z
-        text = attrs["z"].strip()
-        try:
-            return int(text)
-        except ValueError:
-            raise InputFileError(self.path, line, f"<{tag} z=...>: expected an integer, got {text!r}") from None
+        return parse_int(self.path, line, attrs["z"].strip(), f"<{tag} z=...>")
 
     def _span(self, lo: int, hi: int, tag: str) -> range:
         line = self.parser.CurrentLineNumber
@@ -150,6 +146,7 @@ class _Builder:
             raise InputFileError(
                 self.path, line, f"unknown element <{tag}> in a map (expected layer, tile, row, column or block)"
             )
+        check_tile_count(self.path, len(self.tiles) + len(rows) * len(cols), line)
         for r in rows:
             for c in cols:
                 self.tiles.append(((r, c, z), line))

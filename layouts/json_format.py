@@ -31,7 +31,8 @@ import re
 from typing import Any
 
 from mjsat.board import Layout
-from mjsat.fileio import InputFileError, read_text, write_text_atomic
+from mjsat.fileio import InputFileError, parse_json, read_text, write_text_atomic
+from mjsat.limits import MAX_TILES
 
 from ._common import ParsedTile, PathLike, build_layout
 
@@ -147,10 +148,7 @@ def parse_layout_json(text: str, path: PathLike = "<string>") -> Layout:
         Not JSON, not an object, a wrong ``format`` or ``version``, a tile that is not
         three integers, a coordinate out of range, overlapping tiles or an odd count.
     """
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputFileError(path, exc.lineno, f"not valid JSON: {exc.msg}") from None
+    data = parse_json(text, path)
     if not isinstance(data, dict):
         raise InputFileError(path, 1, "expected a JSON object")
     fmt = data.get("format")
@@ -174,6 +172,9 @@ def parse_layout_json(text: str, path: PathLike = "<string>") -> Layout:
     raw = data.get("tiles")
     if not isinstance(raw, list):
         raise InputFileError(path, _key_line(text, "tiles"), "\"tiles\" must be a list of [row, col, lev]")
+    message = MAX_TILES.exceeded(len(raw), "the layout")
+    if message is not None:
+        raise InputFileError(path, _key_line(text, "tiles"), message)
     lines = _tile_lines(text, raw)
     tiles: list[ParsedTile] = []
     for i, (t, line) in enumerate(zip(raw, lines)):

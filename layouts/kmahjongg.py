@@ -15,7 +15,7 @@ anything else are empty. Cell ``(x, y, z)`` maps to ``(row, col, lev) = (y, x, z
 from __future__ import annotations
 
 from mjsat.board import Layout
-from mjsat.fileio import InputFileError, read_text
+from mjsat.fileio import InputFileError, parse_decimal, read_text, text_lines
 
 from ._common import ParsedTile, PathLike, build_layout, default_name
 
@@ -32,13 +32,11 @@ MAX_CELLS = 10_000_000
 def _header(path: PathLike, lineno: int, line: str, dims: dict[str, int]) -> bool:
     """Read a ``w``/``h``/``d`` header line into ``dims``; False if it is not one."""
     key, value = line[:1], line[1:].strip()
-    if key not in ("w", "h", "d") or not value.isdigit():
+    if key not in ("w", "h", "d") or not value.isascii() or not value.isdigit():
         return False
     if key in dims:
         raise InputFileError(path, lineno, f"header {key!r} given twice")
-    n = int(value)
-    if n <= 0:
-        raise InputFileError(path, lineno, f"header {key!r} must be positive, got {n}")
+    n = parse_decimal(path, lineno, value, f"header {key!r}", 1, MAX_CELLS)
     dims[key] = n
     return True
 
@@ -65,7 +63,7 @@ def parse_kmahjongg(text: str, path: PathLike = "<string>", *, name: str | None 
         Wrong magic line, missing or bad ``w``/``h``/``d`` headers (v1.1), a cell count
         other than ``width * height * depth``, overlapping tiles or an odd tile count.
     """
-    lines = text.splitlines()
+    lines = text_lines(text)
     magic = lines[0].strip() if lines else ""
     if magic not in (MAGIC_V10, MAGIC_V11):
         raise InputFileError(

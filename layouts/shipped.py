@@ -28,6 +28,8 @@ import re
 from collections.abc import Callable, Iterable
 
 from mjsat.board import MAX_COORD, MAX_LEVEL, Layout, Position
+from mjsat.limits import MAX_TILES as LIMIT_TILES
+from mjsat.limits import SizeLimitError
 
 __all__ = [
     "SHIPPED",
@@ -45,8 +47,9 @@ __all__ = [
     "is_shipped",
 ]
 
-MAX_TILES = 1_000_000
-"""Largest number of tiles a parametric layout may have."""
+MAX_TILES = LIMIT_TILES
+"""Largest number of tiles a parametric layout may have (:data:`mjsat.limits.MAX_TILES`,
+``MJSAT_MAX_TILES``)."""
 
 
 def _sorted(name: str, tiles: Iterable[Position]) -> Layout:
@@ -148,8 +151,14 @@ def rect(width: int, height: int, depth: int = 1) -> Layout:
     n = width * height * depth
     if n % 2:
         raise ValueError(f"rect: {width}x{height}x{depth} = {n} tiles, an odd number; a layout needs pairs")
-    if n > MAX_TILES or 2 * max(width, height) - 2 > MAX_COORD or depth - 1 > MAX_LEVEL:
-        raise ValueError(f"rect: {width}x{height}x{depth} is too large")
+    if 2 * max(width, height) - 2 > MAX_COORD or depth - 1 > MAX_LEVEL:
+        raise ValueError(
+            f"rect: {width}x{height}x{depth} does not fit the coordinate range "
+            f"(at most {MAX_COORD // 2 + 1} tiles a side, {MAX_LEVEL + 1} levels)"
+        )
+    too_many = MAX_TILES.exceeded(n, f"rect: {width}x{height}x{depth}")
+    if too_many:
+        raise SizeLimitError(too_many)
     name = f"rect-{width}x{height}" if depth == 1 else f"rect-{width}x{height}x{depth}"
     return Layout(
         [(2 * r, 2 * c, l) for l in range(depth) for r in range(height) for c in range(width)],

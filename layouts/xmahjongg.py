@@ -22,9 +22,10 @@ Kyodai 3.0
 from __future__ import annotations
 
 from mjsat.board import Layout
-from mjsat.fileio import InputFileError, read_text
+from mjsat.fileio import InputFileError, read_text, text_lines
+from mjsat.limits import MAX_TILES
 
-from ._common import ParsedTile, PathLike, build_layout, default_name, parse_int
+from ._common import ParsedTile, PathLike, build_layout, check_tile_count, default_name, parse_int
 
 __all__ = [
     "KYODAI_MAGIC",
@@ -69,7 +70,8 @@ def parse_xmahjongg(text: str, path: PathLike = "<string>", *, name: str | None 
 
         return parse_kmahjongg(text, path, name=name)
     tiles: list[ParsedTile] = []
-    for lineno, raw in enumerate(text.splitlines(), start=1):
+    limit = MAX_TILES.value
+    for lineno, raw in enumerate(text_lines(text), start=1):
         line = raw.split("#", 1)[0]
         fields = line.split()
         if not fields:
@@ -78,6 +80,8 @@ def parse_xmahjongg(text: str, path: PathLike = "<string>", *, name: str | None 
             raise InputFileError(
                 path, lineno, f"expected 3 integers 'row col lev', got {len(fields)} fields"
             )
+        if len(tiles) == limit:
+            check_tile_count(path, limit + 1, lineno)
         r = parse_int(path, lineno, fields[0], "row")
         c = parse_int(path, lineno, fields[1], "col")
         l = parse_int(path, lineno, fields[2], "lev")
@@ -107,7 +111,7 @@ def parse_kyodai(text: str, path: PathLike = "<string>", *, name: str | None = N
         The magic line is not ``Kyodai 3.0``, a character is not ``0``/``1``, the grid
         does not have exactly 5 x 20 x 34 cells, or the tiles overlap or are odd in number.
     """
-    lines = text.splitlines()
+    lines = text_lines(text)
     magic = lines[0].strip() if lines else ""
     if magic != KYODAI_MAGIC:
         raise InputFileError(path, 1, f"expected the magic line {KYODAI_MAGIC!r}, got {magic[:40]!r}")

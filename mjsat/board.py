@@ -217,6 +217,13 @@ class Layout:
                 for v in p:
                     if isinstance(v, bool) or int(v) != v:
                         raise InvalidLayoutError(f"tile {i}: expected integers, got {tuple(p)!r}", (i,))
+                r, c, l = (int(v) for v in p)
+                if not (0 <= r <= MAX_COORD and 0 <= c <= MAX_COORD and 0 <= l <= MAX_LEVEL):
+                    # beyond int64 too: refused here, before the array would overflow
+                    what = f"row and col must lie in 0..{MAX_COORD}"
+                    if 0 <= r <= MAX_COORD and 0 <= c <= MAX_COORD:
+                        what = f"level must lie in 0..{MAX_LEVEL}"
+                    raise InvalidLayoutError(f"tile {i} at {(r, c, l)}: {what}", (i,))
             arr = np.asarray([[int(v) for v in p] for p in rows], dtype=np.int64)
         bad_rc = (arr[:, :2] < 0) | (arr[:, :2] > MAX_COORD)
         if bad_rc.any():

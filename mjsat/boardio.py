@@ -30,8 +30,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from mjsat.board import Board, InvalidBoardError, InvalidLayoutError, Layout, Move, find_variant
-from mjsat.fileio import InputFileError, read_text, write_text_atomic
+from mjsat.board import MAX_COORD, MAX_LEVEL, Board, InvalidBoardError, InvalidLayoutError, Layout, Move, find_variant
+from mjsat.fileio import InputFileError, json_array_lines, parse_decimal, parse_json, read_text, text_lines, write_text_atomic
+from mjsat.limits import MAX_TILES
 
 __all__ = [
     "BOARD_FORMAT",
@@ -47,54 +48,49 @@ __all__ = [
 
 BOARD_FORMAT = "mjsat-board"
 
+GROUP_MIN, GROUP_MAX = -(2**63), 2**63 - 1
+"""The range of group numbers in board files (int64)."""
+_INDEX_MAX = 2**63 - 1
+"""The largest tile index a solution file may name (the board, when known, narrows it)."""
+
 PathLike = str | os.PathLike[str]
 
 
-def _array_item_lines(text: str, key: str) -> list[int]:
-    """1-based line of each element of the top-level JSON array under ``key`` (best effort)."""
-    m = re.search(r'"%s"\s*:\s*\[' % re.escape(key), text)
-    if not m:
-        return []
-    lines: list[int] = []
-    depth = 1
-    line = text.count("\n", 0, m.end()) + 1
-    in_str = False
-    expect_item = True
-    i = m.end()
-    while i < len(text) and depth > 0:
-        ch = text[i]
-        if ch == "\n":
-            line += 1
-        elif in_str:
-            if ch == "\\":
-                i += 1
-            elif ch == '"':
-                in_str = False
-        elif ch == '"':
-            in_str = True
-            if depth == 1 and expect_item:
-                lines.append(line)
-                expect_item = False
-        elif ch in "[{":
-            if depth == 1 and expect_item:
-                lines.append(line)
-                expect_item = False
-            depth += 1
-        elif ch in "]}":
-            depth -= 1
-        elif ch == "," and depth == 1:
-            expect_item = True
-        elif depth == 1 and expect_item and not ch.isspace():
-            lines.append(line)
-            expect_item = False
-        i += 1
-    return lines
+class _ItemLines(Sequence):
+    """The line of each element of a JSON array, found only when an error asks for one
+    (finding them walks the text in Python: seconds for a million tiles)."""
+
+    def __init__(self, text: str, key: str | None, count: int) -> None:
+        self._text, self._key, self._count = text, key, count
+        self._lines: list[int] | None = None
+
+    def __len__(self) -> int:
+        return self._count
+
+    def __getitem__(self, i: int) -> int | None:  # type: ignore[override]
+        if self._lines is None:
+            self._lines = json_array_lines(self._text, self._key)
+        return self._lines[i] if 0 <= i < len(self._lines) else None
 
 
-def _int(value: Any) -> int:
+def _json_int(value: Any, what: str, low: int, high: int) -> int:
+    """A JSON value that must be an integer in ``low..high`` (booleans are not integers)."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(f"expected an integer, got {value!r}")
+        raise ValueError(f"{what}: expected an integer, got {_short(value)}")
+    if not low <= value <= high:
+        raise ValueError(f"{what}: {value} is out of range {low}..{high}")
     return value
+
+
+def _short(value: Any) -> str:
+    text = json.dumps(value) if not isinstance(value, str) else repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _tile_count(path: PathLike, count: int, line: int | None, *, at_least: bool = False) -> None:
+    message = MAX_TILES.exceeded(count, "the board", at_least=at_least)
+    if message is not None:
+        raise InputFileError(path, line, message)
 
 
 def _make_board(
@@ -136,23 +132,34 @@ def _make_board(
         raise InputFileError(path, line, msg) from None
 
 
+_TILE_LINE = re.compile(r"([0-9]{1,5})[ \t]+([0-9]{1,5})[ \t]+([0-9]{1,3})[ \t]+([+-]?[0-9]{1,19})")
+"""The common text tile line, read at once; anything else goes field by field for the message."""
+
+
 def board_from_text(text: str, path: PathLike = "<text>", *, game: str = "mahjong") -> Board:
     """Parse de Bondt's plain text board format (``row col level group`` per line)."""
     positions: list[tuple[int, int, int]] = []
     groups: list[int] = []
     lines: list[int | None] = []
-    for lineno, raw in enumerate(text.splitlines(), 1):
+    limit = MAX_TILES.value
+    for lineno, raw in enumerate(text_lines(text), 1):
         s = raw.strip()
         if not s or s.startswith("#"):
             continue
-        fields = s.split()
-        if len(fields) != 4:
-            raise InputFileError(path, lineno, f"expected 4 integers 'row col level group', got {len(fields)} fields")
-        try:
-            r, c, l, g = (int(f) for f in fields)
-        except ValueError:
-            bad = next(f for f in fields if not re.fullmatch(r"[+-]?\d+", f))
-            raise InputFileError(path, lineno, f"not an integer: {bad!r}") from None
+        if len(positions) == limit:
+            _tile_count(path, limit + 1, lineno, at_least=True)
+        m = _TILE_LINE.fullmatch(s)
+        if m is not None:
+            r, c, l, g = int(m[1]), int(m[2]), int(m[3]), int(m[4])
+            ok = r <= MAX_COORD and c <= MAX_COORD and l <= MAX_LEVEL and GROUP_MIN <= g <= GROUP_MAX
+        if m is None or not ok:
+            fields = s.split()
+            if len(fields) != 4:
+                raise InputFileError(path, lineno, f"expected 4 integers 'row col level group', got {len(fields)} fields")
+            r = parse_decimal(path, lineno, fields[0], "row", 0, MAX_COORD)
+            c = parse_decimal(path, lineno, fields[1], "col", 0, MAX_COORD)
+            l = parse_decimal(path, lineno, fields[2], "level", 0, MAX_LEVEL)
+            g = parse_decimal(path, lineno, fields[3], "group", GROUP_MIN, GROUP_MAX)
         positions.append((r, c, l))
         groups.append(g)
         lines.append(lineno)
@@ -161,51 +168,94 @@ def board_from_text(text: str, path: PathLike = "<text>", *, game: str = "mahjon
     return _make_board(path, positions, groups, lines, game=game)
 
 
+_GROUP_KEY = re.compile(r"[+-]?[0-9]{1,19}")
+
+
+def _key_line(text: str, key: str) -> int | None:
+    m = re.search(r'"%s"\s*:' % re.escape(key), text)
+    return text.count("\n", 0, m.start()) + 1 if m else None
+
+
+def _gadgets(path: PathLike, text: str, meta: dict[str, Any], n: int) -> None:
+    """Check ``meta["gadgets"]`` (what the pictures outline): a list of
+    ``{"label": str, "tiles": [tile, ...]}``."""
+    if "gadgets" not in meta:
+        return
+    line = _key_line(text, "gadgets")
+    gadgets = meta["gadgets"]
+    if not isinstance(gadgets, list):
+        raise InputFileError(path, line, f'"meta": "gadgets" must be a list, got {_short(gadgets)}')
+    for i, g in enumerate(gadgets):
+        if not isinstance(g, dict) or not isinstance(g.get("label", ""), str) or not isinstance(g.get("tiles", []), list):
+            raise InputFileError(path, line, f'"meta": gadget {i}: expected {{"label": text, "tiles": [tile, ...]}}, got {_short(g)}')
+        for t in g.get("tiles", []):
+            try:
+                _json_int(t, f'"meta": gadget {i}', 0, n - 1)
+            except ValueError as exc:
+                raise InputFileError(path, line, str(exc)) from None
+
+
 def board_from_json_text(text: str, path: PathLike = "<json>", *, game: str | None = None) -> Board:
-    """Parse the project's JSON board format."""
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputFileError(path, exc.lineno, f"invalid JSON: {exc.msg}") from None
+    """Parse the project's JSON board format.
+
+    Every key has its type checked (``"block_any_higher": "false"``, a string, is
+    refused, not read as true); coordinates, levels and groups must lie in their ranges.
+    """
+    data = parse_json(text, path)
     if not isinstance(data, dict) or data.get("format") != BOARD_FORMAT:
         raise InputFileError(path, 1, f'not an mjsat board: expected "format": "{BOARD_FORMAT}"')
     version = data.get("version", 1)
-    if version != 1:
-        raise InputFileError(path, 1, f"unsupported board format version {version!r} (this mjsat reads 1)")
+    if isinstance(version, bool) or version != 1 or not isinstance(version, int):
+        raise InputFileError(path, _key_line(text, "version") or 1, f"unsupported board format version {_short(version)} (this mjsat reads 1)")
+    for key, kind, what in (
+        ("game", str, "a game name"),
+        ("layout", str, "a layout name (text)"),
+        ("block_any_higher", bool, "true or false"),
+    ):
+        if key in data and not isinstance(data[key], kind):
+            raise InputFileError(path, _key_line(text, key), f'"{key}" must be {what}, got {_short(data[key])}')
     tiles = data.get("tiles")
     if not isinstance(tiles, list) or not tiles:
-        raise InputFileError(path, None, '"tiles" must be a non-empty list of [row, col, lev, group]')
-    item_lines = _array_item_lines(text, "tiles")
-    lines: list[int | None] = [item_lines[i] if i < len(item_lines) else None for i in range(len(tiles))]
+        raise InputFileError(path, _key_line(text, "tiles"), '"tiles" must be a non-empty list of [row, col, lev, group]')
+    if len(tiles) > MAX_TILES.value:
+        _tile_count(path, len(tiles), _key_line(text, "tiles"))
+    lines = _ItemLines(text, "tiles", len(tiles))
     positions: list[tuple[int, int, int]] = []
     groups: list[int] = []
     for i, tile in enumerate(tiles):
         if not isinstance(tile, list) or len(tile) != 4:
-            raise InputFileError(path, lines[i], f"tile {i}: expected [row, col, lev, group], got {tile!r}")
+            raise InputFileError(path, lines[i], f"tile {i}: expected [row, col, lev, group], got {_short(tile)}")
         try:
-            r, c, l, g = (_int(v) for v in tile)
+            r = _json_int(tile[0], f"tile {i}: row", 0, MAX_COORD)
+            c = _json_int(tile[1], f"tile {i}: col", 0, MAX_COORD)
+            l = _json_int(tile[2], f"tile {i}: lev", 0, MAX_LEVEL)
+            g = _json_int(tile[3], f"tile {i}: group", GROUP_MIN, GROUP_MAX)
         except ValueError as exc:
-            raise InputFileError(path, lines[i], f"tile {i}: {exc}") from None
+            raise InputFileError(path, lines[i], str(exc)) from None
         positions.append((r, c, l))
         groups.append(g)
-    raw_names = data.get("group_names") or {}
+    raw_names = data.get("group_names", {})
     if not isinstance(raw_names, dict):
-        raise InputFileError(path, None, '"group_names" must map group numbers to names')
-    try:
-        names = {int(k): str(v) for k, v in raw_names.items()}
-    except ValueError:
-        raise InputFileError(path, None, '"group_names" keys must be group numbers') from None
-    meta = data.get("meta") or {}
+        raise InputFileError(path, _key_line(text, "group_names"), '"group_names" must map group numbers to names')
+    names: dict[int, str] = {}
+    for k, v in raw_names.items():
+        if not (isinstance(v, str) and _GROUP_KEY.fullmatch(k) and GROUP_MIN <= int(k) <= GROUP_MAX):
+            line = _key_line(text, "group_names")  # found only for the message
+            key = parse_decimal(path, line, k, '"group_names" key', GROUP_MIN, GROUP_MAX)
+            raise InputFileError(path, line, f'"group_names": the name of group {key} must be text, got {_short(v)}')
+        names[int(k)] = v
+    meta = data.get("meta", {})
     if not isinstance(meta, dict):
-        raise InputFileError(path, None, '"meta" must be an object')
+        raise InputFileError(path, _key_line(text, "meta"), '"meta" must be an object')
+    _gadgets(path, text, meta, len(tiles))
     return _make_board(
         path,
         positions,
         groups,
         lines,
-        game=game or str(data.get("game", "mahjong")),
-        block_any_higher=bool(data.get("block_any_higher", False)),
-        name=str(data.get("layout", "")),
+        game=game or data.get("game", "mahjong"),
+        block_any_higher=data.get("block_any_higher", False),
+        name=data.get("layout", ""),
         names=names,
         meta=meta,
     )
@@ -259,38 +309,56 @@ def write_board(board: Board, path: PathLike) -> None:
     write_text_atomic(path, text)
 
 
+_MOVE = re.compile(r"([0-9]+)(?:[ \t]*,[ \t]*|[ \t]+|-)([0-9]+)")
+
+
 def solution_from_text(text: str, path: PathLike = "<solution>") -> list[Move]:
-    """Parse a move list (see the module docstring for the accepted forms)."""
+    """Parse a move list (see the module docstring for the accepted forms).
+
+    Tile indices are non-negative decimal integers: ``1 -2`` is refused, not read as
+    the move ``(1, 2)``.
+    """
     s = text.lstrip()
     if s.startswith("{") or s.startswith("["):
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise InputFileError(path, exc.lineno, f"invalid JSON: {exc.msg}") from None
+        data = parse_json(text, path)
+        key: str | None = None
         if isinstance(data, dict):
             if "moves" not in data:
                 raise InputFileError(path, 1, 'a JSON solution needs a "moves" key')
-            data = data["moves"]
+            data, key = data["moves"], "moves"
         if not isinstance(data, list):
-            raise InputFileError(path, 1, '"moves" must be a list of [a, b] pairs')
+            raise InputFileError(path, _key_line(text, "moves") or 1, '"moves" must be a list of [a, b] pairs')
+        item_lines = _ItemLines(text, key, len(data))
         moves: list[Move] = []
         for i, m in enumerate(data):
-            if not isinstance(m, list) or len(m) != 2 or not all(isinstance(v, int) and not isinstance(v, bool) for v in m):
-                raise InputFileError(path, None, f"move {i + 1}: expected a pair of tile indices, got {m!r}")
-            moves.append((m[0], m[1]))
+            line = item_lines[i]
+            if not isinstance(m, list) or len(m) != 2:
+                raise InputFileError(path, line, f"move {i + 1}: expected a pair of tile indices, got {_short(m)}")
+            try:
+                a = _json_int(m[0], f"move {i + 1}: tile index", 0, _INDEX_MAX)
+                b = _json_int(m[1], f"move {i + 1}: tile index", 0, _INDEX_MAX)
+            except ValueError as exc:
+                raise InputFileError(path, line, f"{exc} (a pair of tile indices)") from None
+            moves.append((a, b))
         return moves
     moves = []
-    for lineno, raw in enumerate(text.splitlines(), 1):
+    for lineno, raw in enumerate(text_lines(text), 1):
         line = raw.split("#", 1)[0].strip()
         if not line:
             continue
-        fields = re.split(r"[\s,\-]+", line)
-        if len(fields) != 2:
-            raise InputFileError(path, lineno, f"expected a move 'a b' (two tile indices), got {line!r}")
-        try:
-            moves.append((int(fields[0]), int(fields[1])))
-        except ValueError:
-            raise InputFileError(path, lineno, f"not a tile index: {line!r}") from None
+        m = _MOVE.fullmatch(line)
+        if m is None:
+            fields = re.split(r"[\s,]+", line)
+            if len(fields) != 2 and not re.fullmatch(r"[0-9]+-[0-9]+", line):
+                raise InputFileError(path, lineno, f"expected a move 'a b' (two tile indices), got {line[:40]!r}")
+            raise InputFileError(path, lineno, f"not a tile index (expected 'a b' with a, b >= 0): {line[:40]!r}")
+        a, b = m.group(1), m.group(2)
+        moves.append(
+            (
+                parse_decimal(path, lineno, a, "tile index", 0, _INDEX_MAX),
+                parse_decimal(path, lineno, b, "tile index", 0, _INDEX_MAX),
+            )
+        )
     return moves
 
 
@@ -300,11 +368,15 @@ def load_solution(path: PathLike, board: Board | None = None) -> list[Move]:
     moves = solution_from_text(text, path)
     if board is not None:
         plain = not text.lstrip().startswith(("{", "["))
-        numbered = [i for i, raw in enumerate(text.splitlines(), 1) if raw.split("#", 1)[0].strip()]
+        numbered: Sequence[int | None]
+        if plain:
+            numbered = [i for i, raw in enumerate(text_lines(text), 1) if raw.split("#", 1)[0].strip()]
+        else:
+            numbered = _ItemLines(text, "moves" if text.lstrip().startswith("{") else None, len(moves))
         for k, (a, b) in enumerate(moves):
             for t in (a, b):
                 if not 0 <= t < len(board):
-                    line = numbered[k] if plain and k < len(numbered) else None
+                    line = numbered[k] if k < len(numbered) else None
                     raise InputFileError(
                         path, line, f"move {k + 1}: unknown tile index {t} (the board has tiles 0..{len(board) - 1})"
                     )

@@ -24,6 +24,7 @@ import click
 from mjsat import __version__
 from mjsat.board import GAMES, Board
 from mjsat.fileio import write_text_atomic
+from mjsat.limits import limits_help
 
 __all__ = ["main", "cli", "LAZY_COMMANDS", "board_options", "board_from_options"]
 
@@ -106,7 +107,16 @@ def _usage_error(ctx: click.Context, exc: click.UsageError) -> None:
     ctx.exit(2)
 
 
-@click.group(cls=MjsatGroup, context_settings={"help_option_names": ["-h", "--help"]})
+_EPILOG = (
+    "Files: every reader takes UTF-8 text (a byte-order mark is fine) and names the file "
+    "and the line of a problem; every -o/--out creates missing folders, writes through a "
+    "symbolic link, keeps an existing file's permissions, and replaces a file only once "
+    "the new one is complete.\n\n\b\nSize limits (set the variable to lift one):\n"
+    + limits_help()
+)
+
+
+@click.group(cls=MjsatGroup, context_settings={"help_option_names": ["-h", "--help"]}, epilog=_EPILOG)
 @click.version_option(__version__, prog_name="mjsat")
 def cli() -> None:
     """Decide, explain and manufacture Mahjong Solitaire and Shisen-Sho boards.

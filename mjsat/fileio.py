@@ -1,11 +1,63 @@
-"""Errors and helpers shared by every file reader (layouts, boards, solutions, CNF)."""
+"""Reading and writing files: the errors and helpers shared by every reader and writer.
+
+Readers
+    :func:`read_text` gives a file's text: UTF-8, a leading byte-order mark dropped; any
+    other bytes are an :class:`InputFileError` naming the file and the line.
+    :func:`parse_json` parses JSON with bounded nesting (:data:`mjsat.limits.MAX_JSON_DEPTH`),
+    no ``NaN``/``Infinity`` and no integer of more than :data:`MAX_DIGITS` digits;
+    :func:`parse_decimal` reads one integer field of a text format. Every failure is an
+    :class:`InputFileError`: one line, ``file:line: problem``.
+
+Writers
+    :func:`write_text_atomic` and :func:`write_texts_atomic` (files that belong together,
+    such as a CNF and its variable map) write through temporary files renamed into place,
+    so a failure leaves every target as it was. The rules, the same for every ``-o``:
+
+    * a missing folder on the way to the file is created;
+    * a symbolic link is written through: its target is replaced, the link stays;
+    * an existing file keeps its permission bits; a new one gets the default ones
+      (``0666`` less the umask);
+    * an existing target that is not a regular file (``/dev/stdout``, a FIFO) is written
+      in place;
+    * any failure is an :class:`OutputFileError`: one line naming the file and the
+      reason.
+"""
 
 from __future__ import annotations
 
+import json
 import os
+import re
+import secrets
+import stat
+from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
-__all__ = ["InputFileError", "read_text", "write_text_atomic"]
+import numpy as np
+
+from mjsat.limits import MAX_JSON_DEPTH
+
+__all__ = [
+    "InputFileError",
+    "OutputFileError",
+    "MAX_DIGITS",
+    "decode_text",
+    "read_text",
+    "text_lines",
+    "parse_json",
+    "json_array_lines",
+    "parse_decimal",
+    "prepare_output",
+    "write_text_atomic",
+    "write_texts_atomic",
+]
+
+PathLike = str | os.PathLike[str]
+
+MAX_DIGITS = 30
+"""Longest integer (in digits, sign excluded) any reader accepts: far beyond every range
+the files need, and short enough that converting it costs nothing."""
 
 
 class InputFileError(ValueError):
@@ -15,16 +67,63 @@ class InputFileError(ValueError):
     'board.txt:3: expected 4 integers, got 3'
     """
 
-    def __init__(self, path: str | os.PathLike[str], line: int | None, message: str) -> None:
+    def __init__(self, path: PathLike, line: int | None, message: str) -> None:
         self.path = str(path)
         self.line = line
         self.message = message
         where = self.path if line is None else f"{self.path}:{line}"
-        super().__init__(f"{where}: {message}")
+        super().__init__(f"{where}: {_one_line(message)}")
 
 
-def read_text(path: str | os.PathLike[str]) -> str:
-    """The text of ``path``, with file-system and decoding failures as :class:`InputFileError`."""
+class OutputFileError(ValueError):
+    """An output file that cannot be written; ``str()`` is one line naming the file.
+
+    >>> str(OutputFileError("out/board.json", "cannot write: Permission denied"))
+    'out/board.json: cannot write: Permission denied'
+    """
+
+    def __init__(self, path: PathLike, message: str) -> None:
+        self.path = str(path)
+        self.message = message
+        super().__init__(f"{self.path}: {_one_line(message)}")
+
+
+def _one_line(message: str) -> str:
+    return " ".join(message.split()) if "\n" in message or "\r" in message else message
+
+
+# --------------------------------------------------------------------------- reading
+
+
+def decode_text(data: bytes, path: PathLike = "<bytes>") -> str:
+    """``data`` as UTF-8 text without a leading byte-order mark.
+
+    >>> decode_text(b"\\xef\\xbb\\xbf0 0 0\\n")
+    '0 0 0\\n'
+    >>> decode_text(b"0 0 0\\n\\xff\\n", "f")
+    Traceback (most recent call last):
+    ...
+    mjsat.fileio.InputFileError: f:2: not UTF-8 text: byte 0xff at column 1
+
+    Raises
+    ------
+    InputFileError
+        A byte sequence that is not UTF-8, with its line and column.
+    """
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise InputFileError(
+            path, line, f"not UTF-8 text: byte 0x{data[exc.start]:02x} at column {column}"
+        ) from None
+
+
+def read_text(path: PathLike) -> str:
+    """The text of ``path`` (see :func:`decode_text`), file-system failures as :class:`InputFileError`."""
     p = Path(path)
     try:
         data = p.read_bytes()
@@ -34,19 +133,333 @@ def read_text(path: str | os.PathLike[str]) -> str:
         raise InputFileError(path, None, "is a directory, not a file") from None
     except OSError as exc:
         raise InputFileError(path, None, exc.strerror or str(exc)) from None
+    return decode_text(data, path)
+
+
+_NEWLINE = re.compile(r"\r\n|\r|\n")
+
+
+def text_lines(text: str) -> list[str]:
+    """The lines of ``text`` as an editor numbers them (``\\n``, ``\\r\\n`` or ``\\r`` ends
+    a line; unlike :meth:`str.splitlines`, form feeds and Unicode separators do not).
+
+    >>> text_lines("a\\r\\nb\\x0cc\\rd\\n")
+    ['a', 'b\\x0cc', 'd']
+    """
+    out = _NEWLINE.split(text)
+    if out and out[-1] == "":
+        out.pop()
+    return out
+
+
+_JSON_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
+
+
+def _json_depth(text: str) -> int:
+    """The deepest nesting of arrays and objects in ``text`` (strings skipped).
+
+    The depth at the ``i``-th opening bracket is ``i + 1`` less the closing brackets
+    before it: linear passes in numpy, no Python loop over characters.
+    """
+    if "[" not in text and "{" not in text:
+        return 0
+    b = np.frombuffer(_JSON_STRING.sub("", text).encode("utf-8", "surrogatepass"), dtype=np.uint8)
+    opens = np.flatnonzero((b == 0x5B) | (b == 0x7B))
+    closes = np.flatnonzero((b == 0x5D) | (b == 0x7D))
+    return int((np.arange(1, len(opens) + 1) - np.searchsorted(closes, opens)).max(initial=0))
+
+
+class _NotStandard(ValueError):
+    """A JSON token that Python accepts but JSON does not (``NaN``), or an over-long number."""
+
+
+def _refuse_constant(token: str) -> Any:
+    raise _NotStandard(f"{token} is not a JSON number")
+
+
+def _bounded_int(token: str) -> int:
+    if len(token.lstrip("-")) > MAX_DIGITS:
+        raise _NotStandard(f"a number of {len(token.lstrip('-'))} digits (at most {MAX_DIGITS}): {token[:20]}...")
+    return int(token)
+
+
+def parse_json(text: str, path: PathLike = "<json>") -> Any:
+    """Parse JSON text strictly, with file errors.
+
+    Parameters
+    ----------
+    text : str
+    path : str or path-like
+        Named in errors.
+
+    Returns
+    -------
+    Any
+        The parsed value.
+
+    Raises
+    ------
+    InputFileError
+        Not JSON (with the line), nested deeper than :data:`mjsat.limits.MAX_JSON_DEPTH`,
+        ``NaN``/``Infinity``, or an integer of more than :data:`MAX_DIGITS` digits.
+
+    >>> parse_json('{"a": [1, 2]}')
+    {'a': [1, 2]}
+    >>> parse_json("[" * 100 + "]" * 100, "deep.json")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    mjsat.fileio.InputFileError: deep.json: JSON nested 100 deep, above the limit of 64 ...
+    """
+    limit = MAX_JSON_DEPTH.value
+    opened = text.count("[") + text.count("{")  # bounds the depth: most texts stop here
+    depth = _json_depth(text) if opened > limit else 0
+    if depth > limit:
+        raise InputFileError(
+            path, None, f"JSON nested {depth} deep, above the limit of {limit} (set {MAX_JSON_DEPTH.env} to lift it)"
+        )
     try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        return data.decode("latin-1")
+        return json.loads(text, parse_constant=_refuse_constant, parse_int=_bounded_int)
+    except json.JSONDecodeError as exc:
+        raise InputFileError(path, exc.lineno, f"invalid JSON: {exc.msg}") from None
+    except _NotStandard as exc:
+        raise InputFileError(path, None, f"invalid JSON: {exc}") from None
+    except RecursionError:  # pragma: no cover - the depth check comes first
+        raise InputFileError(path, None, "invalid JSON: nested too deep") from None
 
 
-def write_text_atomic(path: str | os.PathLike[str], text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file, so a failure overwrites nothing."""
+def json_array_lines(text: str, key: str | None) -> list[int]:
+    """The 1-based line of each element of the JSON array under ``key`` (the top-level
+    array when ``key`` is None), best effort: for messages that name a line.
+
+    >>> json_array_lines('{"a": 1,\\n "tiles": [\\n  [0, 1],\\n  [2, 3]]}', "tiles")
+    [3, 4]
+    """
+    m = re.search(r'"%s"\s*:\s*\[' % re.escape(key), text) if key is not None else re.match(r"\s*\[", text)
+    if not m:
+        return []
+    lines: list[int] = []
+    depth = 1
+    line = text.count("\n", 0, m.end()) + 1
+    in_str = False
+    expect_item = True
+    i = m.end()
+    while i < len(text) and depth > 0:
+        ch = text[i]
+        if ch == "\n":
+            line += 1
+        elif in_str:
+            if ch == "\\":
+                i += 1
+            elif ch == '"':
+                in_str = False
+        elif ch == '"':
+            in_str = True
+            if depth == 1 and expect_item:
+                lines.append(line)
+                expect_item = False
+        elif ch in "[{":
+            if depth == 1 and expect_item:
+                lines.append(line)
+                expect_item = False
+            depth += 1
+        elif ch in "]}":
+            depth -= 1
+        elif ch == "," and depth == 1:
+            expect_item = True
+        elif depth == 1 and expect_item and not ch.isspace():
+            lines.append(line)
+            expect_item = False
+        i += 1
+    return lines
+
+
+_DECIMAL = re.compile(r"[+-]?[0-9]+")
+
+
+def parse_decimal(
+    path: PathLike, line: int | None, text: str, what: str, low: int | None = None, high: int | None = None
+) -> int:
+    """One integer field of a text format: ASCII decimal digits with an optional sign,
+    at most :data:`MAX_DIGITS` of them, in ``low..high`` when given.
+
+    >>> parse_decimal("f", 1, "-12", "row", -100, 100)
+    -12
+    >>> parse_decimal("f", 3, "1" * 5000, "row", 0, 10)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    mjsat.fileio.InputFileError: f:3: row: 111111111111... (5000 digits) is out of range 0..10
+
+    Raises
+    ------
+    InputFileError
+        Not an integer (``1.5``, ``1_000``, ``²``), or out of range.
+    """
+    if not _DECIMAL.fullmatch(text):
+        raise InputFileError(path, line, f"{what}: expected an integer, got {text[:40]!r}")
+    span = "" if low is None or high is None else f" {low}..{high}"
+    digits = len(text.lstrip("+-"))
+    if digits > MAX_DIGITS:
+        raise InputFileError(path, line, f"{what}: {text[:12]}... ({digits} digits) is out of range{span}")
+    value = int(text)
+    if (low is not None and value < low) or (high is not None and value > high):
+        raise InputFileError(path, line, f"{what}: {value} is out of range{span}")
+    return value
+
+
+# --------------------------------------------------------------------------- writing
+
+
+def _os_reason(exc: OSError) -> str:
+    return exc.strerror or exc.__class__.__name__
+
+
+def prepare_output(path: PathLike) -> Path:
+    """The file an output to ``path`` really goes to, with its folder made.
+
+    A symbolic link (or a chain of them) is followed to its target; the folders missing
+    on the way to the file are created. A path that names a device or a pipe
+    (``/dev/stdout``) is returned as it is.
+
+    Raises
+    ------
+    OutputFileError
+        The path is a folder, or its folder cannot be created.
+    """
     p = Path(path)
-    tmp = p.with_name(f".{p.name}.tmp{os.getpid()}")
     try:
-        tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, p)
-    finally:
-        if tmp.exists():
-            tmp.unlink()
+        mode = os.stat(p).st_mode  # through links
+    except (FileNotFoundError, NotADirectoryError):
+        mode = None
+    except OSError as exc:
+        raise OutputFileError(path, f"cannot write: {_os_reason(exc)}") from None
+    if mode is not None and stat.S_ISDIR(mode):
+        raise OutputFileError(path, "is a folder, not a file")
+    if mode is not None and not stat.S_ISREG(mode):
+        return p  # a device or a pipe (/dev/stdout): written in place, through its name
+    target = Path(os.path.realpath(p)) if p.is_symlink() else p
+    folder = target.parent
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise OutputFileError(path, f"cannot create the folder {str(folder)!r}: a file of that name is in the way") from None
+    except OSError as exc:
+        raise OutputFileError(path, f"cannot create the folder {str(folder)!r}: {_os_reason(exc)}") from None
+    return target
+
+
+def _temporary(target: Path, data: bytes, path: PathLike) -> Path:
+    """Write ``data`` to a new file beside ``target`` with ``target``'s mode; its path."""
+    try:
+        mode = stat.S_IMODE(target.stat().st_mode)
+    except FileNotFoundError:
+        mode = None
+    except OSError as exc:
+        raise OutputFileError(path, f"cannot write: {_os_reason(exc)}") from None
+    tmp = target.with_name(f".{target.name}.{secrets.token_hex(4)}.tmp")
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    except OSError as exc:
+        raise OutputFileError(path, f"cannot write in {str(target.parent)!r}: {_os_reason(exc)}") from None
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            if mode is not None:
+                os.fchmod(fh.fileno(), mode)
+            fh.write(data)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise OutputFileError(path, f"cannot write: {_os_reason(exc)}") from None
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    return tmp
+
+
+def _write_in_place(target: Path, data: bytes, path: PathLike) -> None:
+    """Write into an existing target that is not a regular file (a device, a FIFO)."""
+    try:
+        with open(target, "wb") as fh:
+            fh.write(data)
+    except OSError as exc:
+        raise OutputFileError(path, f"cannot write: {_os_reason(exc)}") from None
+
+
+def write_texts_atomic(files: Iterable[tuple[PathLike, str]]) -> None:
+    """Write several text files (UTF-8) so that either all are replaced or none is.
+
+    Every text goes to a temporary file beside its target first; only when all are
+    written are they renamed into place, and a rename that fails puts back the files
+    already replaced. The rules of the module docstring apply (folders created, links
+    written through, modes kept).
+
+    Parameters
+    ----------
+    files : iterable of (path, text)
+
+    Raises
+    ------
+    OutputFileError
+        A file cannot be written (its folder cannot be made or written, the disk is
+        full, the path is a folder, two paths are one file); no target has changed.
+    """
+    items = [(path, prepare_output(path), text.encode("utf-8")) for path, text in files]
+    seen: dict[str, PathLike] = {}
+    for path, target, _ in items:
+        key = os.path.realpath(target)
+        if key in seen:
+            raise OutputFileError(path, f"named twice among the outputs (also as {str(seen[key])!r})")
+        seen[key] = path
+    special = [(p, t, d) for p, t, d in items if t.exists() and not t.is_file()]
+    regular = [(p, t, d) for p, t, d in items if not (t.exists() and not t.is_file())]
+    temps: list[Path] = []
+    try:
+        for path, target, data in regular:
+            temps.append(_temporary(target, data, path))
+    except BaseException:
+        for tmp in temps:
+            tmp.unlink(missing_ok=True)
+        raise
+    backups: list[Path | None] = []
+    done = 0
+    try:
+        for (path, target, _), tmp in zip(regular, temps):
+            backup = None
+            if target.exists():
+                backup = target.with_name(f".{target.name}.{secrets.token_hex(4)}.old")
+                try:
+                    os.link(target, backup)
+                except OSError:
+                    backup = None
+            backups.append(backup)
+            try:
+                os.replace(tmp, target)
+            except OSError as exc:
+                raise OutputFileError(path, f"cannot write: {_os_reason(exc)}") from None
+            done += 1
+    except BaseException:
+        for (_, target, _), backup in zip(regular[:done], backups[:done]):
+            try:
+                if backup is not None:
+                    os.replace(backup, target)
+                else:
+                    target.unlink(missing_ok=True)
+            except OSError:
+                pass
+        for tmp in temps[done:]:
+            tmp.unlink(missing_ok=True)
+        for backup in backups[done:]:
+            if backup is not None:
+                backup.unlink(missing_ok=True)
+        raise
+    for backup in backups:
+        if backup is not None:
+            backup.unlink(missing_ok=True)
+    for path, target, data in special:
+        _write_in_place(target, data, path)
+
+
+def write_text_atomic(path: PathLike, text: str) -> None:
+    """Write ``text`` (UTF-8) to ``path`` through a temporary file, so a failure changes nothing.
+
+    See :func:`write_texts_atomic` for the rules and the errors.
+    """
+    write_texts_atomic([(path, text)])

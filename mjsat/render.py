@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from html import escape
 
 from mjsat.board import Board, Move
+from mjsat.limits import MAX_PICTURE_CELLS
 
 __all__ = ["ascii_board", "ascii_top_view", "ascii_levels", "svg_board"]
 
@@ -27,18 +28,39 @@ def _label(board: Board, t: int, width: int) -> str:
     return lab[:width]
 
 
+def _too_large(board: Board, rows: int, width: int) -> str | None:
+    """The one line said instead of a picture of ``rows`` lines of ``width`` characters
+    above :data:`mjsat.limits.MAX_PICTURE_CELLS`, else None."""
+    message = MAX_PICTURE_CELLS.exceeded(rows * width, f"the picture ({rows:,} lines of {width:,})")
+    if message is None:
+        return None
+    return f"(not drawn: {message}; draw it as SVG with -o FILE.svg)"
+
+
 def ascii_top_view(board: Board) -> str:
     """Heights seen from above, one character per half-tile cell (``.`` empty).
+
+    Heights 1 to 35 are one character (``1``-``9``, then ``a``-``z``); a board with more
+    levels gets a column of decimal numbers per cell, separated by spaces.
 
     >>> from mjsat.board import Layout, MahjongBoard
     >>> print(ascii_top_view(MahjongBoard(Layout([(0, 0, 0), (0, 2, 0), (0, 1, 1), (0, 5, 0)]), [0, 0, 1, 1])))
     1221.11
     1221.11
+    >>> print(ascii_top_view(MahjongBoard(Layout([(0, 0, l) for l in range(40)]), [0] * 40)))
+    40 40
+    40 40
     """
     present = board.present_tiles()
     if not present:
         return "(empty)"
     r0, c0, r1, c1 = board.layout.bounds()
+    top = 1 + max(board.layout.positions[t][2] for t in present)
+    wide = top >= len(_DIGITS)
+    cell = len(str(top)) + 1 if wide else 1
+    too_large = _too_large(board, r1 - r0 + 1, (c1 - c0 + 1) * cell)
+    if too_large:
+        return too_large
     h = [[0] * (c1 - c0 + 1) for _ in range(r1 - r0 + 1)]
     for t in present:
         r, c, l = board.layout.positions[t]
@@ -46,6 +68,9 @@ def ascii_top_view(board: Board) -> str:
             for dc in (0, 1):
                 y, x = r - r0 + dr, c - c0 + dc
                 h[y][x] = max(h[y][x], l + 1)
+    if wide:
+        width = cell - 1
+        return "\n".join(" ".join(str(v).rjust(width) if v else ".".rjust(width) for v in row).rstrip() for row in h)
     return "\n".join("".join(_DIGITS[v] if v else "." for v in row).rstrip() for row in h)
 
 
@@ -57,15 +82,21 @@ def ascii_levels(board: Board) -> str:
     r0, c0, r1, c1 = board.layout.bounds()
     width = max(len(_label(board, t, 3)) for t in present)
     cell = width + 2
+    line_width = (c1 - c0 + 2) * cell // 2 + cell
+    used_rows = len({(board.layout.positions[t][2], board.layout.positions[t][0]) for t in present})
+    too_large = _too_large(board, used_rows, line_width)
+    if too_large:
+        return too_large
+    by_level: dict[int, list[int]] = {}
+    for t in present:
+        by_level.setdefault(board.layout.positions[t][2], []).append(t)
     out: list[str] = []
-    for lev in range(board.layout.levels):
-        tiles = [t for t in present if board.layout.positions[t][2] == lev]
-        if not tiles:
-            continue
+    for lev in sorted(by_level):
+        tiles = by_level[lev]
         rows: dict[int, list[str]] = {}
         for t in tiles:
             r, c, _ = board.layout.positions[t]
-            line = rows.setdefault(r - r0, [" "] * ((c1 - c0 + 2) * cell // 2 + cell))
+            line = rows.setdefault(r - r0, [" "] * line_width)
             x = (c - c0) * cell // 2
             text = "[" + _label(board, t, width).rjust(width) + "]"
             line[x : x + len(text)] = list(text)

@@ -114,6 +114,8 @@ class _Bars:
 def _build(cnf_file: str, target: str, bars: _Bars | None = None) -> Any:
     import os
 
+    from mjsat.fileio import InputFileError
+    from mjsat.limits import SizeLimitError
     from mjsat.reductions.cnf import normalize_3cnf, read_dimacs
     from mjsat.reductions.targets import reduce_formula
 
@@ -122,8 +124,11 @@ def _build(cnf_file: str, target: str, bars: _Bars | None = None) -> Any:
     formula = normalize_3cnf(read_dimacs(cnf_file))
     step(f"building the {target} board")
     meta = {"cnf_file": os.path.basename(cnf_file), "command_line": _command_line(), "seed": None}
-    red = reduce_formula(formula, target, meta=meta)
-    _ = red.board  # the stack board is built on first use
+    try:
+        red = reduce_formula(formula, target, meta=meta)
+        _ = red.board  # the stack board is built on first use
+    except SizeLimitError as exc:
+        raise InputFileError(cnf_file, None, str(exc)) from None
     return red
 
 
@@ -192,8 +197,11 @@ def witness_cmd(cnf_file: str, assignment: str | None, target: str, seed: int | 
     mjsat reduce witness f.cnf -1 --to rows           # one literal: V1 false, the rest false
     mjsat reduce witness f.cnf --to shisen-sho --json
     """
+    import os
+
+    from mjsat.fileio import InputFileError
     from mjsat.reductions.cnf import is_satisfiable, read_assignment
-    from mjsat.reductions.witness import witness
+    from mjsat.reductions.witness import WitnessError, witness
 
     with _Bars() as bars:
         red = _build(cnf_file, target, bars)
@@ -210,7 +218,11 @@ def witness_cmd(cnf_file: str, assignment: str | None, target: str, seed: int | 
         else:
             values = read_assignment(assignment, n_vars=n)
             source = "given"
-        moves = witness(red, values, rng=seed, progress=bars)
+        try:
+            moves = witness(red, values, rng=seed, progress=bars)
+        except WitnessError as exc:  # name the file the assignment came from (or the CNF's)
+            where = assignment if assignment is not None and os.path.exists(assignment) else cnf_file
+            raise InputFileError(where, None, str(exc)) from None
     data = {
         "assignment": [v if values.get(v, False) else -v for v in range(1, n + 1)],
         "assignment_source": source,
@@ -250,13 +262,17 @@ def lift_cmd(cnf_file: str, solution: str, target: str, as_json: bool) -> None:
     """
     from mjsat.boardio import load_solution
     from mjsat.reductions.cnf import satisfies
-    from mjsat.reductions.witness import lift
+    from mjsat.fileio import InputFileError
+    from mjsat.reductions.witness import LiftError, lift
 
     with _Bars() as bars:
         red = _build(cnf_file, target, bars)
         bars.step(f"reading {solution}")
         moves = load_solution(solution, red.board)
-        values = lift(red, moves, progress=bars)
+        try:
+            values = lift(red, moves, progress=bars)
+        except LiftError as exc:
+            raise InputFileError(solution, None, str(exc)) from None
     formula = red.formula if hasattr(red, "formula") else red.stack.formula
     lits = [v if values[v] else -v for v in sorted(values)]
     ok = satisfies(values, formula.original)

@@ -29,6 +29,7 @@ import dataclasses
 import hashlib
 import itertools
 import os
+import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -36,7 +37,8 @@ import numpy as np
 from pysat.formula import CNF
 from pysat.solvers import Solver
 
-from mjsat.fileio import InputFileError, read_text
+from mjsat.fileio import MAX_DIGITS, InputFileError, parse_decimal, parse_json, read_text, text_lines
+from mjsat.limits import MAX_CNF_VARS
 
 __all__ = [
     "NormalizationReport",
@@ -59,6 +61,9 @@ __all__ = [
 
 PathLike = str | os.PathLike[str]
 
+_LITERAL = re.compile(r"[+-]?[0-9]{1,%d}" % MAX_DIGITS)
+_LITERALS = re.compile(r"[+-]?[0-9]{1,%d}(?:\s+[+-]?[0-9]{1,%d})*" % (MAX_DIGITS, MAX_DIGITS))
+
 
 def parse_dimacs(text: str, path: PathLike = "<dimacs>") -> CNF:
     """Parse DIMACS CNF text into a :class:`pysat.formula.CNF`, strictly.
@@ -77,7 +82,8 @@ def parse_dimacs(text: str, path: PathLike = "<dimacs>") -> CNF:
     mjsat.fileio.InputFileError
         One line naming the file, the line and the problem: missing or malformed header,
         a token that is not an integer, a variable above the declared count, a clause
-        count that differs from the header.
+        count that differs from the header, more declared variables than
+        :data:`mjsat.limits.MAX_CNF_VARS` (``MJSAT_MAX_CNF_VARIABLES``).
 
     Notes
     -----
@@ -88,7 +94,7 @@ def parse_dimacs(text: str, path: PathLike = "<dimacs>") -> CNF:
     current: list[int] = []
     comments: list[str] = []
     last_line = 0
-    for lineno, raw in enumerate(text.splitlines(), 1):
+    for lineno, raw in enumerate(text_lines(text), 1):
         line = raw.strip()
         last_line = lineno
         if not line or line.startswith("c"):
@@ -102,22 +108,17 @@ def parse_dimacs(text: str, path: PathLike = "<dimacs>") -> CNF:
                 raise InputFileError(path, lineno, "a second 'p cnf' header")
             fields = line.split()
             if len(fields) != 4 or fields[1] != "cnf":
-                raise InputFileError(path, lineno, f"expected the header 'p cnf VARIABLES CLAUSES', got {line!r}")
-            try:
-                nv, nc = int(fields[2]), int(fields[3])
-            except ValueError:
-                raise InputFileError(path, lineno, f"header counts must be integers, got {line!r}") from None
-            if nv < 0 or nc < 0:
-                raise InputFileError(path, lineno, f"header counts must be non-negative, got {line!r}")
+                raise InputFileError(path, lineno, f"expected the header 'p cnf VARIABLES CLAUSES', got {line[:60]!r}")
+            nv = parse_decimal(path, lineno, fields[2], "header: variables", 0)
+            nc = parse_decimal(path, lineno, fields[3], "header: clauses", 0)
             header = (nv, nc, lineno)
             continue
         if header is None:
             raise InputFileError(path, lineno, "clause before the 'p cnf VARIABLES CLAUSES' header")
-        for tok in line.split():
-            try:
-                lit = int(tok)
-            except ValueError:
-                raise InputFileError(path, lineno, f"not an integer literal: {tok!r}") from None
+        if not _LITERALS.fullmatch(line):
+            bad = next((t for t in line.split() if not _LITERAL.fullmatch(t)), line)
+            raise InputFileError(path, lineno, f"not an integer literal: {bad[:40]!r}")
+        for lit in map(int, line.split()):
             if lit == 0:
                 clauses.append(current)
                 current = []
@@ -129,6 +130,10 @@ def parse_dimacs(text: str, path: PathLike = "<dimacs>") -> CNF:
             current.append(lit)
     if header is None:
         raise InputFileError(path, last_line or None, "no 'p cnf VARIABLES CLAUSES' header")
+    message = MAX_CNF_VARS.exceeded(header[0], "the header", verb="declares")
+    if message is not None:
+        used = max((abs(lit) for c in [*clauses, current] for lit in c), default=0)
+        raise InputFileError(path, header[2], f"{message}; the clauses use {used:,}")
     if current:
         clauses.append(current)
     if len(clauses) != header[1]:
@@ -316,12 +321,7 @@ def parse_assignment(text: str, path: PathLike = "<assignment>", *, n_vars: int)
     """
     s = text.strip()
     if s.startswith("["):
-        import json
-
-        try:
-            lits = json.loads(s)
-        except json.JSONDecodeError as exc:
-            raise InputFileError(path, exc.lineno, f"invalid JSON: {exc.msg}") from None
+        lits = parse_json(s, path)
         if not isinstance(lits, list) or not all(isinstance(l, int) and not isinstance(l, bool) for l in lits):
             raise InputFileError(path, 1, "expected a JSON list of signed variable numbers")
         lines = [(1, [str(l) for l in lits])]
@@ -329,7 +329,7 @@ def parse_assignment(text: str, path: PathLike = "<assignment>", *, n_vars: int)
         return {i + 1: ch == "1" for i, ch in enumerate(s)}
     else:
         lines = []
-        for lineno, raw in enumerate(text.splitlines(), 1):
+        for lineno, raw in enumerate(text_lines(text), 1):
             line = raw.split("#", 1)[0].strip()
             if not line or line.startswith("c") or line.startswith("s "):
                 continue
@@ -339,10 +339,9 @@ def parse_assignment(text: str, path: PathLike = "<assignment>", *, n_vars: int)
     out: dict[int, bool] = {}
     for lineno, toks in lines:
         for tok in toks:
-            try:
-                lit = int(tok)
-            except ValueError:
-                raise InputFileError(path, lineno, f"not a literal: {tok!r}") from None
+            if not _LITERAL.fullmatch(tok):
+                raise InputFileError(path, lineno, f"not a literal: {tok[:40]!r}")
+            lit = int(tok)
             if lit == 0:
                 continue
             if abs(lit) > n_vars:

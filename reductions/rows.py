@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from mjsat.board import Layout, MahjongBoard, Move, TileId
+from mjsat.limits import MAX_TILES
 from mjsat.reductions.cnf import Formula3
 from mjsat.reductions.stacks import StackReduction, _no_gc, _provenance, flow_positions, reduce_to_stacks
 
@@ -148,6 +149,7 @@ def reduce_to_rows(formula: Formula3, *, meta: dict[str, Any] | None = None) -> 
     -----
     :math:`O(n + m)`. Solvable iff the formula is satisfiable (seed 001, Corollary 4).
     """
+    MAX_TILES.check(row_sizes(formula.n_vars, formula.n_clauses)["tiles"], "the rows board of this formula")
     st = reduce_to_stacks(formula)
     positions = flow_positions(np.diff(st.gadget_starts), item_width=2 * ROW + 2, line_height=4)
     board = rows_from_stacks(st.stack_groups, names=dict(enumerate(st.names)), positions=positions)

@@ -59,8 +59,9 @@ from typing import Any
 import numpy as np
 
 from mjsat.board import Layout, Move, ShisenShoBoard, TileId
+from mjsat.limits import MAX_TILES
 from mjsat.reductions.cnf import Formula3
-from mjsat.reductions.stacks import StackReduction, _provenance, reduce_to_stacks
+from mjsat.reductions.stacks import StackReduction, _provenance, reduce_to_stacks, stack_sizes
 from mjsat.result import SOLVABLE, UNKNOWN, UNSOLVABLE, SolveResult
 from mjsat.shisen import connectable
 
@@ -205,6 +206,8 @@ def reduce_to_shisen(formula: Formula3, *, gap: int = 1, meta: dict[str, Any] | 
     -----
     :math:`O(n + m)`; nine tiles per stack tile (``216 + 324n + 324m`` tiles).
     """
+    tiles = 9 * stack_sizes(formula.n_vars, formula.n_clauses)["tiles"]
+    MAX_TILES.check(tiles, f"the {'shisen-rows' if gap == 0 else 'shisen-sho'} board of this formula")
     st = reduce_to_stacks(formula)
     board, main = shisen_from_stacks(st.stack_groups.tolist(), gap=gap, names=dict(enumerate(st.names)))
     board.layout.name = "3sat-shisen-rows" if gap == 0 else "3sat-shisen"

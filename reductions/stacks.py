@@ -47,6 +47,7 @@ from typing import Any
 import numpy as np
 
 from mjsat.board import Layout, MahjongBoard, TileId
+from mjsat.limits import MAX_TILES
 from mjsat.reductions.cnf import Formula3
 
 __all__ = [
@@ -319,6 +320,11 @@ def reduce_to_stacks(formula: Formula3, *, meta: dict[str, Any] | None = None) -
     -------
     StackReduction
 
+    Raises
+    ------
+    SizeLimitError
+        The board would have more tiles than :data:`mjsat.limits.MAX_TILES`.
+
     Notes
     -----
     :math:`O(n + m)` stacks and time (numpy); the board (built on first use of
@@ -334,6 +340,7 @@ def reduce_to_stacks(formula: Formula3, *, meta: dict[str, Any] | None = None) -
     stands before the last occurrence's three (the order in which the steps add them).
     """
     n, m = formula.n_vars, formula.n_clauses
+    MAX_TILES.check(stack_sizes(n, m)["tiles"], "the stacks board of this formula")
     n_labels = n + m
     X, Y = 2 + 2 * n_labels, 3 + 2 * n
     v0, c0 = X + Y, X + Y + n  # group of V_i is v0 + i, of C_j is c0 + j

@@ -66,8 +66,10 @@ def sample(
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     from mjsat.cli import parse_key_values
+    from mjsat.fileio import prepare_output
     from mjsat.layouts import load_layout
     from mjsat.methods import check_options
+    from mjsat.search.sample import read_done
     from mjsat.search.sample import sample as run_sample
     from mjsat.search.sample import summarize
 
@@ -75,6 +77,8 @@ def sample(
         raise click.BadParameter(f"must be a positive number of seconds, got {time_limit}", param_hint="--time-limit")
     options = check_options(method, parse_key_values(option_items))  # before any file is read or deal run
     layout = load_layout(layout_spec, map_name=map_name)
+    prepare_output(out)
+    read_done(out, repair=False)  # a bad results file is refused before the progress bar starts
     seeds = range(seed_start, seed_start + count)
     console = Console(stderr=True)
     tally = {"unsolvable": 0, "unknown": 0}

@@ -41,6 +41,7 @@ import numpy as np
 from mjsat.board import GAMES, Board, find_variant
 from mjsat.boardio import board_to_json, load_board
 from mjsat.fileio import InputFileError, write_text_atomic
+from mjsat.limits import SizeLimitError
 from mjsat.result import SOLVABLE, UNSOLVABLE, MethodNotApplicableError, SolveResult, SolverError
 
 __all__ = [
@@ -279,7 +280,10 @@ def folder_cases(folder: str | Path) -> Iterator[BoardCase]:
     if not root.is_dir():
         raise InputFileError(folder, None, "not a folder")
     for path in sorted(p for p in root.rglob("*") if p.suffix.lower() in (".json", ".txt") and p.is_file()):
-        text = path.read_text(encoding="utf-8", errors="replace")
+        try:
+            text = path.read_text(encoding="utf-8", errors="replace")  # only sniffed; load_board reads strictly
+        except OSError as exc:
+            raise InputFileError(path, None, exc.strerror or str(exc)) from None
         if path.suffix.lower() == ".json" and '"mjsat-board"' not in text:
             continue
         if path.suffix.lower() == ".txt" and not text.strip():
@@ -319,7 +323,10 @@ def cnf_builder() -> tuple[Callable[[str], list[tuple[str, Board, bool]]] | None
         sat, _ = is_satisfiable(formula.clauses)
         out = []
         for target, fn in targets:
-            red = fn(formula)
+            try:
+                red = fn(formula)
+            except SizeLimitError as exc:
+                raise InputFileError(path, None, str(exc)) from None
             out.append((target, getattr(red, "board", red), bool(sat)))
         return out
 
@@ -597,8 +604,7 @@ def write_disagreement(case: BoardCase, answers: dict[str, dict[str, Any]], why:
     -----
     :math:`O(n)`.
     """
-    folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
+    folder = Path(folder)  # made by write_text_atomic when missing
     board = case.board.copy(stack=False)
     board.meta = dict(board.meta)
     board.meta["crossval"] = {"case": case.name, "source": case.source, "expected": case.expected, "why": why, "answers": answers}

@@ -49,7 +49,7 @@ import numpy as np
 
 from mjsat.board import Layout
 from mjsat.deal import deal_random
-from mjsat.fileio import InputFileError, write_text_atomic
+from mjsat.fileio import InputFileError, OutputFileError, decode_text, parse_json, prepare_output, write_text_atomic
 
 __all__ = [
     "SampleError",
@@ -197,6 +197,34 @@ def solve_deal(
     }
 
 
+_ROW_STATUSES = ("solvable", "unsolvable", "unknown")
+
+
+def _row_problem(row: Any) -> str | None:
+    """What is wrong with one parsed results line (``None`` when it is a row)."""
+    if not isinstance(row, dict):
+        return "expected a JSON object with an integer 'seed'"
+    seed = row.get("seed")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        return "expected a JSON object with an integer 'seed'"
+    if row.get("status") not in _ROW_STATUSES:
+        return f"'status' must be one of {', '.join(_ROW_STATUSES)}, got {str(row.get('status'))[:40]!r}"
+    for key in ("seconds", "cpu_seconds"):
+        v = row.get(key, 0.0)
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 <= v < math.inf:
+            return f"'{key}' must be a non-negative number, got {str(v)[:40]!r}"
+    if "seconds" not in row:
+        return "a row needs its 'seconds'"
+    for key in ("nodes", "scans", "attempts"):
+        v = row.get(key, 0)
+        if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+            return f"'{key}' must be a non-negative integer, got {str(v)[:40]!r}"
+    for key in ("layout", "game", "reason"):
+        if key in row and not isinstance(row[key], str):
+            return f"'{key}' must be text, got {str(row[key])[:40]!r}"
+    return None
+
+
 def read_sample(path: str | os.PathLike[str], *, repair: bool = True) -> tuple[SampleHeader | None, list[dict[str, Any]]]:
     """The header and the rows of a results file (``(None, [])`` when it does not exist).
 
@@ -214,9 +242,10 @@ def read_sample(path: str | os.PathLike[str], *, repair: bool = True) -> tuple[S
     Raises
     ------
     InputFileError
-        A complete line that is not a JSON object with an integer ``seed`` (or the header,
-        first), a header of another version, or a seed twice where the first row is not
-        ``unknown``.
+        The file cannot be read or cut, is not UTF-8, a complete line is not a row (a
+        JSON object with an integer ``seed``, a ``status``, non-negative ``seconds``) or
+        the header (first), the header is of another version, or a seed comes twice where
+        the first row is not ``unknown``.
 
     Notes
     -----
@@ -233,32 +262,29 @@ def read_sample(path: str | os.PathLike[str], *, repair: bool = True) -> tuple[S
         cut = data.rfind(b"\n") + 1
         data = data[:cut]
         if repair:
-            with open(p, "r+b") as fh:
-                fh.truncate(cut)
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        raise InputFileError(p, line, "not UTF-8 text") from None
+            try:
+                with open(p, "r+b") as fh:
+                    fh.truncate(cut)
+            except OSError as exc:
+                raise InputFileError(p, None, f"cannot cut the half-written last line: {exc.strerror or exc}") from None
     header: SampleHeader | None = None
     rows: dict[int, dict[str, Any]] = {}
     first = True
-    for i, line in enumerate(text.splitlines(), start=1):
+    for i, line in enumerate(decode_text(data, p).split("\n"), start=1):
         if not line.strip():
             continue
         try:
-            row = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InputFileError(p, i, f"not a JSON line: {exc.msg}") from None
-        except RecursionError:
-            raise InputFileError(p, i, "nested too deeply") from None
+            row = parse_json(line, p)
+        except InputFileError as exc:
+            raise InputFileError(p, i, f"not a JSON line: {exc.message}") from None
         if first and isinstance(row, dict) and row.get("format") == FORMAT:
             header = _header_from(p, i, row)
             first = False
             continue
         first = False
-        if not isinstance(row, dict) or isinstance(row.get("seed"), bool) or not isinstance(row.get("seed"), int):
-            raise InputFileError(p, i, "expected a JSON object with an integer 'seed'")
+        problem = _row_problem(row)
+        if problem is not None:
+            raise InputFileError(p, i, problem)
         seed = row["seed"]
         if seed in rows and rows[seed].get("status") != "unknown":
             raise InputFileError(p, i, f"seed {seed} twice (only an 'unknown' row may be followed by its retry)")
@@ -378,18 +404,25 @@ def sample(
                 + (" (--retry-unknown reruns its unknown rows at another time limit)" if argument == "--time-limit" else "")
             )
     else:
-        Path(out).parent.mkdir(parents=True, exist_ok=True)
         write_text_atomic(out, here.to_json() + "\n")
     by_seed = {r["seed"]: r for r in done}
     retry = [s for s, r in by_seed.items() if retry_unknown and r.get("status") == "unknown"]
     todo = retry + [s for s in dict.fromkeys(wanted) if s not in by_seed]
     new: dict[int, dict[str, Any]] = {}
-    with open(out, "a", encoding="utf-8") as fh:
+    target = prepare_output(out)
+    try:
+        fh = open(target, "a", encoding="utf-8")
+    except OSError as exc:
+        raise OutputFileError(out, f"cannot write: {exc.strerror or exc}") from None
+    with fh:
 
         def record(row: dict[str, Any]) -> None:
             row = {"layout": layout.name, "game": game, **row, "time_limit": time_limit}
-            fh.write(json.dumps(row) + "\n")
-            fh.flush()
+            try:
+                fh.write(json.dumps(row) + "\n")
+                fh.flush()
+            except OSError as exc:
+                raise OutputFileError(out, f"cannot write: {exc.strerror or exc}") from None
             new[row["seed"]] = row
             if progress is not None:
                 progress(row)

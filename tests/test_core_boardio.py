@@ -44,10 +44,10 @@ def test_write_by_extension(tmp_path):
 
 BAD_TEXT = [
     ("0 0 0 1\n0 2 0\n", 2, "expected 4 integers"),
-    ("0 0 0 1\n0 2 zero 1\n", 2, "not an integer"),
+    ("0 0 0 1\n0 2 zero 1\n", 2, "level: expected an integer, got 'zero'"),
     ("0 0 0 1\n0 1 0 1\n", 2, "overlap"),
     ("0 0 0 1\n0 2 0 1\n0 4 0 2\n0 6 0 3\n", 3, "odd number"),
-    ("0 0 0 1\n0 2 0 1\n-3 4 0 2\n0 6 0 2\n", 3, "row and col"),
+    ("0 0 0 1\n0 2 0 1\n-3 4 0 2\n0 6 0 2\n", 3, "row: -3 is out of range 0..32766"),
     ("# nothing\n", None, "no tiles"),
 ]
 
@@ -73,7 +73,7 @@ BAD_JSON = [
     (_json("    [0, 0, 0, 1],\n    [0, 2, 0, \"a\"]"), 5, "expected an integer"),
     (_json("    [0, 0, 0, 1],\n    [0, 2, 0, 1],\n    [0, 4, 0, 2],\n    [0, 6, 0, 3]"), 6, "odd number"),
     (_json("    [0, 0, 0, 1],\n    [0, 1, 0, 1]"), 5, "overlap"),
-    (_json("    [0, 0, 0, 1],\n    [0, 2, 0, 1]", head='"format": "mjsat-board", "version": 9'), 1, "version"),
+    (_json("    [0, 0, 0, 1],\n    [0, 2, 0, 1]", head='"format": "mjsat-board", "version": 9'), 2, "version"),
     (_json("    [0, 0, 0, 1],\n    [0, 2, 0, 1]", head='"format": "mjsat-board", "game": "go"'), None, "unknown game"),
 ]
 
@@ -104,7 +104,7 @@ def test_solution_forms(tmp_path):
         ("0 1\n2\n", 2, "two tile indices"),
         ("0 1\n2 x\n", 2, "not a tile index"),
         ("0 1\n2 9\n", 2, "unknown tile index 9"),
-        ('{"moves": [[0, 1], [2]]}', None, "pair of tile indices"),
+        ('{"moves": [[0, 1], [2]]}', 1, "pair of tile indices"),
         ('{"status": "solvable"}', 1, '"moves"'),
         ('{"moves": [[0, 1], [2, 3]', 1, "invalid JSON"),
     ],

@@ -115,7 +115,7 @@ def test_bad_header_values(tmp_path: Path) -> None:
 
 def test_not_json(tmp_path: Path) -> None:
     err = _error(tmp_path, '{"format": "mjsat-layout",\n "version": 1,\n "tiles": [0 0]}')
-    assert err.line == 3 and "not valid JSON" in err.message
+    assert err.line == 3 and "invalid JSON" in err.message
     assert _error(tmp_path, "[1, 2]").line == 1
 
 

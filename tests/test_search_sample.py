@@ -75,7 +75,7 @@ def test_summary():
 
 def test_bad_inputs(tmp_path):
     bad = tmp_path / "bad.jsonl"
-    bad.write_text('{"seed": 1}\nnot json\n')
+    bad.write_text('{"seed": 1, "status": "solvable", "seconds": 0.5}\nnot json\n')
     with pytest.raises(InputFileError) as exc:
         read_done(bad)
     assert "line 2" in str(exc.value) or ":2" in str(exc.value)

@@ -1,0 +1,121 @@
+"""Size limits on what mjsat reads and builds, each liftable by an environment variable.
+
+A file or an option can ask for work that grows with a number it states (a board of
+2**70 tiles, a CNF header of a billion variables, a million SAT steps). Each such number
+is checked against a :class:`Limit` *before* anything that grows with it is allocated,
+and a number above the limit is refused on one line that names the limit and the
+environment variable that lifts it. The defaults lie far above real use: the reductions
+of 10,000-clause formulas (boards of one to four million tiles) pass.
+
+* :data:`MAX_TILES`, ``MJSAT_MAX_TILES``: 16,777,216 tiles in a board or layout;
+* :data:`MAX_CNF_VARS`, ``MJSAT_MAX_CNF_VARIABLES``: 10,000,000 variables declared by a CNF;
+* :data:`MAX_STEP_CELLS`, ``MJSAT_MAX_STEP_CELLS``: 100,000,000 tiles x steps of a SAT
+  encoding given ``--steps``;
+* :data:`MAX_JSON_DEPTH`, ``MJSAT_MAX_JSON_DEPTH``: 64 nested arrays and objects in a JSON
+  input;
+* :data:`MAX_PICTURE_CELLS`, ``MJSAT_MAX_PICTURE_CELLS``: 4,000,000 characters of an ASCII
+  picture (a larger board is described in one line instead of drawn).
+
+>>> MAX_TILES.exceeded(10)
+>>> MAX_TILES.exceeded(2**70, "the board")  # doctest: +ELLIPSIS
+'the board has 1,180,591,620,717,411,303,424 tiles, above the limit of 16,777,216 (set MJSAT_MAX_TILES to lift it)'
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+
+__all__ = [
+    "SizeLimitError",
+    "LimitSettingError",
+    "Limit",
+    "LIMITS",
+    "MAX_TILES",
+    "MAX_CNF_VARS",
+    "MAX_STEP_CELLS",
+    "MAX_JSON_DEPTH",
+    "MAX_PICTURE_CELLS",
+    "limits_help",
+]
+
+
+class SizeLimitError(ValueError):
+    """A size above a :class:`Limit`."""
+
+
+class LimitSettingError(ValueError):
+    """An environment variable of a :class:`Limit` that is not a positive integer."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Limit:
+    """One size limit: a default, the environment variable that replaces it, a unit.
+
+    Attributes
+    ----------
+    env : str
+        The environment variable; a positive integer there replaces the default.
+    default : int
+    unit : str
+        What is counted, in the plural (``"tiles"``).
+    about : str
+        Where it applies, for help texts.
+    """
+
+    env: str
+    default: int
+    unit: str
+    about: str = ""
+
+    @property
+    def value(self) -> int:
+        """The limit in force (the environment variable's value, else the default).
+
+        Raises
+        ------
+        LimitSettingError
+            The environment variable is set to something other than a positive integer.
+        """
+        raw = os.environ.get(self.env, "").strip().replace("_", "").replace(",", "")
+        if not raw:
+            return self.default
+        if not raw.isascii() or not raw.isdigit() or len(raw) > 30 or int(raw) < 1:
+            raise LimitSettingError(f"{self.env} must be a positive integer, got {os.environ[self.env][:40]!r}")
+        return int(raw)
+
+    def exceeded(self, count: int, subject: str = "the input", *, at_least: bool = False, verb: str = "has") -> str | None:
+        """``None`` when ``count`` is within the limit, else the one-line refusal
+        (``at_least``: ``count`` is a lower bound, the reader stopped counting there)."""
+        limit = self.value
+        if count <= limit:
+            return None
+        more = "more than " if at_least else ""
+        shown = limit if at_least else count
+        return f"{subject} {verb} {more}{shown:,} {self.unit}, above the limit of {limit:,} (set {self.env} to lift it)"
+
+    def check(self, count: int, subject: str = "the input", *, verb: str = "has") -> None:
+        """Raise :class:`SizeLimitError` when ``count`` is above the limit."""
+        message = self.exceeded(count, subject, verb=verb)
+        if message is not None:
+            raise SizeLimitError(message)
+
+
+MAX_TILES = Limit("MJSAT_MAX_TILES", 1 << 24, "tiles", "of a board or layout, read from a file or built")
+"""Tiles of a board or layout (read from a file, named, or built by a reduction)."""
+MAX_CNF_VARS = Limit("MJSAT_MAX_CNF_VARIABLES", 10_000_000, "variables", "declared by a DIMACS header")
+"""Variables a DIMACS header declares (used or not: the reductions give each a gadget)."""
+MAX_STEP_CELLS = Limit("MJSAT_MAX_STEP_CELLS", 100_000_000, "tiles x steps", "of a SAT encoding given --steps")
+"""Tiles times parallel steps of a stepped SAT encoding (``--steps``), about its variables."""
+MAX_JSON_DEPTH = Limit("MJSAT_MAX_JSON_DEPTH", 64, "levels of nesting", "of arrays and objects in a JSON input")
+"""Nested arrays and objects in a JSON input (mjsat's own files nest fewer than ten)."""
+MAX_PICTURE_CELLS = Limit("MJSAT_MAX_PICTURE_CELLS", 4_000_000, "characters", "of an ASCII picture")
+"""Characters of an ASCII picture; a larger board is described in one line instead."""
+
+LIMITS: tuple[Limit, ...] = (MAX_TILES, MAX_CNF_VARS, MAX_STEP_CELLS, MAX_JSON_DEPTH, MAX_PICTURE_CELLS)
+"""Every limit, for help texts."""
+
+
+def limits_help() -> str:
+    """One line per limit: the variable, its default and what it counts (for ``--help``)."""
+    return "\n".join(f"  {lim.env}={lim.default:_}: {lim.unit} {lim.about}" for lim in LIMITS)
