@@ -231,6 +231,10 @@ def explain_data(red: Any, *, target: str | None = None) -> dict[str, Any]:
                 ],
             }
         )
+    literal_stacks: dict[str, list[int]] = {}
+    for s, note in enumerate(red.stack_note):
+        if note.startswith("literal "):
+            literal_stacks.setdefault(note.rsplit(" of ", 1)[1], []).append(s)
     clauses = []
     for j, clause in enumerate(f.clauses, 1):
         lits = [("" if l > 0 else "-") + f"V{abs(l)}" for l in clause]
@@ -240,7 +244,7 @@ def explain_data(red: Any, *, target: str | None = None) -> dict[str, Any]:
                 "literals": lits,
                 "x_chain_tile": tm(red.roles[("xclause", j)]),
                 "literal_tiles": [tm(red.roles[("lit", j, k)]) for k in range(3)],
-                "literal_stacks": [s for s, note in enumerate(red.stack_note) if note.endswith(f" of C{j}")],
+                "literal_stacks": literal_stacks.get(f"C{j}", []),
             }
         )
     n, m = f.n_vars, f.n_clauses
@@ -470,6 +474,10 @@ def stuck_data(red: Any, values: dict[int, bool]) -> dict[str, Any]:
     board = replay(red.board, moves, require_clear=False)
     tm = _tile_map(red)
     on = lambda t: board.is_present(tm(t))  # noqa: E731
+    literal_stacks: dict[str, list[int]] = {}
+    for s, note in enumerate(red.stack_note):
+        if note.startswith("literal "):
+            literal_stacks.setdefault(note.rsplit(" of ", 1)[1], []).append(s)
     clauses = []
     for j, clause in enumerate(f.clauses, 1):
         if satisfies(full, [clause]):
