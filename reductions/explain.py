@@ -474,10 +474,6 @@ def stuck_data(red: Any, values: dict[int, bool]) -> dict[str, Any]:
     board = replay(red.board, moves, require_clear=False)
     tm = _tile_map(red)
     on = lambda t: board.is_present(tm(t))  # noqa: E731
-    literal_stacks: dict[str, list[int]] = {}
-    for s, note in enumerate(red.stack_note):
-        if note.startswith("literal "):
-            literal_stacks.setdefault(note.rsplit(" of ", 1)[1], []).append(s)
     clauses = []
     for j, clause in enumerate(f.clauses, 1):
         if satisfies(full, [clause]):
