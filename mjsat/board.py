@@ -349,11 +349,21 @@ class Layout:
             block_any_higher=self.block_any_higher,
         )
 
-    def is_isolated_stacks(self) -> bool:
-        """True iff every tile lies exactly on the one below it and no stacks touch."""
+    def is_columns(self) -> bool:
+        """True iff the tiles stand in columns: every tile lies exactly on the one below
+        it, and every tile covering it stands at its own row and column. Columns may touch
+        side by side (a ``rect-WxHxD`` layout is columns); :meth:`stacks` lists them.
+
+        >>> Layout([(0, 0, 0), (0, 0, 1), (0, 2, 0), (0, 2, 1)]).is_columns()
+        True
+        >>> Layout([(0, 0, 0), (0, 2, 0), (0, 1, 1), (0, 5, 0)]).is_columns()
+        False
+
+        Notes
+        -----
+        :math:`O(n)` over the relation tables.
+        """
         for t, (r, c, l) in enumerate(self.positions):
-            if self.left[t] or self.right[t] or self.front[t] or self.rear[t]:
-                return False
             if l > 0:
                 below = self.below[t]
                 if len(below) != 1 or self.positions[below[0]][:2] != (r, c):
@@ -363,8 +373,14 @@ class Layout:
                     return False
         return True
 
+    def is_isolated_stacks(self) -> bool:
+        """True iff the tiles stand in columns (:meth:`is_columns`) and no two columns touch."""
+        if any(self.left[t] or self.right[t] or self.front[t] or self.rear[t] for t in range(len(self))):
+            return False
+        return self.is_columns()
+
     def stacks(self) -> list[list[TileId]]:
-        """For a layout of isolated stacks, the stacks bottom to top, by position."""
+        """For a layout of columns (:meth:`is_columns`), the columns bottom to top, by position."""
         by_rc: dict[tuple[int, int], list[TileId]] = {}
         for t, (r, c, l) in enumerate(self.positions):
             by_rc.setdefault((r, c), []).append(t)

@@ -492,17 +492,34 @@ def verify(board_file: str, solution_file: str, game: str | None, as_json: bool)
 @click.option("--solution", "solution_file", type=click.Path(dir_okay=False), help="Write each tile's move number (SVG).")
 @click.option("--unit", type=click.IntRange(6, 80), default=18, show_default=True, help="Pixels per half tile.")
 @click.option("--title", default=None, help="Title written above the picture.")
+@click.option(
+    "--view",
+    type=click.Choice(["auto", "top", "side"]),
+    default="auto",
+    show_default=True,
+    help="SVG view: from above (levels shaded), or from the side (every tile of every column "
+    "visible, the top at the top; for tiles standing in columns). auto: side for columns of "
+    "two levels or more, else top.",
+)
 def render(
     board: Board,
     output: str | None,
     solution_file: str | None,
     unit: int,
     title: str | None,
+    view: str,
 ) -> None:
-    """Draw a board: SVG with -o (levels shaded, group labels), else ASCII.
+    """Draw a board: SVG with -o (group labels, gadgets outlined), else ASCII.
+
+    Boards of stacked columns (the isolated stacks of `mjsat reduce`) are drawn from the
+    side, so every tile of every stack shows with its group label; other boards from
+    above. Gadgets in the board file (reduction boards) are outlined and named; the
+    Shisen-Sho images outline each 3x3 supertile and mark its `a` tile.
 
     \b
     mjsat render board.json -o board.svg --solution sol.json
+    mjsat reduce f.cnf -o stacks.json && mjsat render stacks.json -o stacks.svg   # side view
+    mjsat render stacks.json -o top.svg --view top  # only the top tile of each stack
     mjsat render --layout turtle --seed 1          # ASCII
     """
     from mjsat.boardio import load_solution
@@ -514,7 +531,7 @@ def render(
         return
     if Path(output).suffix.lower() != ".svg":
         raise click.BadParameter("the picture is SVG: name a .svg file", param_hint="-o")
-    write_text_atomic(output, svg_board(board, solution=moves, unit=unit, title=title))
+    write_text_atomic(output, svg_board(board, solution=moves, unit=unit, title=title, view=view))
     click.echo(f"wrote {output}", err=True)
 
 

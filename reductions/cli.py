@@ -54,7 +54,8 @@ def reduce() -> None:
     mjsat verify rows.json moves.json                 # replayed independently
     mjsat reduce lift f.cnf moves.json --to rows      # back to a satisfying assignment
     mjsat reduce explain f.cnf                        # the gadgets and the intended play
-    mjsat render board.json -o board.svg              # gadgets outlined and labelled
+    mjsat reduce explain f.cnf --html -o handout.html # the same as a printable page, with pictures
+    mjsat render board.json -o board.svg              # every stack from the side, gadgets outlined
     mjsat reduce family random --n 20 --ratio 4.26 --seed 1 -o r.cnf
     """
 
@@ -287,22 +288,47 @@ def lift_cmd(cnf_file: str, solution: str, target: str, as_json: bool) -> None:
 @click.argument("cnf_file", metavar="FILE.cnf", type=click.Path(dir_okay=False))
 @_target_option
 @click.option("--json", "as_json", is_flag=True, help="Print the gadget list as JSON.")
-@click.option("--max-stacks", type=int, default=400, show_default=True, help="Stacks listed before summarising.")
-def explain_cmd(cnf_file: str, target: str, as_json: bool, max_stacks: int) -> None:
+@click.option(
+    "--html",
+    "as_html",
+    is_flag=True,
+    help="Write a printable handout: one self-contained HTML page (pictures and style inline) that walks "
+    "through the construction, the gadgets, the lemmas of the proof in order and the intended play "
+    "for one satisfying assignment (or, unsatisfiable, where every assignment gets stuck).",
+)
+@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write to this file instead of stdout.")
+@click.option("--max-stacks", type=int, default=400, show_default=True, help="Stacks listed before summarising (per gadget in the handout).")
+def explain_cmd(cnf_file: str, target: str, as_json: bool, as_html: bool, output: str | None, max_stacks: int) -> None:
     """Print the gadgets of the board (which stacks make the x-chain, the y-chain, each
-    variable's true and false chains, each clause) and the intended play in words.
+    variable's true and false chains, each clause) and the intended play in words, or
+    write a printable handout with --html.
 
     \b
     mjsat reduce explain f.cnf
     mjsat reduce explain f.cnf --to rows --json
+    mjsat reduce explain f.cnf --html -o handout.html          # open in a browser, print
+    mjsat reduce explain all8.cnf --html -o all8.html          # unsatisfiable: where each assignment stops
     """
+    import os
+
     from mjsat.reductions.explain import explain_data, explain_text
 
+    if as_json and as_html:
+        raise click.UsageError("choose one of --json and --html")
     red = _build(cnf_file, target)
-    if as_json:
-        click.echo(json.dumps(explain_data(red, target=target)))
+    if as_html:
+        from mjsat.reductions.handout import handout_html
+
+        text = handout_html(red, target=target, cnf_name=os.path.basename(cnf_file), max_stacks=max_stacks)
+    elif as_json:
+        text = json.dumps(explain_data(red, target=target)) + "\n"
     else:
-        click.echo(explain_text(red, target=target, max_stacks=max_stacks))
+        text = explain_text(red, target=target, max_stacks=max_stacks) + "\n"
+    if output:
+        write_text_atomic(output, text)
+        click.echo(f"wrote {output}", err=True)
+    else:
+        click.echo(text, nl=False)
 
 
 @reduce.command("family")

@@ -16,6 +16,8 @@ accepted here and normalised, and the normalisation says what it did:
 [[1, -2, -2], [1, 2, 5], [-5, 3, 4]]
 >>> formula.report.padded, formula.report.split, formula.n_vars
 (1, 1, 5)
+>>> formula.origin
+[0, 1, 1]
 
 Families (all seeded through ``numpy.random.default_rng``): :func:`random_3cnf` at a
 clause/variable ratio, :func:`planted_3cnf` (satisfiable by construction), and the
@@ -216,6 +218,8 @@ class Formula3:
     original: list[list[int]]
     original_vars: int
     report: NormalizationReport
+    origin: list[int] = dataclasses.field(default_factory=list)
+    """For each clause, the index (0-based) of the clause of :attr:`original` it comes from."""
 
     @property
     def n_clauses(self) -> int:
@@ -259,7 +263,8 @@ def normalize_3cnf(clauses: Iterable[Sequence[int]] | CNF, *, n_vars: int | None
     report = NormalizationReport(original_vars=nv, original_clauses=len(src))
     top = nv
     out: list[list[int]] = []
-    for c in src:
+    origin: list[int] = []
+    for k, c in enumerate(src):
         if len(c) == 3:
             out.append(list(c))
         elif len(c) == 0:
@@ -279,8 +284,9 @@ def normalize_3cnf(clauses: Iterable[Sequence[int]] | CNF, *, n_vars: int | None
                 out.append([-top, lit, top + 1])
                 top += 1
             out.append([-top, c[-2], c[-1]])
+        origin.extend([k] * (len(out) - len(origin)))
     report.fresh_vars = top - nv
-    return Formula3(n_vars=top, clauses=out, original=src, original_vars=nv, report=report)
+    return Formula3(n_vars=top, clauses=out, original=src, original_vars=nv, report=report, origin=origin)
 
 
 def formula_hash(clauses: Iterable[Sequence[int]], n_vars: int) -> str:

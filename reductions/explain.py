@@ -1,5 +1,12 @@
 """Teaching: the gadgets of a reduction board and the intended play, in words.
 
+:func:`explain_data` and :func:`explain_text` list the gadgets; :data:`PROOF_STEPS` holds
+the steps of Theorem 3's construction and proof in the design note's order (with
+:data:`TARGET_STEPS` for rows and Shisen-Sho); :func:`explain_moves` names the gadget and
+the lemma of each move of a play; :func:`stuck_data` says where the intended play stops
+for an assignment that falsifies the formula. :mod:`mjsat.reductions.handout` builds the
+printable page from them.
+
 >>> from mjsat.reductions.cnf import normalize_3cnf
 >>> from mjsat.reductions.stacks import reduce_to_stacks
 >>> info = explain_data(reduce_to_stacks(normalize_3cnf([[1, -2]])))
@@ -11,11 +18,29 @@
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Iterator, Sequence
 from typing import Any
 
-from mjsat.reductions.stacks import StackReduction, stack_sizes
+from pysat.solvers import Solver
 
-__all__ = ["explain_data", "explain_text", "INTENDED_PLAY"]
+from mjsat.board import Move
+from mjsat.replay import replay
+from mjsat.reductions.cnf import Formula3, satisfies
+from mjsat.reductions.stacks import StackReduction, stack_sizes
+from mjsat.reductions.witness import WitnessError, playbook_moves, stack_reduction_of
+
+__all__ = [
+    "explain_data",
+    "explain_text",
+    "explain_moves",
+    "stuck_data",
+    "assignments",
+    "proof_steps",
+    "INTENDED_PLAY",
+    "PROOF_STEPS",
+    "TARGET_STEPS",
+]
 
 INTENDED_PLAY = """\
 Intended play (seed 001, Theorem 3; the design note's summary):
@@ -46,6 +71,126 @@ _TARGET_NOTES = {
     "shisen-rows": "Each tile is a 3x3 supertile; the columns stand edge to edge: a full "
     "rectangle of 9 rows.",
 }
+
+
+PROOF_STEPS: tuple[tuple[str, str, str], ...] = (
+    (
+        "step1",
+        "Step 1: the eight start stacks",
+        "[x1,x1,x2] [x2,x1,x1] [x2,x2,SAT] [SAT,y1,y1] [y1,y2,y2] [y1,y3,y3] [y2,y2,SAT] [y3,y3,SAT] "
+        "(top first). With no variables and no clauses they clear: the empty formula is satisfiable.",
+    ),
+    (
+        "step2",
+        "Step 2: one x-part, one y-part and two chains per variable",
+        "For each variable Vi the stacks [xM,xM,SAT] and [yN,yN,SAT] are replaced by the x-part "
+        "[xM,xM,xM+2] [Vi,xM+1,xM+1] [xM+1,xM+1,xM+2] [xM+2,xM+2,SAT], the y-part "
+        "[yN,yN+1,yN+1] [yN+1,yN+1,Vi] [yN,yN+2,yN+2] [yN+2,yN+2,SAT], the true chain "
+        "[Vi,ti,2,ti,2] [ti,1,ti,1,ti,2] [ti,2,ti,1,ti,1] and the false chain (f for t). "
+        "So Vi has four tiles: the x-chain label, the y-chain bottom, and the heads of its two chains.",
+    ),
+    (
+        "step3",
+        "Step 3: one x-part and three literal gadgets per clause",
+        "For each clause Cj (padded to three literals) the x-chain gets an x-part with the label Cj, "
+        "and each literal replaces the head [Vi,tK,tK] of its chain (the false chain for a negative "
+        "literal) by [Vi,tK+2,tK+2] [tK+2,tK,tK] [tK+2,tK+1,tK+1] [tK+1,tK+1,Cj]. So Cj has four "
+        "tiles: the x-chain label and three at the bottom of literal gadgets.",
+    ),
+    (
+        "x-chain",
+        "The x-chain",
+        "The x-chain ends in [x,x,SAT]: its SAT shows only when the whole x-chain is dug out, which "
+        "needs every label on top of an [label,x,x] stack gone: one Vi per variable, one Cj per clause.",
+    ),
+    (
+        "first-sat",
+        "The first SAT pair",
+        "The first SAT pair can only be the x-chain SAT with the SAT on top of [SAT,y1,y1]: the other "
+        "two SATs lie at the bottom of [y2,y2,SAT] and of the y-chain's end, under y tiles that stay "
+        "locked until the SAT on [SAT,y1,y1] is gone.",
+    ),
+    (
+        "lock",
+        "The locking trick",
+        "Every x, y, t and f group has one stack with two of its tiles under another tile. Pairing the "
+        "two free copies of such a group with each other first strands that stack's pair in one stack "
+        "for ever; so a group's last two tiles must never be left in one stack (playbook rule R1).",
+    ),
+    (
+        "y-chain-v",
+        "Where the y-chain's Vi tiles sit",
+        "The y-chain's Vi tiles lie at the bottom of [y,y,Vi]: they can be reached only after the "
+        "first SAT pair.",
+    ),
+    (
+        "choice",
+        "The four Vi tiles: choosing a value",
+        "Before the first SAT pair the x-chain Vi must pair with the head of the true chain "
+        "(Vi = true) or of the false chain (Vi = false): its other partner, the y-chain Vi, comes "
+        "only after that pair. Pairing the two heads with each other is fatal (rule R2).",
+    ),
+    (
+        "unlock",
+        "Unlocking a literal chain",
+        "Removing a head unlocks its chain: each literal gadget on it digs out and frees its Cj, the "
+        "bottom tile of [t,t,Cj]. Without the head gone, the chain's tiles could pair only by "
+        "stranding the two tiles under the head in one stack.",
+    ),
+    (
+        "clauses",
+        "Clauses",
+        "Each x-chain Cj needs a freed Cj partner before the first SAT pair, so every clause needs a "
+        "literal whose chain was unlocked: a true literal. While the x-chain Cj is on the board, two "
+        "freed Cj tiles never pair with each other (rule R3). Hence the board can be cleared exactly "
+        "when the formula is satisfiable.",
+    ),
+    (
+        "after",
+        "After the first SAT pair",
+        "The y-chain digs out and frees every y-chain Vi; those pair with the remaining heads, the "
+        "other chains unlock, the leftover Cj tiles pair up, and the last two SATs go.",
+    ),
+)
+"""``(key, title, text)`` of each step of seed 001's Theorem 3 in the order of the design
+note's proof: the construction (steps 1-3), then the lemmas of "why it works"."""
+
+TARGET_STEPS: dict[str, tuple[str, str, str]] = {
+    "rows": (
+        "rows",
+        "Corollary 4: rows instead of stacks",
+        "Each stack [p,q,r] becomes an isolated row p q r c c c c on one level, with a fresh group c per "
+        "row. A tile of a row is free when it is the leftmost or the rightmost one left; the c block "
+        "keeps the right end busy, so p, q and r leave from the left in stack order, and then "
+        "c c c c clears itself as two end pairs. The rows board clears exactly when the stack board does.",
+    ),
+    "shisen-sho": (
+        "supertile",
+        "Theorem 2.1: a 3x3 supertile per Mahjong tile",
+        "Each Mahjong tile a becomes the block 'B a C / D B E / C E D' (B, C, D, E: pairs private to "
+        "the block); a stack becomes a column of blocks. Lock: while a is present no private pair "
+        "can go. Unlock: once a is gone the block clears inside its own box (B, E, D, C). Only tops "
+        "play: the cell above a belongs to the block above, so a is sealed until the Mahjong tile "
+        "above it is gone; then two such a tiles join through the margin above the board.",
+    ),
+}
+TARGET_STEPS["shisen-rows"] = (
+    "supertile",
+    "Theorem 2.2: supertile columns edge to edge, a rectangle of 9 rows",
+    TARGET_STEPS["shisen-sho"][2] + " The columns stand edge to edge: for the height-3 stacks a full "
+    "rectangle of 9 rows.",
+)
+
+
+def proof_steps(target: str = "stacks") -> list[tuple[str, str, str]]:
+    """:data:`PROOF_STEPS`, followed by the step of ``target`` (rows, Shisen-Sho) when it
+    has one: the order a handout follows.
+
+    >>> [k for k, _, _ in proof_steps("rows")][-2:]
+    ['after', 'rows']
+    """
+    extra = TARGET_STEPS.get(target)
+    return list(PROOF_STEPS) + ([extra] if extra else [])
 
 
 def _tile_map(red: Any) -> Any:
@@ -86,6 +231,10 @@ def explain_data(red: Any, *, target: str | None = None) -> dict[str, Any]:
                 ],
             }
         )
+    literal_stacks: dict[str, list[int]] = {}
+    for s, note in enumerate(red.stack_note):
+        if note.startswith("literal "):
+            literal_stacks.setdefault(note.rsplit(" of ", 1)[1], []).append(s)
     clauses = []
     for j, clause in enumerate(f.clauses, 1):
         lits = [("" if l > 0 else "-") + f"V{abs(l)}" for l in clause]
@@ -95,7 +244,7 @@ def explain_data(red: Any, *, target: str | None = None) -> dict[str, Any]:
                 "literals": lits,
                 "x_chain_tile": tm(red.roles[("xclause", j)]),
                 "literal_tiles": [tm(red.roles[("lit", j, k)]) for k in range(3)],
-                "literal_stacks": [s for s, note in enumerate(red.stack_note) if note.endswith(f" of C{j}")],
+                "literal_stacks": literal_stacks.get(f"C{j}", []),
             }
         )
     n, m = f.n_vars, f.n_clauses
@@ -173,3 +322,193 @@ def explain_text(red: Any, *, target: str | None = None, max_stacks: int = 400) 
     out.append("")
     out.append(INTENDED_PLAY)
     return "\n".join(out)
+
+
+_LEMMA_BEFORE_SAT = {"V": "choice", "C": "clauses", "SAT": "first-sat", "x": "x-chain", "t": "unlock", "f": "unlock", "y": "lock"}
+"""The lemma a move of a group kind uses before the first SAT pair."""
+_TARGET_MOVE = {
+    "rows": "the row's c block clears itself: p, q and r have gone",
+    "shisen-sho": "a private pair of the supertile: its a has gone, so the block clears inside its box",
+}
+_TARGET_MOVE["shisen-rows"] = _TARGET_MOVE["shisen-sho"]
+
+
+def _kind(name: str) -> str:
+    return "SAT" if name == "SAT" else name[:1]
+
+
+def _role_words(st: StackReduction) -> dict[int, str]:
+    """Stack-board tiles with a role in the proof, in words."""
+    f = st.formula
+    words: dict[int, str] = {}
+    for i in range(1, f.n_vars + 1):
+        words[st.roles[("xlabel", i)]] = f"the x-chain V{i}"
+        words[st.roles[("ylabel", i)]] = f"the y-chain V{i}"
+        words[st.roles[("thead", i)]] = f"the head of V{i}'s true chain"
+        words[st.roles[("fhead", i)]] = f"the head of V{i}'s false chain"
+    for j, clause in enumerate(f.clauses, 1):
+        words[st.roles[("xclause", j)]] = f"the x-chain C{j}"
+        for k, lit in enumerate(clause):
+            words.setdefault(st.roles[("lit", j, k)], f"C{j} freed by its literal {'' if lit > 0 else '-'}V{abs(lit)}")
+    words[st.roles[("sat", 0)]] = "the x-chain SAT"
+    words[st.roles[("sat", 1)]] = "the SAT on [SAT,y1,y1]"
+    return words
+
+
+def explain_moves(red: Any, moves: Sequence[Move], *, target: str | None = None) -> list[dict[str, Any]]:
+    """Each move of a play on ``red.board`` with the gadget and the lemma it uses.
+
+    ``red`` is the reduction object of any target and ``moves`` are its board's moves
+    (e.g. from :func:`~mjsat.reductions.witness.witness`). A move of two stack tiles uses
+    the lemma of its group's kind (:data:`PROOF_STEPS` keys: ``choice`` for ``Vi``,
+    ``clauses`` for ``Cj``, ``x-chain``, ``unlock`` for ``t``/``f`` groups, ``first-sat``)
+    before the first ``SAT`` pair, and ``after`` from then on; a move of a target's own
+    tiles (a row's ``c`` block, a supertile's private pair) uses the target's step
+    (:data:`TARGET_STEPS`).
+
+    Returns
+    -------
+    list of dict
+        Per move: ``index`` (from 1), ``tiles``, ``group`` (its label), ``lemma``,
+        ``gadgets`` (of its two tiles), ``stacks`` (of the stack board), ``why`` (a line
+        for humans) and, for a value choice, ``value`` (``"V2 = true"``).
+
+    Notes
+    -----
+    :math:`O(M)` for ``M`` moves.
+    """
+    st = stack_reduction_of(red)
+    target = target or red.board.meta.get("reduction", "stacks")
+    board = red.board
+    names = st.names
+    flat = st.stack_groups.reshape(-1)
+    words = _role_words(st)
+    heads = {st.roles[(side, i)]: f"V{i} = {'true' if side == 'thead' else 'false'}" for i in range(1, st.formula.n_vars + 1) for side in ("thead", "fhead")}
+    target_lemma = TARGET_STEPS.get(target, ("", "", ""))[0]
+    seen_sat = False
+    out: list[dict[str, Any]] = []
+    for k, (a, b) in enumerate(moves, 1):
+        sa, sb = red.to_stack_tile(a), red.to_stack_tile(b)
+        stacks = [red.source_stack(a), red.source_stack(b)]
+        entry: dict[str, Any] = {
+            "index": k,
+            "tiles": [a, b],
+            "group": board.group_label(board.groups[a]),
+            "stacks": stacks,
+            "gadgets": [st.stack_gadget[s] for s in stacks],
+        }
+        if sa is None or sb is None:
+            entry["lemma"] = target_lemma
+            entry["why"] = f"{_TARGET_MOVE.get(target, 'a tile of the target')} (stack {stacks[0]})"
+            out.append(entry)
+            continue
+        name = names[int(flat[sa])]
+        kind = _kind(name)
+        if kind == "SAT" and not seen_sat:
+            entry["lemma"] = "first-sat"
+            seen_sat = True
+        else:
+            entry["lemma"] = "after" if seen_sat else _LEMMA_BEFORE_SAT.get(kind, "lock")
+        desc = [words.get(t, f"{name} of stack {t // 3} ({st.stack_note[t // 3]})") for t in (sa, sb)]
+        entry["why"] = f"{desc[0]} with {desc[1]}"
+        for t, other in ((sa, sb), (sb, sa)):
+            if t in heads and other in words and words[other].startswith("the x-chain V"):
+                entry["value"] = heads[t]
+                entry["why"] += f": {heads[t]}"
+        out.append(entry)
+    return out
+
+
+def assignments(formula: Formula3, limit: int) -> Iterator[dict[int, bool]]:
+    """Up to ``limit`` assignments of the original variables, all false first, in binary
+    counting order (``V1`` the lowest bit)."""
+    n = formula.original_vars
+    for bits in itertools.islice(itertools.product((False, True), repeat=n), limit):
+        yield {v: bits[n - v] for v in range(1, n + 1)}
+
+
+def _extend_fresh(formula: Formula3, values: dict[int, bool]) -> dict[int, bool]:
+    """``values`` on every variable of the normal form: the fresh variables of split
+    clauses set by a SAT call on the clauses that hold them when it can, else false."""
+    full = {v: bool(values.get(v, False)) for v in range(1, formula.n_vars + 1)}
+    if formula.n_vars == formula.original_vars:
+        return full
+    fresh = [c for c in formula.clauses if any(abs(l) > formula.original_vars for l in c)]
+    with Solver(name="cadical153", bootstrap_with=fresh) as s:
+        if s.solve(assumptions=[v if full[v] else -v for v in range(1, formula.original_vars + 1)]):
+            full.update({abs(l): l > 0 for l in s.get_model() if abs(l) <= formula.n_vars})
+    return full
+
+
+def stuck_data(red: Any, values: dict[int, bool]) -> dict[str, Any]:
+    """Where the intended play stops for an assignment that falsifies the formula.
+
+    The playbook (:func:`~mjsat.reductions.witness.playbook_moves`) is run on the stack
+    board with ``values`` (fresh variables of split clauses set as well as they can be)
+    until it gets stuck; the moves it played are lowered to ``red``'s board and replayed.
+
+    Returns
+    -------
+    dict
+        ``assignment`` (signed original variables), ``falsified`` (the normal clauses
+        ``Cj`` it falsifies), ``moves`` (the target board's moves played), ``tiles_left``,
+        ``stuck`` (False only if the play cleared the board, which Theorem 3 rules out for
+        a falsifying assignment), and per falsified clause its x-chain tile (``free``
+        or not) and its three literal tiles, each with the tiles above it and the head
+        that was not removed.
+
+    Notes
+    -----
+    :math:`O(T)` for ``T`` tiles (one playbook run and one replay).
+    """
+    st = stack_reduction_of(red)
+    f = st.formula
+    full = _extend_fresh(f, values)
+    try:
+        stack_moves = playbook_moves(st, full)
+        stuck = False
+    except WitnessError as exc:
+        stack_moves = exc.moves
+        stuck = True
+    moves = stack_moves if red is st else red.lower_moves(stack_moves)
+    board = replay(red.board, moves, require_clear=False)
+    tm = _tile_map(red)
+    on = lambda t: board.is_present(tm(t))  # noqa: E731
+    clauses = []
+    for j, clause in enumerate(f.clauses, 1):
+        if satisfies(full, [clause]):
+            continue
+        x = st.roles[("xclause", j)]
+        lits = []
+        for k, lit in enumerate(clause):
+            t = st.roles[("lit", j, k)]
+            head = st.roles[("thead" if lit > 0 else "fhead", abs(lit))]
+            lits.append(
+                {
+                    "literal": f"{'' if lit > 0 else '-'}V{abs(lit)}",
+                    "tile": tm(t),
+                    "present": on(t),
+                    "under": [tm(u) for u in range(3 * (t // 3), t) if on(u)],
+                    "head": tm(head),
+                    "head_present": on(head),
+                }
+            )
+        clauses.append(
+            {
+                "clause": f"C{j}",
+                "x_chain_tile": tm(x),
+                "x_chain_present": on(x),
+                "x_chain_free": on(x) and board.is_free(tm(x)),
+                "literals": lits,
+            }
+        )
+    sat_tile = st.roles[("sat", 0)]
+    return {
+        "assignment": [v if values.get(v, False) else -v for v in range(1, f.original_vars + 1)],
+        "falsified": [c["clause"] for c in clauses],
+        "stuck": stuck,
+        "moves": [list(m) for m in moves],
+        "tiles_left": board.remaining(),
+        "x_chain_sat": {"tile": tm(sat_tile), "present": on(sat_tile)},
+        "clauses": clauses,
+    }

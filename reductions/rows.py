@@ -62,6 +62,10 @@ class RowReduction:
         k, i = divmod(t, ROW)
         return 3 * k + i if i < 3 else None
 
+    def source_stack(self, t: TileId) -> int:
+        """The stack of :attr:`stack` that rows-board tile ``t``'s row stands for."""
+        return t // ROW
+
     def lift_moves(self, moves: Sequence[Move]) -> list[Move]:
         """The stack-board moves of a rows-board move list (``c`` moves dropped)."""
         out: list[Move] = []

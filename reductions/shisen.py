@@ -67,6 +67,7 @@ from mjsat.shisen import connectable
 
 __all__ = [
     "SUPERTILE",
+    "SUPERTILE_A",
     "UNLOCK_ORDER",
     "ShisenReduction",
     "shisen_from_stacks",
@@ -81,6 +82,8 @@ UNLOCK_ORDER = "BEDC"
 """The order in which a block's extra pairs go once its ``a`` has gone."""
 _H = len(SUPERTILE)
 _W = len(SUPERTILE[0])
+SUPERTILE_A = "".join(SUPERTILE).index("a")
+"""Where ``a`` stands in a block's tiles (numbered row by row)."""
 
 
 def shisen_from_stacks(
@@ -159,6 +162,11 @@ class ShisenReduction:
     def to_stack_tile(self, t: TileId) -> TileId | None:
         """The stack-board tile that image tile ``t`` stands for (``None`` for extras)."""
         return self._inverse.get(t)
+
+    def source_stack(self, t: TileId) -> int:
+        """The stack of :attr:`stack` whose column holds image tile ``t``'s block."""
+        size = _H * _W
+        return self._inverse[t - t % size + SUPERTILE_A] // 3
 
     def lift_moves(self, moves: Sequence[Move]) -> list[Move]:
         """The stack-board moves of an image move list (the ``a`` moves, in order)."""

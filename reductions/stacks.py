@@ -262,6 +262,14 @@ class StackReduction:
     def tile(self, stack: int, level_from_top: int) -> TileId:
         return 3 * stack + level_from_top
 
+    def to_stack_tile(self, t: TileId) -> TileId:
+        """The stack-board tile of board tile ``t``: itself (as the other targets' maps)."""
+        return t
+
+    def source_stack(self, t: TileId) -> int:
+        """The stack that board tile ``t`` stands in."""
+        return t // 3
+
     def group_of_name(self, name: str) -> int:
         return self._ids[name]
 

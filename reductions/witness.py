@@ -68,7 +68,18 @@ def _tracked(moves: Sequence[Any], progress: Progress | None, phase: str) -> Ite
 
 
 class WitnessError(ValueError):
-    """The assignment does not satisfy the formula (so no clearing sequence follows)."""
+    """The assignment does not satisfy the formula (so no clearing sequence follows).
+
+    Attributes
+    ----------
+    moves : list of moves
+        When the playbook got stuck: the stack-board moves it played before it stopped
+        (empty when the assignment was refused before any play).
+    """
+
+    def __init__(self, message: str, moves: Sequence[Move] = ()) -> None:
+        super().__init__(message)
+        self.moves = list(moves)
 
 
 class LiftError(ValueError):
@@ -124,7 +135,8 @@ def playbook_moves(
     Raises
     ------
     WitnessError
-        The play got stuck (the assignment does not satisfy the formula).
+        The play got stuck (the assignment does not satisfy the formula); its ``moves``
+        are the moves played until then.
 
     Notes
     -----
@@ -201,7 +213,8 @@ def playbook_moves(
     if len(moves) * 2 != len(groups):
         raise WitnessError(
             f"the playbook got stuck after {len(moves)} moves with {len(groups) - 2 * len(moves)} tiles left: "
-            "the assignment does not satisfy the formula"
+            "the assignment does not satisfy the formula",
+            moves,
         )
     return moves
 

@@ -152,3 +152,43 @@ def test_layout_and_board_take_numpy_arrays_as_lists():
         Layout(np.asarray(pos + [(0, 1, 0), (20, 0, 0)], dtype=np.int32))
     with pytest.raises(InvalidLayoutError, match="level must lie"):
         Layout(np.asarray([(0, 0, 0), (0, 2, -1)]))
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_columns_agree_with_a_cell_by_cell_check(seed):
+    """``is_columns`` against its definition on the cells: each tile above level 0 has a
+    tile at its own row and column one level down, and no tile of another footprint
+    overlaps it on the level above; isolated stacks are columns that do not touch."""
+    rng = np.random.default_rng(seed)
+    if seed % 2:
+        lay = random_small_layout(rng)
+    else:  # six columns, the second line touching the first or not, maybe one tile askew
+        rows = [0, 0, 0] + [int(rng.integers(1, 3)) * 2] * 3
+        heights = [int(h) for h in rng.integers(1, 4, size=6)]
+        heights[-1] += sum(heights) % 2
+        tiles = [[rows[k], 4 * (k % 3), l] for k in range(6) for l in range(heights[k])]
+        if seed % 4 == 0:
+            tiles[-1][1] += 1
+        lay = Layout(tiles)
+    pos = set(lay.positions)
+
+    def overlaps(a, b):
+        return abs(a[0] - b[0]) < 2 and abs(a[1] - b[1]) < 2
+
+    expect = all(
+        (p[2] == 0 or (p[0], p[1], p[2] - 1) in pos)
+        and not any(q[2] == p[2] + 1 and overlaps(p, q) and q[:2] != p[:2] for q in pos)
+        for p in pos
+    )
+    assert lay.is_columns() == expect
+    if lay.is_isolated_stacks():
+        assert lay.is_columns()
+
+
+def test_rect_layout_with_depth_is_columns_but_not_isolated():
+    from mjsat.layouts import load_layout
+
+    lay = load_layout("rect-4x2x3")
+    assert lay.is_columns() and not lay.is_isolated_stacks()
+    assert sorted(len(s) for s in lay.stacks()) == [3] * 8
+    assert not load_layout("turtle").is_columns()

@@ -55,6 +55,20 @@ def test_normalisation_reports_what_it_did():
     assert f.n_vars == 10
     assert "padded" in r.describe() and "split" in r.describe() and "empty" in r.describe()
     assert not C.normalize_3cnf([[1, 2, 3]]).report.changed
+    assert f.origin == [0, 1, 2, 3, 3, 3, 3, 4, 4]
+
+
+@settings(max_examples=100, deadline=None)
+@given(clauses=st.lists(st.lists(st.integers(1, 4).flatmap(lambda v: st.sampled_from([v, -v])), max_size=7), max_size=6))
+def test_each_normal_clause_knows_its_original(clauses):
+    """Each original clause is, on its variables, the clauses that name it as origin with
+    the fresh variables resolved away: the same literals, or (z)(-z) for the empty one."""
+    f = C.normalize_3cnf(clauses, n_vars=4)
+    assert len(f.origin) == len(f.clauses) and f.origin == sorted(f.origin)
+    for k, c in enumerate(clauses):
+        mine = [f.clauses[j] for j in range(len(f.clauses)) if f.origin[j] == k]
+        assert mine, k
+        assert {l for d in mine for l in d if abs(l) <= 4} == set(c)
 
 
 clause_st = st.lists(st.integers(1, 5).flatmap(lambda v: st.sampled_from([v, -v])), min_size=0, max_size=7)

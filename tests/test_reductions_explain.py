@@ -18,8 +18,12 @@ def test_gadgets_cover_every_stack_and_tiles_carry_their_names(target):
     assert sorted(s["stack"] for s in stacks) == list(range(d["sizes"]["stacks"]))
     for s in stacks:  # tile numbers are the target board's
         assert [b.group_label(b.groups[t]) for t in s["tiles"]] == s["groups"]
+    st = red if target == "stacks" else red.stack
     for c in d["clauses"]:
         assert {b.group_label(b.groups[t]) for t in [c["x_chain_tile"], *c["literal_tiles"]]} == {c["clause"]}
+        mine = [s for s, note in enumerate(st.stack_note) if note.startswith("literal ") and note.endswith(f" of {c['clause']}")]
+        assert c["literal_stacks"] == mine
+        assert len(c["literal_stacks"]) == 9
     for v, tiles in d["variable_tiles"].items():
         assert {b.group_label(b.groups[t]) for t in tiles.values()} == {v}
     assert d["sizes"]["stacks"] == d["expected_sizes"]["stacks"]
