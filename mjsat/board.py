@@ -644,6 +644,53 @@ class Board:
         """The same game and layout with other groups."""
         return type(self)(self.layout, groups, names=None, meta=None)
 
+    def position_board(self) -> tuple[Board, list[TileId]]:
+        """A new board of the tiles present now, under the same rules, and its map back.
+
+        Tile ``i`` of the new board is tile ``back[i]`` of this one, at the same position
+        with the same group; the game, the GNOME rule, the group names are kept, and
+        ``meta`` is ``{"from": self.meta, "after_moves": len(self.move_stack)}``. Groups
+        emptied by the moves disappear, so a solver sees an ordinary board whose full deal
+        is this position.
+
+        Returns
+        -------
+        board : Board
+            The position as a deal (no moves pushed).
+        back : list of TileId
+            The tile of this board that each tile of the new one is.
+
+        Notes
+        -----
+        Removed tiles only empty cells, so every rule reads the same on the new board: a
+        tile keeps what covers it and what touches it among present tiles, and a
+        Shisen-Sho path that used the old margin or cells outside the new bounding box
+        can be moved to the new margin, whose cells are empty too (and conversely the new
+        margin lies inside the old box or its margin). :math:`O(n)` plus building the new
+        layout's relations.
+
+        Examples
+        --------
+        >>> board = MahjongBoard(Layout([(0, 0, 0), (0, 2, 0), (2, 0, 0), (2, 2, 0)]), [0, 0, 1, 1])
+        >>> board.push((0, 1))
+        >>> sub, back = board.position_board()
+        >>> len(sub), back, sorted(sub.generate_legal_moves())
+        (2, [2, 3], [(0, 1)])
+        """
+        back = [t for t in range(len(self.layout)) if self._present[t]]
+        layout = Layout(
+            [self.layout.positions[t] for t in back],
+            name=self.layout.name,
+            block_any_higher=self.layout.block_any_higher,
+        )
+        sub = type(self)(
+            layout,
+            [self.groups[t] for t in back],
+            names=self.names,
+            meta={"from": dict(self.meta), "after_moves": len(self._stack)},
+        )
+        return sub, back
+
     # -- renderings
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.layout!r}, {list(self.groups)!r})"
