@@ -587,6 +587,16 @@ class Board:
     def is_legal(self, move: Sequence[int]) -> bool:
         return self.illegal_reason(move) is None
 
+    def pair_path(self, move: Sequence[int]) -> list[tuple[float, float, int]] | None:
+        """The path that joins the two tiles of a legal move, for pictures.
+
+        Points are ``(row, col, lev)`` in the layout's half-tile units (a tile at
+        ``(r, c, l)`` spans ``r..r+2`` x ``c..c+2``; its centre is ``(r + 1, c + 1)``),
+        consecutive points differing in one coordinate. ``None`` when the move is not
+        legal or the game's moves take no path (Mahjong Solitaire).
+        """
+        return None
+
     def generate_legal_moves(self) -> Iterator[Move]:
         """Yield every legal move ``(a, b)``, ``a < b``."""
         free: dict[GroupId, list[TileId]] = {}
@@ -894,6 +904,20 @@ class ShisenShoBoard(_GridBoard):
         y, x = self.cells[t]
         return (y + 1, x + 1)
 
+    def pair_path(self, move: Sequence[int]) -> list[tuple[float, float, int]] | None:
+        """The turning points of the path of a legal move, at the centres of whole cells
+        (the margin's cells lie one whole tile outside the board); see :meth:`Board.pair_path`."""
+        from mjsat.shisen import connecting_path
+
+        if self.illegal_reason(move) is not None:
+            return None
+        a, b = normalize_move(move[0], move[1])
+        cells = connecting_path(self.occupancy(), self._cell1(a), self._cell1(b))
+        if cells is None:  # pragma: no cover - the move is legal
+            return None
+        r0, c0, _, _ = self.layout.bounds()
+        return [(float(r0 + 2 * y - 1), float(c0 + 2 * x - 1), 0) for y, x in cells]
+
     def blocked_reason(self, a: TileId, b: TileId) -> str | None:
         from mjsat.shisen import connectable
 
@@ -987,6 +1011,20 @@ class ShisenShoMahjongBoard(_GridBoard):
             for a, b in itertools.combinations(live, 2):
                 if connectable3d(occ, cells[a], cells[b]):
                     yield (a, b)
+
+    def pair_path(self, move: Sequence[int]) -> list[tuple[float, float, int]] | None:
+        """The path of a legal move through half-tile cells (a pillar line is a piece with
+        one ``(row, col)`` and two levels); see :meth:`Board.pair_path`."""
+        from mjsat.shisen import connecting_path3d
+
+        if self.illegal_reason(move) is not None:
+            return None
+        a, b = normalize_move(move[0], move[1])
+        points = connecting_path3d(self.occupancy(), self.cells[a], self.cells[b])
+        if points is None:  # pragma: no cover - the move is legal
+            return None
+        r0, c0, _, _ = self.layout.bounds()
+        return [(r + r0 - 1, c + c0 - 1, l) for r, c, l in points]
 
     def blocked_reason(self, a: TileId, b: TileId) -> str | None:
         from mjsat.shisen import connectable3d
