@@ -5,18 +5,20 @@ plays uniformly random legal moves from the start until the board is clear or no
 move is left (the rules are the board's). A deal is
 
 * ``normal`` when it is proved solvable by an exact method and its share is at least
-  :data:`NORMAL_MIN_SHARE`;
-* ``hard`` when it is proved solvable and its share is below :data:`HARD_MAX_SHARE`:
+  the game's ``normal_min`` (:data:`THRESHOLDS`);
+* ``hard`` when it is proved solvable and its share is below the game's ``hard_max``:
   random play rarely clears it, yet it can be cleared;
 * ``impossible`` when it is a uniform random deal, unchecked: it may have no solution.
 
 :func:`find_deal` deals candidates from a seed until one fits. Every random choice (the
 candidates' deals, the playouts, the solver) comes from the seed given. The thresholds
-come from the distribution of shares on turtle and Shisen-Sho deals (benchmarks/README.md).
+come from the distribution of shares of uniform random deals, measured on the turtle and
+on a 12 x 8 Shisen-Sho board (benchmarks/README.md); random play clears Shisen-Sho deals
+far more often, so each game has its own pair.
 
 >>> from mjsat.layouts import load_layout
 >>> deal = find_deal(load_layout("pyramid"), difficulty="normal", seed=1, playouts=20)
->>> deal.difficulty, deal.verdict, deal.share >= NORMAL_MIN_SHARE
+>>> deal.difficulty, deal.verdict, deal.share >= THRESHOLDS["mahjong"].normal_min
 ('normal', 'solvable', True)
 """
 
@@ -28,12 +30,12 @@ from typing import Any
 
 import numpy as np
 
-from mjsat.board import Board, Layout
+from mjsat.board import Board, Layout, find_variant
 
 __all__ = [
     "DIFFICULTIES",
-    "NORMAL_MIN_SHARE",
-    "HARD_MAX_SHARE",
+    "Thresholds",
+    "THRESHOLDS",
     "DEFAULT_PLAYOUTS",
     "NoDealFoundError",
     "Deal",
@@ -42,10 +44,26 @@ __all__ = [
 ]
 
 DIFFICULTIES = ("normal", "hard", "impossible")
-NORMAL_MIN_SHARE = 0.10
-"""A normal deal is cleared by at least this share of random playouts."""
-HARD_MAX_SHARE = 0.02
-"""A hard deal is cleared by fewer than this share of random playouts (and is solvable)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Thresholds:
+    """A game's bounds: ``normal`` deals have a share of at least ``normal_min``,
+    ``hard`` ones below ``hard_max``."""
+
+    normal_min: float
+    hard_max: float
+
+
+THRESHOLDS: dict[str, Thresholds] = {
+    "mahjong": Thresholds(normal_min=0.05, hard_max=0.01),
+    "mahjong-transposed": Thresholds(normal_min=0.05, hard_max=0.01),
+    "shisen-sho-3d": Thresholds(normal_min=0.05, hard_max=0.01),
+    "shisen-sho": Thresholds(normal_min=0.50, hard_max=0.10),
+}
+"""Per game, chosen from the distribution of shares of uniform random deals (section
+"The game" of benchmarks/README.md): with 100 playouts, a hard Mahjong deal is one that
+no playout cleared, a hard Shisen-Sho deal one that fewer than 10 cleared."""
 DEFAULT_PLAYOUTS = 100
 """Playouts per candidate deal."""
 
@@ -130,6 +148,7 @@ def find_deal(
 
     if difficulty not in DIFFICULTIES:
         raise ValueError(f"unknown difficulty {difficulty!r} (known: {', '.join(DIFFICULTIES)})")
+    bounds = THRESHOLDS[find_variant(game).game]
     start = time.perf_counter()
     rng = np.random.default_rng(seed)
     for k in range(1, max_candidates + 1):
@@ -138,10 +157,10 @@ def find_deal(
         if difficulty == "impossible":
             cleared, played = playout_share(board, playouts=playouts, seed=cand)
             return Deal(board, difficulty, cand, cleared / played, played, "unchecked", k, time.perf_counter() - start)
-        stop = HARD_MAX_SHARE if difficulty == "hard" else None
+        stop = bounds.hard_max if difficulty == "hard" else None
         cleared, played = playout_share(board, playouts=playouts, seed=cand, stop_above=stop)
         share = cleared / played
-        if difficulty == "hard" and share >= HARD_MAX_SHARE or difficulty == "normal" and share < NORMAL_MIN_SHARE:
+        if difficulty == "hard" and share >= bounds.hard_max or difficulty == "normal" and share < bounds.normal_min:
             continue
         result = solve(board, method, time_limit=time_limit, seed=cand)
         if result.status != "solvable":

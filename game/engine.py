@@ -259,23 +259,53 @@ class Game:
         """Decide the current position (at most ``time_limit`` seconds of solving).
 
         The solver runs without the game's lock, so another thread may play meanwhile;
-        the answer is stored for the position it was asked about.
+        the answer is stored for the position it was asked about. When the position is
+        unsolvable, earlier positions are decided back to the last solvable one, so that
+        :meth:`undos_to_solvable` can name it.
         """
         with self._lock:
             v = self.known()
-            if v.status in (SOLVABLE, UNSOLVABLE):
+            if v.status == SOLVABLE:
                 return v
             key = self.key()
             snapshot = self.board.copy()
+        if v.status != UNSOLVABLE:
+            v = self._decide(snapshot, key, time_limit)
+        if v.status == UNSOLVABLE:  # find the last solvable position too
+            self._decide_back(snapshot, time_limit)
+        return v
+
+    def _decide_back(self, snapshot: Board, time_limit: float, max_back: int = 100) -> None:
+        """Decide earlier positions until one is solvable (the last solvable position)."""
+        walk = snapshot.copy()
+        for _ in range(min(max_back, len(walk.move_stack))):
+            walk.pop()
+            key = bytes(walk.presence)
+            with self._lock:
+                v = self.verdicts.get(key)
+            if v is not None and v.status == SOLVABLE:
+                return
+            if v is None or v.status != UNSOLVABLE:
+                v = self._decide(walk.copy(), key, time_limit)
+                if v.status == SOLVABLE:
+                    return
+
+    def _decide(self, snapshot: Board, key: bytes, time_limit: float) -> Verdict:
+        """Run the decider on the position of ``snapshot`` and store what it found."""
         sub, back = snapshot.position_board()
         result = self.decider(sub, time_limit)
         with self._lock:
             if result.status == SOLVABLE:
                 walk = snapshot
                 moves = [(back[a], back[b]) if back[a] < back[b] else (back[b], back[a]) for a, b in result.moves]
+                found: list[tuple[bytes, Verdict]] = []
                 for m in moves:  # every position on the way is solvable, with its next move
-                    self.verdicts.setdefault(bytes(walk.presence), Verdict(SOLVABLE, m, result.seconds))
-                    walk.play(m)
+                    found.append((bytes(walk.presence), Verdict(SOLVABLE, m, result.seconds)))
+                    walk.play(m)  # checked: raises on a move the rules forbid
+                if not walk.is_solved():
+                    raise RuntimeError(f"the solver's moves leave {walk.remaining()} tiles of the position")
+                for k, v in found:
+                    self.verdicts.setdefault(k, v)
                 self.verdicts[key] = Verdict(SOLVABLE, moves[0] if moves else None, result.seconds)
             elif result.status == UNSOLVABLE:
                 self.verdicts[key] = Verdict(UNSOLVABLE, None, result.seconds, "proved by " + str(result.method))

@@ -35,6 +35,7 @@ LAZY_COMMANDS: dict[str, str] = {
     "reduce": "mjsat.reductions.cli:reduce",
     "decode": "mjsat.encoders.cli:decode",
     "sample": "mjsat.search.cli:sample",
+    "game": "mjsat.game.cli:game",
 }
 
 
