@@ -112,7 +112,7 @@ class Session:
             return
         try:
             await asyncio.wait_for(asyncio.shield(fut), self.settings.check_seconds + GRACE_SECONDS + 5)
-        except (asyncio.TimeoutError, Exception):  # the state says what is known
+        except Exception:  # a timeout or a failed check: the state says what is known
             pass
 
     # -- state for the page
@@ -209,7 +209,10 @@ def create_app(session: Session) -> Starlette:
         await _json_body(request)
         await session.wait_check()
         loop = asyncio.get_running_loop()
-        h = await loop.run_in_executor(session.executor, session.game.hint, session.settings.check_seconds)
+        try:
+            h = await loop.run_in_executor(session.executor, session.game.hint, session.settings.check_seconds)
+        except RuntimeError as exc:  # the solver process failed: say so, show no move
+            return JSONResponse({"kind": "error", "move": None, "undos": None, "message": f"no hint: {exc}", "state": session.state()})
         return JSONResponse(
             {"kind": h.kind, "move": list(h.move) if h.move else None, "undos": h.undos, "message": h.message, "state": session.state()}
         )
@@ -304,10 +307,11 @@ def new_game(settings: GameSettings, worker: SolverProcess | None = None) -> Gam
 
 
 def bind_loopback(port: int | None = None) -> socket.socket:
-    """A socket bound to 127.0.0.1 on ``port`` (a free one when ``None``)."""
+    """A listening socket bound to 127.0.0.1 on ``port`` (a free one when ``None``)."""
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((LOOPBACK, port or 0))
+    sock.listen(128)  # connections wait in the backlog until the server accepts them
     return sock
 
 
