@@ -224,6 +224,8 @@ def create_app(session: Session) -> Starlette:
         layout_name = data.get("layout", s.layout)
         game_name = data.get("game", s.game)
         seed = _int(data, "seed") if "seed" in data else s.seed + 1
+        if not all(isinstance(v, str) for v in (difficulty, layout_name, game_name)):
+            raise BadRequestError('"difficulty", "layout" and "game" must be names')
         if layout_name not in set(PAGE_LAYOUTS) | {s.layout}:
             raise BadRequestError(f"unknown layout {layout_name!r}")
         if game_name not in GAMES:
