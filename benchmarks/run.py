@@ -18,6 +18,7 @@ BENCHMARKS: dict[str, str] = {
     "play": "benchmarks.bench_play",
     "height2": "benchmarks.bench_height2",
     "auto": "benchmarks.bench_auto",
+    "game": "benchmarks.bench_game",
 }
 
 

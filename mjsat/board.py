@@ -610,6 +610,16 @@ class Board:
     def is_legal(self, move: Sequence[int]) -> bool:
         return self.illegal_reason(move) is None
 
+    def pair_path(self, move: Sequence[int]) -> list[tuple[float, float, int]] | None:
+        """The path that joins the two tiles of a legal move, for pictures.
+
+        Points are ``(row, col, lev)`` in the layout's half-tile units (a tile at
+        ``(r, c, l)`` spans ``r..r+2`` x ``c..c+2``; its centre is ``(r + 1, c + 1)``),
+        consecutive points differing in one coordinate. ``None`` when the move is not
+        legal or the game's moves take no path (Mahjong Solitaire).
+        """
+        return None
+
     def generate_legal_moves(self) -> Iterator[Move]:
         """Yield every legal move ``(a, b)``, ``a < b``."""
         free: dict[GroupId, list[TileId]] = {}
@@ -666,6 +676,53 @@ class Board:
     def with_groups(self, groups: Sequence[int]) -> Board:
         """The same game and layout with other groups."""
         return type(self)(self.layout, groups, names=None, meta=None)
+
+    def position_board(self) -> tuple[Board, list[TileId]]:
+        """A new board of the tiles present now, under the same rules, and its map back.
+
+        Tile ``i`` of the new board is tile ``back[i]`` of this one, at the same position
+        with the same group; the game, the GNOME rule, the group names are kept, and
+        ``meta`` is ``{"from": self.meta, "after_moves": len(self.move_stack)}``. Groups
+        emptied by the moves disappear, so a solver sees an ordinary board whose full deal
+        is this position.
+
+        Returns
+        -------
+        board : Board
+            The position as a deal (no moves pushed).
+        back : list of TileId
+            The tile of this board that each tile of the new one is.
+
+        Notes
+        -----
+        Removed tiles only empty cells, so every rule reads the same on the new board: a
+        tile keeps what covers it and what touches it among present tiles, and a
+        Shisen-Sho path that used the old margin or cells outside the new bounding box
+        can be moved to the new margin, whose cells are empty too (and conversely the new
+        margin lies inside the old box or its margin). :math:`O(n)` plus building the new
+        layout's relations.
+
+        Examples
+        --------
+        >>> board = MahjongBoard(Layout([(0, 0, 0), (0, 2, 0), (2, 0, 0), (2, 2, 0)]), [0, 0, 1, 1])
+        >>> board.push((0, 1))
+        >>> sub, back = board.position_board()
+        >>> len(sub), back, sorted(sub.generate_legal_moves())
+        (2, [2, 3], [(0, 1)])
+        """
+        back = [t for t in range(len(self.layout)) if self._present[t]]
+        layout = Layout(
+            [self.layout.positions[t] for t in back],
+            name=self.layout.name,
+            block_any_higher=self.layout.block_any_higher,
+        )
+        sub = type(self)(
+            layout,
+            [self.groups[t] for t in back],
+            names=self.names,
+            meta={"from": dict(self.meta), "after_moves": len(self._stack)},
+        )
+        return sub, back
 
     # -- renderings
     def __repr__(self) -> str:
@@ -870,6 +927,20 @@ class ShisenShoBoard(_GridBoard):
         y, x = self.cells[t]
         return (y + 1, x + 1)
 
+    def pair_path(self, move: Sequence[int]) -> list[tuple[float, float, int]] | None:
+        """The turning points of the path of a legal move, at the centres of whole cells
+        (the margin's cells lie one whole tile outside the board); see :meth:`Board.pair_path`."""
+        from mjsat.shisen import connecting_path
+
+        if self.illegal_reason(move) is not None:
+            return None
+        a, b = normalize_move(move[0], move[1])
+        cells = connecting_path(self.occupancy(), self._cell1(a), self._cell1(b))
+        if cells is None:  # pragma: no cover - the move is legal
+            return None
+        r0, c0, _, _ = self.layout.bounds()
+        return [(float(r0 + 2 * y - 1), float(c0 + 2 * x - 1), 0) for y, x in cells]
+
     def blocked_reason(self, a: TileId, b: TileId) -> str | None:
         from mjsat.shisen import connectable
 
@@ -963,6 +1034,20 @@ class ShisenShoMahjongBoard(_GridBoard):
             for a, b in itertools.combinations(live, 2):
                 if connectable3d(occ, cells[a], cells[b]):
                     yield (a, b)
+
+    def pair_path(self, move: Sequence[int]) -> list[tuple[float, float, int]] | None:
+        """The path of a legal move through half-tile cells (a pillar line is a piece with
+        one ``(row, col)`` and two levels); see :meth:`Board.pair_path`."""
+        from mjsat.shisen import connecting_path3d
+
+        if self.illegal_reason(move) is not None:
+            return None
+        a, b = normalize_move(move[0], move[1])
+        points = connecting_path3d(self.occupancy(), self.cells[a], self.cells[b])
+        if points is None:  # pragma: no cover - the move is legal
+            return None
+        r0, c0, _, _ = self.layout.bounds()
+        return [(r + r0 - 1, c + c0 - 1, l) for r, c, l in points]
 
     def blocked_reason(self, a: TileId, b: TileId) -> str | None:
         from mjsat.shisen import connectable3d

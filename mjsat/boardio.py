@@ -15,6 +15,16 @@ Boards
   line, ``row col level group``, decimal, half-tile units. Blank lines and lines starting
   with ``#`` are skipped. The game is not stored: it is ``mahjong`` unless told.
 
+Saved games
+-----------
+A JSON *record* holds a deal and the moves played on it; :data:`RECORD_FORMATS` names the
+readers of such formats (the game's save files, ``"format": "mjsat-game"``), imported
+when a file of that format is read. :func:`load_board` reads a record as the board of
+its *position*, the tiles still present (:meth:`~mjsat.board.Board.position_board`,
+numbered anew; ``meta["record_tiles"]`` maps them back), so every command that takes a
+board decides, draws or converts the position; :func:`load_record` gives the deal and
+its moves.
+
 Solutions
 ---------
 The object ``mjsat solve --json`` prints (its ``moves`` key), a bare JSON list of pairs,
@@ -23,6 +33,7 @@ or text with one move a line: ``a b`` (``a-b`` and ``a,b`` also do).
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import re
@@ -36,7 +47,9 @@ from mjsat.limits import MAX_TILES
 
 __all__ = [
     "BOARD_FORMAT",
+    "RECORD_FORMATS",
     "load_board",
+    "load_record",
     "board_from_json_text",
     "board_from_text",
     "board_to_json",
@@ -261,10 +274,60 @@ def board_from_json_text(text: str, path: PathLike = "<json>", *, game: str | No
     )
 
 
+RECORD_FORMATS: dict[str, str] = {
+    "mjsat-game": "mjsat.game.save:record_from_json_text",
+}
+"""JSON formats of records (a deal and the moves played on it): the ``format`` name ->
+``module:function`` of a reader ``fn(text, path) -> (deal, moves)``, imported lazily."""
+
+
+def _record_reader(text: str) -> Any:
+    """The reader of a JSON record format, or ``None`` for any other text."""
+    if not any(f'"{name}"' in text for name in RECORD_FORMATS):
+        return None
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, RecursionError):
+        return None
+    target = RECORD_FORMATS.get(data.get("format")) if isinstance(data, dict) else None
+    if target is None:
+        return None
+    module, _, func = target.partition(":")
+    return getattr(importlib.import_module(module), func)
+
+
+def load_record(path: PathLike, *, check: bool = True) -> tuple[Board, list[Move]]:
+    """Read a record (a saved game): its deal and the moves played.
+
+    With ``check`` (the default) the moves are replayed on the deal first.
+
+    Raises
+    ------
+    InputFileError
+        The file is not a record of a known format, is malformed, or (with ``check``) a
+        move does not replay (named with its number and the rule it breaks).
+    """
+    text = read_text(path)
+    reader = _record_reader(text)
+    if reader is None:
+        raise InputFileError(path, None, f"not a saved game (known formats: {', '.join(RECORD_FORMATS)})")
+    deal, moves = reader(text, str(path))
+    if check:
+        board = deal.copy(stack=False)
+        for i, m in enumerate(moves):
+            reason = board.illegal_reason(m)
+            if reason is not None:
+                raise InputFileError(path, None, f"move {i + 1} {tuple(m)} of the saved game does not replay: {reason}")
+            board.push(m)
+    return deal, list(moves)
+
+
 def load_board(path: PathLike, *, game: str | None = None) -> Board:
     """Read a board file in either format (JSON when its text starts with ``{``).
 
     ``game`` overrides the file's game (the text format stores none: default ``mahjong``).
+    A record (a saved game, see :data:`RECORD_FORMATS`) is read as the board of its
+    position: the tiles still present, numbered anew.
 
     Raises
     ------
@@ -273,6 +336,13 @@ def load_board(path: PathLike, *, game: str | None = None) -> Board:
     """
     text = read_text(path)
     if text.lstrip().startswith("{"):
+        if _record_reader(text) is not None:
+            deal, moves = load_record(path)
+            for m in moves:
+                deal.push(m)
+            board, back = deal.position_board()
+            board.meta["record_tiles"] = back
+            return board
         return board_from_json_text(text, path, game=game)
     return board_from_text(text, path, game=game or "mahjong")
 

@@ -36,6 +36,7 @@ LAZY_COMMANDS: dict[str, str] = {
     "reduce": "mjsat.reductions.cli:reduce",
     "decode": "mjsat.encoders.cli:decode",
     "sample": "mjsat.search.cli:sample",
+    "game": "mjsat.game.cli:game",
 }
 
 
@@ -454,19 +455,42 @@ def solve(
 
 @cli.command()
 @click.argument("board_file", metavar="BOARD", type=click.Path(dir_okay=False))
-@click.argument("solution_file", metavar="SOLUTION", type=click.Path(dir_okay=False))
+@click.argument("solution_file", metavar="[SOLUTION]", required=False, type=click.Path(dir_okay=False))
 @click.option("--game", type=_game_choice, default=None, help="Game of a .txt board (default mahjong).")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON object {ok, moves, error, move_index}.")
-def verify(board_file: str, solution_file: str, game: str | None, as_json: bool) -> None:
+def verify(board_file: str, solution_file: str | None, game: str | None, as_json: bool) -> None:
     """Replay a move list on a board and name the first illegal move.
 
     SOLUTION is the JSON that `mjsat solve --json` prints (its `moves`), a JSON list of
     pairs, or text with one move `a b` a line. Exit 0 when the moves clear the board, 1
     when they do not, 2 for a malformed file.
+
+    A saved game (`mjsat game`'s save file) without SOLUTION: replay the moves played in
+    it on its deal (exit 0 when every one is legal). With SOLUTION, a saved game is the
+    board of its position (the tiles left, numbered anew, as `mjsat solve SAVE` sees it).
+
+    \b
+    mjsat verify board.json solution.json
+    mjsat verify game.save                       # the saved game's moves
     """
-    from mjsat.boardio import load_board, load_solution
+    from mjsat.boardio import load_board, load_record, load_solution
     from mjsat.replay import InvalidSolutionError, replay
 
+    if solution_file is None:
+        deal, played = load_record(board_file, check=False)  # not a saved game: exit 2
+        try:
+            left = replay(deal, played, require_clear=False).remaining()
+        except InvalidSolutionError as exc:
+            if as_json:
+                click.echo(json.dumps({"ok": False, "moves": len(played), "error": str(exc), "move_index": exc.index}))
+            else:
+                click.echo(f"invalid: {exc}")
+            sys.exit(1)
+        if as_json:
+            click.echo(json.dumps({"ok": True, "moves": len(played), "error": None, "move_index": None, "tiles_left": left}))
+        else:
+            click.echo(f"ok: the {len(played)} moves of the saved game replay on its deal ({left} of {len(deal)} tiles left)")
+        return
     board = load_board(board_file, game=game)
     moves = load_solution(solution_file, board)
     try:

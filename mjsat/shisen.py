@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["connectable", "connectable3d"]
+__all__ = ["connectable", "connectable3d", "connecting_path", "connecting_path3d"]
 
 
 def _reach(occ: np.ndarray, y: int, x: int, other: tuple[int, int]) -> tuple[list[int], list[int]]:
@@ -181,3 +181,104 @@ def connectable3d(occ: np.ndarray, a: tuple[int, int, int], b: tuple[int, int, i
                 if not g[lo : hi + 1, x].any():
                     return True
     return False
+
+
+def _fewest_turns(candidates: list[list[tuple[float, ...]]]) -> list[tuple[float, ...]] | None:
+    """The candidate polyline with the fewest corners, then the shortest (repeated points
+    and points inside a straight piece dropped)."""
+
+    def axis(p: tuple[float, ...], q: tuple[float, ...]) -> int:
+        diff = [k for k in range(len(p)) if p[k] != q[k]]
+        return diff[0] if len(diff) == 1 else -1
+
+    best: tuple[tuple[int, float], list[tuple[float, ...]]] | None = None
+    for cand in candidates:
+        pts: list[tuple[float, ...]] = []
+        for p in cand:
+            if pts and pts[-1] == p:
+                continue
+            if len(pts) >= 2 and axis(pts[-2], pts[-1]) == axis(pts[-1], p) != -1:
+                pts[-1] = p
+                continue
+            pts.append(p)
+        length = sum(sum(abs(u - v) for u, v in zip(p, q)) for p, q in zip(pts, pts[1:]))
+        key = (len(pts), length)
+        if best is None or key < best[0]:
+            best = (key, pts)
+    return None if best is None else best[1]
+
+
+def connecting_path(occ: np.ndarray, a: tuple[int, int], b: tuple[int, int]) -> list[tuple[int, int]] | None:
+    """The cells where a path of at most three segments between ``a`` and ``b`` turns.
+
+    The same test as :func:`connectable`; the answer is the polyline ``[a, ..., b]`` of
+    grid cells (two to four points, consecutive points on one row or one column), the
+    one with the fewest turns and then the shortest, or ``None`` when no path exists.
+
+    >>> occ = np.zeros((4, 5), dtype=bool)
+    >>> occ[1, 1] = occ[1, 3] = occ[1, 2] = True
+    >>> connecting_path(occ, (1, 1), (1, 3))
+    [(1, 1), (0, 1), (0, 3), (1, 3)]
+    """
+    if a == b:
+        return None
+    a_cols, a_rows = _reach(occ, a[0], a[1], b)
+    b_cols, b_rows = _reach(occ, b[0], b[1], a)
+    (ya, xa), (yb, xb) = a, b
+    found: list[list[tuple[float, ...]]] = []
+    lo, hi = min(xa, xb), max(xa, xb)
+    for y in set(a_rows) & set(b_rows):
+        if _clear(occ[y, lo : hi + 1], (y == ya) + (y == yb)):
+            found.append([(ya, xa), (y, xa), (y, xb), (yb, xb)])
+    lo, hi = min(ya, yb), max(ya, yb)
+    for x in set(a_cols) & set(b_cols):
+        if _clear(occ[lo : hi + 1, x], (x == xa) + (x == xb)):
+            found.append([(ya, xa), (ya, x), (yb, x), (yb, xb)])
+    best = _fewest_turns(found)
+    return None if best is None else [(int(p[0]), int(p[1])) for p in best]
+
+
+def connecting_path3d(
+    occ: np.ndarray, a: tuple[int, int, int], b: tuple[int, int, int]
+) -> list[tuple[float, float, int]] | None:
+    """The polyline of a Shisen-Sho pair on the Mahjong grid, or ``None``.
+
+    The same test as :func:`connectable3d`. Points are ``(row, col, lev)`` in ``occ``
+    coordinates of half-cell centres (``row + 0.5``), except the two ends, which lie on
+    the middle line of each tile (``row + 1`` or ``col + 1``) so that every piece is
+    axis-parallel; a pillar line is a piece with one ``(row, col)`` and two levels.
+    """
+    if a[2] > b[2]:
+        a, b = b, a
+    (ra, ca, la), (rb, cb, lb) = a, b
+    if abs(ra - rb) < 2 and abs(ca - cb) < 2:
+        return None
+    for r, c, l in (a, b):
+        if occ[l + 1 :, r : r + 2, c : c + 2].any():
+            return None
+    g = occ[lb].copy()
+    g[rb : rb + 2, cb : cb + 2] = False
+    same = la == lb
+    if same:
+        g[ra : ra + 2, ca : ca + 2] = False
+    found: list[list[tuple[float, ...]]] = []
+    b_runs = [_run(g[:, xb], rb, rb + 1) for xb in (cb, cb + 1)]
+    for xa in (ca, ca + 1):
+        a0, a1 = _run(g[:, xa], ra, ra + 1) if same else (ra, ra + 1)
+        for xb, (b0, b1) in zip((cb, cb + 1), b_runs):
+            lo, hi = min(xa, xb), max(xa, xb)
+            for y in range(max(a0, b0), min(a1, b1) + 1):
+                if not g[y, lo : hi + 1].any():
+                    start = [(ra + 1.0, xa + 0.5, la)] if same else [(y + 0.5, xa + 0.5, la)]
+                    found.append(start + [(y + 0.5, xa + 0.5, lb), (y + 0.5, xb + 0.5, lb), (rb + 1.0, xb + 0.5, lb)])
+    b_runs = [_run(g[yb, :], cb, cb + 1) for yb in (rb, rb + 1)]
+    for ya in (ra, ra + 1):
+        a0, a1 = _run(g[ya, :], ca, ca + 1) if same else (ca, ca + 1)
+        for yb, (b0, b1) in zip((rb, rb + 1), b_runs):
+            lo, hi = min(ya, yb), max(ya, yb)
+            for x in range(max(a0, b0), min(a1, b1) + 1):
+                if not g[lo : hi + 1, x].any():
+                    start = [(ya + 0.5, ca + 1.0, la)] if same else [(ya + 0.5, x + 0.5, la)]
+                    found.append(start + [(ya + 0.5, x + 0.5, lb), (yb + 0.5, x + 0.5, lb), (yb + 0.5, cb + 1.0, lb)])
+    best = _fewest_turns(found)
+    return None if best is None else [(float(p[0]), float(p[1]), int(p[2])) for p in best]

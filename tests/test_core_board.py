@@ -192,3 +192,78 @@ def test_rect_layout_with_depth_is_columns_but_not_isolated():
     assert lay.is_columns() and not lay.is_isolated_stacks()
     assert sorted(len(s) for s in lay.stacks()) == [3] * 8
     assert not load_layout("turtle").is_columns()
+
+
+def _position_cases():
+    from mjsat.layouts import load_layout
+
+    turtle = load_layout("turtle")
+    gnome_turtle = Layout(turtle.positions, name="turtle", block_any_higher=True)
+    return [
+        ("mahjong", turtle),
+        ("mahjong", gnome_turtle),
+        ("mahjong", load_layout("pyramid")),
+        ("mahjong-transposed", turtle),
+        ("mahjong-transposed", load_layout("cross")),
+        ("shisen-sho", load_layout("rect-6x4")),
+        ("shisen-sho", load_layout("rect-5x4")),
+        ("shisen-sho-3d", turtle),
+        ("shisen-sho-3d", load_layout("pyramid")),
+        ("shisen-sho-3d", load_layout("rect-6x4")),
+    ]
+
+
+@pytest.mark.parametrize("case", range(10))
+def test_position_board_has_the_same_rules_in_every_position_of_random_play(case):
+    from mjsat.deal import deal_random, deal_solvable
+
+    game, layout = _position_cases()[case]
+    rng = np.random.default_rng(100 + case)
+    positions = shrunk = 0
+    for deal in range(100):  # random and solvable deals until 40 positions were seen
+        if positions >= 40:
+            break
+        seed = int(rng.integers(1 << 30))
+        board = deal_random(layout, seed=seed, game=game) if deal % 2 else deal_solvable(layout, seed=seed, game=game)[0]
+        while True:
+            sub, back = board.position_board()
+            assert type(sub) is type(board) and sub.layout.block_any_higher == layout.block_any_higher
+            assert back == board.present_tiles() and sub.move_stack == []
+            assert [sub.groups[i] for i in range(len(sub))] == [board.groups[t] for t in back]
+            assert [sub.layout.positions[i] for i in range(len(sub))] == [layout.positions[t] for t in back]
+            assert [sub.is_free(i) for i in range(len(sub))] == [board.is_free(t) for t in back]
+            mapped = sorted(tuple(sorted((back[a], back[b]))) for a, b in sub.generate_legal_moves())
+            legal = sorted(board.generate_legal_moves())
+            assert mapped == legal
+            positions += 1
+            if sub.layout.bounds() != layout.bounds():
+                shrunk += 1
+            if not legal:
+                break
+            board.push(legal[int(rng.integers(len(legal)))])
+    assert positions >= 40 and shrunk > 0  # the margin moved inwards at least once
+
+
+def test_position_board_of_a_cleared_board_is_empty():
+    board = MahjongBoard(Layout([(0, 0, 0), (0, 2, 0)]), [3, 3], meta={"seed": 4})
+    board.play((0, 1))
+    sub, back = board.position_board()
+    assert len(sub) == 0 and back == [] and sub.is_solved()
+    assert sub.meta == {"from": {"seed": 4}, "after_moves": 1}
+
+
+def test_position_board_keeps_paths_when_the_bounding_box_shrinks():
+    # 4 x 3 Shisen-Sho grid (whole tiles), groups by letter:
+    #   P A B        A-A needs the left column empty; B-B runs through the right margin
+    #   P C D        once the P and Q pairs are gone the position's box starts one column
+    #   Q C D        further right, so its margin is where the left column was
+    #   Q A B
+    lay = Layout([(2 * y, 2 * x, 0) for y in range(4) for x in range(3)])
+    board = ShisenShoBoard(lay, [0, 1, 2, 0, 3, 4, 5, 3, 4, 5, 1, 2])
+    assert not board.is_legal((1, 10))
+    board.play((0, 3))
+    board.play((6, 9))
+    sub, back = board.position_board()
+    assert sub.layout.bounds()[1] == lay.bounds()[1] + 2
+    mapped = sorted(tuple(sorted((back[a], back[b]))) for a, b in sub.generate_legal_moves())
+    assert mapped == sorted(board.generate_legal_moves()) == [(1, 10), (2, 11), (4, 7), (5, 8)]

@@ -7,7 +7,7 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from mjsat.boardio import load_board
+from mjsat.boardio import board_to_json, load_board
 from mjsat.cli import cli
 from mjsat.replay import replay
 
@@ -125,3 +125,23 @@ def test_default_method_is_auto_and_verified(run):
     data = json.loads(run("solve", "--layout", "pyramid", "--seed", "4", "--solvable", "--json").output)
     assert data["method"] == "auto" and data["status"] == "solvable" and data["verified"]
     assert data["stats"]["decided_by"]
+
+
+def test_solve_and_verify_a_saved_game(run, tmp_path):
+    from test_core_boardio import _saved_game
+
+    path, deal, order = _saved_game(tmp_path)
+    res = run("solve", str(path), "--method", "ref", "--json")
+    data = json.loads(res.output)
+    assert data["status"] == "solvable" and data["tiles"] == len(deal) - 6
+    (tmp_path / "sol.json").write_text(res.output)
+    assert run("verify", str(path), str(tmp_path / "sol.json")).exit_code == 0
+    res = run("verify", str(path))
+    assert res.exit_code == 0 and "the 3 moves of the saved game replay" in res.output
+    bad, _, _ = _saved_game(tmp_path, tamper=True)
+    res = run("verify", str(bad), "--json")
+    assert res.exit_code == 1 and json.loads(res.output)["move_index"] == 3
+    plain = tmp_path / "plain.json"
+    plain.write_text(board_to_json(deal))
+    res = CliRunner().invoke(cli, ["verify", str(plain)])
+    assert res.exit_code == 2 and "not a saved game" in res.output

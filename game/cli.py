@@ -1,0 +1,100 @@
+"""The ``mjsat game`` command: play a board in the browser (or the terminal with --tui)."""
+
+from __future__ import annotations
+
+import threading
+
+import click
+
+from mjsat.board import GAMES
+from mjsat.game.engine import Game
+from mjsat.game.web import GameSettings
+
+__all__ = ["game"]
+
+
+def _start_game(board_file: str | None, settings: GameSettings, game_name: str | None) -> Game:
+    """The game to start: a saved game, a board file, or a deal of ``settings``."""
+    from mjsat.boardio import load_board
+    from mjsat.fileio import read_text
+    from mjsat.game.web import new_game
+
+    if board_file:
+        text = read_text(board_file)
+        if '"mjsat-game"' in text:
+            return Game.from_save_text(text, board_file)
+        board = load_board(board_file, game=game_name)
+        return Game(board, undo_limit=settings.undo_limit, hint_limit=settings.hint_limit, meta={"source": board_file})
+    s = settings
+    click.echo(f"dealing a {s.difficulty} {s.game} board on {s.layout} (seed {s.seed}) ...", err=True)
+    return new_game(s)
+
+
+@click.command()
+@click.argument("board_file", metavar="[BOARD|SAVE]", required=False, type=click.Path(dir_okay=False))
+@click.option("--layout", default=None, metavar="NAME|FILE", help="Deal on this layout (default turtle; rect-WxH for Shisen-Sho).")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the deal (every random choice).")
+@click.option("--game", "game_name", type=click.Choice(list(GAMES), case_sensitive=False), default=None, help="Rules (default mahjong; a BOARD file's own game).")
+@click.option("--difficulty", type=click.Choice(["normal", "hard", "impossible"]), default="normal", show_default=True,
+              help="normal/hard: solvable, proved before it is shown; random play clears it often (normal) or rarely (hard). impossible: a uniform random deal.")
+@click.option("--undo", "undo_limit", type=click.IntRange(0, 10_000), default=10, show_default=True, help="Moves that can be taken back.")
+@click.option("--hints", "hint_limit", type=click.IntRange(0, 10_000), default=10, show_default=True, help="Hints per game.")
+@click.option("--check-seconds", type=click.FloatRange(0.05, 600), default=2.0, show_default=True, help="Time limit of each solvability check and hint.")
+@click.option("--port", type=click.IntRange(1, 65535), default=None, help="Port on 127.0.0.1 (default: a free one).")
+@click.option("--no-browser", is_flag=True, help="Do not open a browser; just print the address.")
+@click.option("--tui", is_flag=True, help="Play in the terminal (Textual) instead of the browser.")
+def game(
+    board_file: str | None,
+    layout: str | None,
+    seed: int,
+    game_name: str | None,
+    difficulty: str,
+    undo_limit: int,
+    hint_limit: int,
+    check_seconds: float,
+    port: int | None,
+    no_browser: bool,
+    tui: bool,
+) -> None:
+    """Play a board: click two tiles to pair them, with undo, hints and saves.
+
+    Starts a web server on 127.0.0.1 (only), prints its address and opens the
+    browser. A hint is a pair after which the board can still be cleared, proved by
+    mjsat's exact methods; after every move the position is checked, and a position
+    that can no longer be cleared is named at once with the undos that lead back.
+
+    \b
+    mjsat game                                        # a normal turtle deal
+    mjsat game --layout turtle --seed 7 --difficulty hard
+    mjsat game --layout rect-12x8 --game shisen-sho --difficulty normal
+    mjsat game --layout pyramid --game shisen-sho-3d --undo 20 --hints 3
+    mjsat game board.json --no-browser --port 8765   # any board file
+    mjsat game saved.json --tui                      # a saved game, in the terminal
+    """
+    settings = GameSettings(
+        layout=layout or "turtle",
+        game=game_name or "mahjong",
+        difficulty=difficulty,
+        seed=seed,
+        undo_limit=undo_limit,
+        hint_limit=hint_limit,
+        check_seconds=check_seconds,
+    )
+    if board_file and layout:
+        raise click.UsageError("give either a BOARD file or --layout, not both")
+    the_game = _start_game(board_file, settings, game_name)
+    if tui:
+        from mjsat.game.tui import GameApp
+
+        GameApp(the_game, settings).run()
+        return
+    from mjsat.game.web import Session, serve
+    from mjsat.game.worker import SolverProcess
+
+    worker = SolverProcess()
+    threading.Thread(target=worker.warm_up, daemon=True).start()
+    session = Session(the_game, settings, worker=worker)
+    try:
+        serve(session, port=port, open_browser=not no_browser, echo=click.echo)
+    finally:
+        worker.close()

@@ -1,0 +1,149 @@
+"""A child process that solves positions and finds deals for an interface.
+
+The exact methods run compiled code that holds Python's global lock, so a solve in a
+thread of the server would still stall its event loop. :class:`SolverProcess` runs them
+in one child process instead (started with ``spawn``, so no server thread is copied);
+the caller's thread waits on a pipe, which releases the lock. A request that outlives
+its time limit plus :data:`GRACE_SECONDS` ends the child, which is started again on the
+next request, and is answered ``unknown``.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from mjsat.board import Board, Layout
+from mjsat.result import UNKNOWN, SolveResult
+
+__all__ = ["GRACE_SECONDS", "SolverProcess", "WorkerError"]
+
+GRACE_SECONDS = 3.0
+"""Seconds a request may overrun its time limit before the child is ended."""
+
+
+def _decide(board_json: str, method: str, time_limit: float, seed: int) -> dict[str, Any]:
+    from mjsat.boardio import board_from_json_text
+    from mjsat.methods import solve
+
+    result = solve(board_from_json_text(board_json), method, time_limit=time_limit, seed=seed)
+    return {
+        "status": result.status,
+        "method": result.method,
+        "moves": [list(m) for m in result.moves],
+        "seconds": result.seconds,
+        "reason": result.reason,
+    }
+
+
+def _deal(positions: list[list[int]], name: str, any_higher: bool, kwargs: dict[str, Any]) -> dict[str, Any]:
+    from mjsat.boardio import board_to_json
+    from mjsat.game.difficulty import find_deal
+
+    deal = find_deal(Layout(positions, name=name, block_any_higher=any_higher), **kwargs)
+    return {"board": board_to_json(deal.board), "meta": deal.meta(), "seconds": deal.seconds}
+
+
+_TASKS: dict[str, Callable[..., Any]] = {"decide": _decide, "deal": _deal, "ping": lambda: "pong"}
+
+
+def _serve(conn: Any) -> None:  # pragma: no cover - runs in the child
+    while True:
+        try:
+            kind, args = conn.recv()
+        except EOFError:
+            return
+        try:
+            conn.send((True, _TASKS[kind](*args)))
+        except Exception as exc:  # every failure goes back to the caller as a message
+            conn.send((False, f"{type(exc).__name__}: {exc}"))
+
+
+class WorkerError(RuntimeError):
+    """The child failed on a request (the message names the exception)."""
+
+
+class SolverProcess:
+    """One child process answering solves and deal searches, one request at a time."""
+
+    def __init__(self) -> None:
+        self._ctx = multiprocessing.get_context("spawn")
+        self._proc: Any = None
+        self._conn: Any = None
+        self._lock = threading.Lock()
+
+    def _ensure(self) -> None:
+        if self._proc is None or not self._proc.is_alive():
+            parent, child = self._ctx.Pipe()
+            self._proc = self._ctx.Process(target=_serve, args=(child,), daemon=True, name="mjsat-game-solver")
+            self._proc.start()
+            child.close()
+            self._conn = parent
+
+    def _kill(self) -> None:
+        if self._proc is not None:
+            self._proc.kill()
+            self._proc.join(5)
+        self._proc = self._conn = None
+
+    def call(self, kind: str, args: tuple[Any, ...], timeout: float) -> tuple[bool, Any]:
+        """``(True, answer)``, or ``(False, None)`` when no answer came within ``timeout``.
+
+        Raises
+        ------
+        WorkerError
+            The child raised (the message says what).
+        """
+        with self._lock:
+            self._ensure()
+            self._conn.send((kind, args))
+            if not self._conn.poll(timeout):
+                self._kill()
+                return False, None
+            try:
+                ok, answer = self._conn.recv()
+            except EOFError:
+                self._kill()
+                raise WorkerError("the solver process ended") from None
+            if not ok:
+                raise WorkerError(answer)
+            return True, answer
+
+    def warm_up(self, timeout: float = 120.0) -> None:
+        """Start the child and wait until it answers (imports done)."""
+        self.call("ping", (), timeout)
+        from mjsat.board import MahjongBoard
+
+        self.decide(MahjongBoard(Layout([(0, 0, 0), (0, 2, 0), (0, 4, 0), (0, 6, 0)]), [0, 0, 1, 1]), timeout)
+
+    def decide(self, board: Board, time_limit: float, *, method: str = "auto", seed: int = 0) -> SolveResult:
+        """Decide ``board`` (its full deal) in the child: a :class:`SolveResult`."""
+        from mjsat.boardio import board_to_json
+
+        answered, data = self.call("decide", (board_to_json(board.copy(stack=False)), method, time_limit, seed), time_limit + GRACE_SECONDS)
+        if not answered:
+            return SolveResult(UNKNOWN, method, reason=f"no answer within {time_limit:g} s")
+        return SolveResult(
+            data["status"], data["method"], [tuple(m) for m in data["moves"]], data["seconds"], reason=data["reason"]
+        )
+
+    def find_deal(self, layout: Layout, *, timeout: float, **kwargs: Any) -> tuple[Board, dict[str, Any]] | None:
+        """A deal of :func:`mjsat.game.difficulty.find_deal` made in the child (board,
+        meta), or ``None`` when it took longer than ``timeout``."""
+        from mjsat.boardio import board_from_json_text
+
+        args = ([list(p) for p in layout.positions], layout.name, layout.block_any_higher, kwargs)
+        answered, data = self.call("deal", args, timeout)
+        if not answered:
+            return None
+        board = board_from_json_text(data["board"])
+        return board, data["meta"]
+
+    def close(self) -> None:
+        """End the child."""
+        with self._lock:
+            if self._conn is not None:
+                self._conn.close()
+            self._kill()
