@@ -297,7 +297,7 @@ def _supported(positions: Sequence[Position]) -> bool:
     )
 
 
-def _mother_subsets(max_tiles: int) -> Iterator[tuple[Position, ...]]:
+def _mother_subsets(max_tiles: int, area: int | None = None) -> Iterator[tuple[Position, ...]]:
     for slots in EXHAUSTIVE_MAHJONG_LAYOUTS.values():
         for k in range(2, min(max_tiles, len(slots)) + 1, 2):
             for subset in itertools.combinations(slots, k):
@@ -305,8 +305,8 @@ def _mother_subsets(max_tiles: int) -> Iterator[tuple[Position, ...]]:
                     yield subset
 
 
-def _grid_subsets(max_tiles: int) -> Iterator[tuple[Position, ...]]:
-    area = exhaustive_shisen_area(max_tiles)
+def _grid_subsets(max_tiles: int, area: int | None = None) -> Iterator[tuple[Position, ...]]:
+    area = exhaustive_shisen_area(max_tiles) if area is None else area
     for h in range(1, area + 1):  # the widest grid of each height: every smaller one is inside
         w = area // h
         cells = [(2 * y, 2 * x, 0) for y in range(h) for x in range(w)]
@@ -314,7 +314,7 @@ def _grid_subsets(max_tiles: int) -> Iterator[tuple[Position, ...]]:
             yield from itertools.combinations(cells, k)
 
 
-_PLACEMENTS: dict[str, Callable[[int], Iterator[tuple[Position, ...]]]] = {
+_PLACEMENTS: dict[str, Callable[[int, int | None], Iterator[tuple[Position, ...]]]] = {
     "mahjong": _mother_subsets,
     "mahjong-transposed": _mother_subsets,
     "shisen-sho": _grid_subsets,
@@ -322,13 +322,16 @@ _PLACEMENTS: dict[str, Callable[[int], Iterator[tuple[Position, ...]]]] = {
 }
 
 
-def exhaustive_placements(game: str, max_tiles: int, *, symmetry: bool = True) -> list[tuple[Position, ...]]:
+def exhaustive_placements(
+    game: str, max_tiles: int, *, symmetry: bool = True, area: int | None = None
+) -> list[tuple[Position, ...]]:
     """Every placement of an even number ``2 <= k <= max_tiles`` of tiles that
     :func:`exhaustive_boards` runs through for ``game``, each once.
 
-    * ``shisen-sho``: every set of ``k`` cells of a rectangle of at most
-      :func:`exhaustive_shisen_area` cells (full rectangles and rectangles with holes;
-      the grid of a board is the bounding box of its tiles).
+    * ``shisen-sho``: every set of ``k`` cells of a rectangle of at most ``area`` cells
+      (default :func:`exhaustive_shisen_area`; full rectangles and rectangles with holes;
+      the grid of a board is the bounding box of its tiles). ``area=12`` takes in the
+      grids up to 3 x 4 (and 2 x 6, 1 x 12).
     * ``mahjong``, ``mahjong-transposed``, ``shisen-sho-3d``: every set of ``k`` positions
       of a layout of :data:`EXHAUSTIVE_MAHJONG_LAYOUTS` in which each tile above level 0
       lies on a tile of the set (at most 8 tiles, whatever ``max_tiles``).
@@ -344,7 +347,7 @@ def exhaustive_placements(game: str, max_tiles: int, *, symmetry: bool = True) -
     """
     transforms = _SYMMETRIES[find_variant(game).game] if symmetry else _SYMMETRIES["mahjong"][:1]
     seen: dict[tuple[Position, ...], None] = {}
-    for subset in _PLACEMENTS[find_variant(game).game](max_tiles):
+    for subset in _PLACEMENTS[find_variant(game).game](max_tiles, area):
         seen.setdefault(_canonical(subset, transforms), None)
     return list(seen)
 
@@ -374,6 +377,7 @@ def exhaustive_boards(
     *,
     games: Sequence[str] = GAMES,
     symmetry: bool = True,
+    area: int | None = None,
 ) -> Iterator[Board]:
     """Every board of at most ``max_tiles`` tiles on the small layouts, game by game.
 
@@ -392,6 +396,8 @@ def exhaustive_boards(
         Game names (default: all four).
     symmetry : bool
         Leave out boards equal up to the game's symmetries.
+    area : int, optional
+        Shisen-Sho: the largest grid in cells (see :func:`exhaustive_placements`).
 
     Yields
     ------
@@ -416,7 +422,7 @@ def exhaustive_boards(
         cls = find_variant(game)
         transforms = _SYMMETRIES[cls.game] if symmetry else _SYMMETRIES["mahjong"][:1]
         index = 0
-        for placement in exhaustive_placements(cls.game, max_tiles, symmetry=symmetry):
+        for placement in exhaustive_placements(cls.game, max_tiles, symmetry=symmetry, area=area):
             perms = _stabilizer(placement, transforms)
             layout = Layout(placement, name=f"exhaustive-{len(placement)}")
             for groups in even_groupings(len(placement)):
