@@ -36,6 +36,7 @@ from pysat.card import CardEnc, EncType
 from pysat.formula import CNF, IDPool
 
 from mjsat.board import Board, Layout, MahjongBoard, Move, ShisenShoBoard, TileId
+from mjsat.limits import MAX_PAIRS
 from mjsat.result import MethodNotApplicableError
 
 __all__ = [
@@ -348,7 +349,9 @@ class ShisenLines:
         return -1
 
 
-def requirements(board: Board, *, simplify: bool = True, cap: int | None = None) -> Requirements:
+def requirements(
+    board: Board, *, simplify: bool = True, cap: int | None = None, deadline: float | None = None
+) -> Requirements:
     """The precedence data of ``board`` (see the module docstring).
 
     Parameters
@@ -366,11 +369,18 @@ def requirements(board: Board, *, simplify: bool = True, cap: int | None = None)
         that meets them must still be checked (:func:`linearize`). On boards without
         empty lanes (the edge-to-edge images of the reductions) the exact sets number
         hundreds per pair, of hundreds of tiles each.
+    deadline : float, optional
+        A ``time.perf_counter()`` value; past it the build raises :class:`BuildTimeLimit`.
 
     Raises
     ------
     EncodingError
         The board's game is not Mahjong, transposed Mahjong or Shisen-Sho.
+    SizeLimitError
+        More candidate pairs than :data:`mjsat.limits.MAX_PAIRS` (counted before any is
+        built).
+    BuildTimeLimit
+        ``deadline`` passed.
 
     Notes
     -----
@@ -380,6 +390,7 @@ def requirements(board: Board, *, simplify: bool = True, cap: int | None = None)
     """
     n = len(board)
     members = board.group_members()
+    MAX_PAIRS.check(sum(len(ts) * (len(ts) - 1) // 2 for ts in members.values()), "the board", verb="makes")
     paths: dict[Move, tuple[frozenset[TileId], ...]] = {}
     path_bits: dict[Move, tuple[int, ...]] = {}
     if isinstance(board, MahjongBoard):
@@ -393,7 +404,10 @@ def requirements(board: Board, *, simplify: bool = True, cap: int | None = None)
         sides = tuple(() for _ in range(n))
         pairs = tuple(sorted(raw))
         lines = ShisenLines(board)
-        path_bits = {p: tuple(lines.path_bits(*p, cap=cap)) for p in pairs}
+        for i, p in enumerate(pairs):
+            if i % 64 == 0:
+                check_deadline(deadline, "Shisen-Sho path requirements")
+            path_bits[p] = tuple(lines.path_bits(*p, cap=cap))
         paths = {p: tuple(frozenset(bits_members(m)) for m in ms) for p, ms in path_bits.items()}
     else:
         raise EncodingError(f"no encoding for the game {board.game!r}")
@@ -403,7 +417,7 @@ def requirements(board: Board, *, simplify: bool = True, cap: int | None = None)
     if simplify and isinstance(board, ShisenShoBoard):
         from mjsat.encoders.necessary import simplify_requirements
 
-        req = simplify_requirements(board, req)
+        req = simplify_requirements(board, req, deadline=deadline)
     return req
 
 

@@ -24,7 +24,7 @@ import time
 from typing import Any
 
 from mjsat.board import Board, Move
-from mjsat.encoders.common import Requirements, check_encodable, requirements
+from mjsat.encoders.common import BuildTimeLimit, Requirements, check_encodable, requirements
 from mjsat.encoders.layered import step_bound
 from mjsat.result import SOLVABLE, UNKNOWN, UNSOLVABLE, SolveResult
 
@@ -52,7 +52,9 @@ def check_cpsat_options(*, workers: int = 1) -> None:
         raise CpsatOptionError(f"workers must be an integer of at least 1, got {workers!r}")
 
 
-def build_cpsat(board: Board, *, req: Requirements | None = None, horizon: int | None = None) -> tuple[Any, dict]:
+def build_cpsat(
+    board: Board, *, req: Requirements | None = None, horizon: int | None = None, deadline: float | None = None
+) -> tuple[Any, dict]:
     """The CP-SAT model of ``board`` and its handles.
 
     Parameters
@@ -61,6 +63,9 @@ def build_cpsat(board: Board, *, req: Requirements | None = None, horizon: int |
     req : Requirements, optional
     horizon : int, optional
         Number of steps (default: the proved bound, which makes the model exhaustive).
+    deadline : float, optional
+        A ``time.perf_counter()`` value; past it the build raises
+        :class:`~mjsat.encoders.common.BuildTimeLimit`.
 
     Returns
     -------
@@ -74,7 +79,7 @@ def build_cpsat(board: Board, *, req: Requirements | None = None, horizon: int |
     """
     from ortools.sat.python import cp_model
 
-    req = requirements(board) if req is None else req
+    req = requirements(board, deadline=deadline) if req is None else req
     H = step_bound(req, board.group_members()) if horizon is None else int(horizon)
     model = cp_model.CpModel()
     n = req.n
@@ -152,7 +157,12 @@ def solve_cpsat(
     check_cpsat_options(workers=workers)
     check_encodable(board, "cpsat")
     t0 = time.perf_counter()
-    model, h = build_cpsat(board)
+    deadline = None if time_limit is None else t0 + time_limit
+    try:
+        model, h = build_cpsat(board, deadline=deadline)
+    except BuildTimeLimit as exc:
+        stats0 = {"build_seconds": time.perf_counter() - t0, "time_limit_hit": str(exc)}
+        return SolveResult(UNKNOWN, "cpsat", stats=stats0, reason="time limit")
     t1 = time.perf_counter()
     proto = model.Proto()
     stats: dict[str, Any] = {
@@ -165,8 +175,8 @@ def solve_cpsat(
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = int(workers)
     solver.parameters.random_seed = int(seed)
-    if time_limit is not None:
-        solver.parameters.max_time_in_seconds = float(time_limit)
+    if deadline is not None:
+        solver.parameters.max_time_in_seconds = max(deadline - t1, 0.01)
     status = solver.Solve(model)
     stats["solve_seconds"] = time.perf_counter() - t1
     stats["cp_status"] = solver.StatusName(status)

@@ -105,12 +105,16 @@ def first_steps(n: int) -> int:
     return max(2, math.ceil(2 * math.sqrt(max(n, 1))))
 
 
-def step_windows(req: Requirements, steps: int, *, partners: bool = True) -> tuple[list[int], list[int]]:
+def step_windows(
+    req: Requirements, steps: int, *, partners: bool = True, deadline: float | None = None, what: str = "step windows"
+) -> tuple[list[int], list[int]]:
     """Earliest and latest step of every tile in any plan of ``steps`` steps.
 
     With ``partners=False`` the rules that look at a tile's candidate partners (and at
     Shisen-Sho paths, which depend on the partner) are left out: the windows then depend
-    on the layout alone, hold for every deal on it, and are a little wider.
+    on the layout alone, hold for every deal on it, and are a little wider. Past
+    ``deadline`` (a ``time.perf_counter()`` value) :class:`~mjsat.encoders.common.BuildTimeLimit`
+    is raised, naming ``what``.
 
     Returns
     -------
@@ -138,6 +142,7 @@ def step_windows(req: Requirements, steps: int, *, partners: bool = True) -> tup
         return v
 
     for _ in range(T + 1):
+        check_deadline(deadline, what)
         changed = False
         base = [own(t) for t in range(n)]
         for t in range(n):
@@ -166,6 +171,7 @@ def step_windows(req: Requirements, steps: int, *, partners: bool = True) -> tup
         for o in req.need[t]:
             below[o].append(t)
     for _ in range(T + 1):
+        check_deadline(deadline, what)
         changed = False
         for t in range(n):
             v = late[t]
@@ -225,7 +231,7 @@ def encode_layered(
     -----
     Builds :math:`O(T (n d + P))` clauses in as much time (see the module docstring).
     """
-    req = requirements(board) if req is None else req
+    req = requirements(board, deadline=deadline) if req is None else req
     bound = step_bound(req, board.group_members())
     T = bound if steps is None else int(steps)
     if T < 1:
@@ -277,7 +283,7 @@ def encode_layered(
                 for s in range(1, T):
                     cl.append([-k, -ra[s], ro[s - 1]])
     if windows:
-        early, late = step_windows(req, T)
+        early, late = step_windows(req, T, deadline=deadline)
         for t in range(n):
             rt = r[t]
             for s in range(min(early[t], T)):

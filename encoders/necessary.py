@@ -45,7 +45,7 @@ import dataclasses
 from collections.abc import Sequence
 
 from mjsat.board import Board, Move, ShisenShoBoard, TileId
-from mjsat.encoders.common import EncodingError, Requirements, bits_members
+from mjsat.encoders.common import EncodingError, Requirements, bits_members, check_deadline
 
 __all__ = ["Necessary", "necessary_before", "simplify_requirements", "WINDOWS"]
 
@@ -111,7 +111,11 @@ def _windows(board: ShisenShoBoard, shapes: Sequence[tuple[int, int]]) -> list[i
 
 
 def necessary_before(
-    board: ShisenShoBoard, req: Requirements, *, windows: Sequence[tuple[int, int]] = WINDOWS
+    board: ShisenShoBoard,
+    req: Requirements,
+    *,
+    windows: Sequence[tuple[int, int]] = WINDOWS,
+    deadline: float | None = None,
 ) -> Necessary:
     """The necessary predecessors of every tile of a Shisen-Sho board (module docstring).
 
@@ -122,6 +126,9 @@ def necessary_before(
         The board's raw requirements (``req.paths`` as :func:`~mjsat.encoders.common.shisen_paths`).
     windows : sequence of (int, int)
         Window shapes of the first-move rule; ``()`` switches the rule off.
+    deadline : float, optional
+        A ``time.perf_counter()`` value; past it :class:`~mjsat.encoders.common.BuildTimeLimit`
+        is raised.
 
     Returns
     -------
@@ -131,6 +138,8 @@ def necessary_before(
     ------
     EncodingError
         The board is not a Shisen-Sho board.
+    BuildTimeLimit
+        ``deadline`` passed.
 
     Notes
     -----
@@ -178,7 +187,9 @@ def necessary_before(
         changed = False
         # rule 1: what must be gone when the pair goes by each path set; drop impossible ones
         gone: dict[Move, list[int]] = {}
-        for p, sets in options.items():
+        for i, (p, sets) in enumerate(options.items()):
+            if i % 256 == 0:
+                check_deadline(deadline, "necessary predecessors")
             a, b = p
             both = (1 << a) | (1 << b)
             keep, rs = [], []
@@ -196,6 +207,8 @@ def necessary_before(
             gone[p] = rs
         # rule 2: the intersection over every way a tile can go
         for t in range(n):
+            if t % 256 == 0:
+                check_deadline(deadline, "necessary predecessors")
             inter = -1
             for p in incident[t]:
                 for r in gone[p]:
@@ -206,7 +219,9 @@ def necessary_before(
                 before[t] |= inter
                 changed = True
         # rule 3: the first move touching each window
-        for X, tiles_x in wins:
+        for i, (X, tiles_x) in enumerate(wins):
+            if i % 256 == 0:
+                check_deadline(deadline, "necessary predecessors")
             in_all = -1
             can_be_first = 0
             for t in tiles_x:
@@ -232,7 +247,13 @@ def necessary_before(
     return Necessary(tuple(before), {p: tuple(s for s, _ in sets) for p, sets in options.items() if sets}, "", rounds)
 
 
-def simplify_requirements(board: Board, req: Requirements, *, windows: Sequence[tuple[int, int]] = WINDOWS) -> Requirements:
+def simplify_requirements(
+    board: Board,
+    req: Requirements,
+    *,
+    windows: Sequence[tuple[int, int]] = WINDOWS,
+    deadline: float | None = None,
+) -> Requirements:
     """``req`` rewritten with the necessary predecessors (module docstring); the same clearings.
 
     Parameters
@@ -241,6 +262,8 @@ def simplify_requirements(board: Board, req: Requirements, *, windows: Sequence[
     req : Requirements
         The raw requirements of ``board``.
     windows : sequence of (int, int)
+        As in :func:`necessary_before`.
+    deadline : float, optional
         As in :func:`necessary_before`.
 
     Returns
@@ -257,7 +280,7 @@ def simplify_requirements(board: Board, req: Requirements, *, windows: Sequence[
     :func:`necessary_before`, plus :math:`O(\\sum_p s_p^2)` for the dominance tests of
     ``s_p`` sets per pair.
     """
-    nec = necessary_before(board, req, windows=windows)
+    nec = necessary_before(board, req, windows=windows, deadline=deadline)
     n = req.n
     if nec.unsolvable:
         return dataclasses.replace(req, pairs=(), paths={}, impossible=tuple(range(n)), path_bits=None)
@@ -269,7 +292,9 @@ def simplify_requirements(board: Board, req: Requirements, *, windows: Sequence[
             direct &= ~N[o]
         need.append(tuple(bits_members(direct)))
     paths: dict[Move, tuple[frozenset[TileId], ...]] = {}
-    for p, sets in nec.options.items():
+    for i, (p, sets) in enumerate(nec.options.items()):
+        if i % 256 == 0:
+            check_deadline(deadline, "necessary predecessors")
         base = N[p[0]] | N[p[1]]
         reduced = sorted({s & ~base for s in sets}, key=lambda m: (m.bit_count(), m))
         if reduced[0] == 0:

@@ -74,7 +74,7 @@ def first_parity_steps(n: int) -> int:
     return max(2, math.ceil(5 * math.sqrt(max(n, 1)) / 3))
 
 
-def layout_windows(req: Requirements, steps: int) -> tuple[list[int], list[int]]:
+def layout_windows(req: Requirements, steps: int, deadline: float | None = None) -> tuple[list[int], list[int]]:
     """Earliest and latest removal step of every tile from the layout alone.
 
     ``early[t]``: a tile goes after everything above it and after one whole side
@@ -86,7 +86,7 @@ def layout_windows(req: Requirements, steps: int) -> tuple[list[int], list[int]]
     -----
     At most ``T + 1`` rounds of :math:`O(n d)` each; run once per layout and ``T``.
     """
-    return step_windows(req, steps, partners=False)
+    return step_windows(req, steps, partners=False, deadline=deadline, what="parity encoding's step windows")
 
 
 def xor_zero_clauses(lits: list[int], top: int) -> tuple[list[list[int]], int]:
@@ -180,7 +180,7 @@ def _template(board: Board, req: Requirements, T: int, deadline: float | None = 
     if tpl is not None:
         return tpl
     n = req.n
-    early, late = layout_windows(req, T)
+    early, late = layout_windows(req, T, deadline)
     vpool = IDPool(start_from=TRUE + 1)
     lit = np.empty((n, T), dtype=np.int64)
     for t in range(n):
@@ -288,7 +288,7 @@ def encode_parity(
         return encode_layered(board, vpool=vpool, steps=steps, req=req, deadline=deadline)
     if vpool is not None and vpool.top > 0:
         raise EncodingError("the parity encoding numbers its own variables (pass no vpool or a fresh one)")
-    req = requirements(board) if req is None else req
+    req = requirements(board, deadline=deadline) if req is None else req
     groups = board.group_members()
     bound = step_bound(req, groups)
     T = bound if steps is None else int(steps)

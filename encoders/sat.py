@@ -366,7 +366,6 @@ def solve_sat(
     deadline = None if time_limit is None else time.perf_counter() + time_limit
     c0 = time.process_time()
     weak_first = isinstance(board, ShisenShoBoard) and steps is None and name in ("auto", "acyclic", "order")
-    req = None if weak_first else requirements(board)
     stats: dict[str, Any] = {
         "encoding": name,
         "solver": solver_name,
@@ -375,6 +374,11 @@ def solve_sat(
         "build_cpu_seconds": 0.0,
         "solve_cpu_seconds": 0.0,
     }
+    try:
+        req = None if weak_first else requirements(board, deadline=deadline)
+    except BuildTimeLimit as exc:
+        stats["time_limit_hit"] = str(exc)
+        return SolveResult(UNKNOWN, "sat", stats=stats, reason="time limit")
     plan: list[tuple[str, int | None, bool, bool]]  # (encoding, steps, under the first budget, weak)
     if weak_first:
         # Shisen-Sho: the weaker CNF (long paths cut to their ends), then the exact one
@@ -402,9 +406,9 @@ def solve_sat(
         t0 = time.perf_counter()
         try:
             if weaker:
-                step_req = requirements(board, cap=WEAK_PATH_CAP)
+                step_req = requirements(board, cap=WEAK_PATH_CAP, deadline=deadline)
             else:
-                step_req = req = requirements(board) if req is None else req
+                step_req = req = requirements(board, deadline=deadline) if req is None else req
             if T is not None:
                 cnf, dec = ENCODINGS[enc](board, steps=T, req=step_req, deadline=deadline)
             else:

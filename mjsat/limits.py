@@ -11,6 +11,8 @@ of 10,000-clause formulas (boards of one to four million tiles) pass.
 * :data:`MAX_CNF_VARS`, ``MJSAT_MAX_CNF_VARIABLES``: 10,000,000 variables declared by a CNF;
 * :data:`MAX_STEP_CELLS`, ``MJSAT_MAX_STEP_CELLS``: 100,000,000 tiles x steps of a SAT
   encoding given ``--steps``;
+* :data:`MAX_PAIRS`, ``MJSAT_MAX_PAIRS``: 10,000,000 candidate pairs of a SAT or CP-SAT
+  model;
 * :data:`MAX_JSON_DEPTH`, ``MJSAT_MAX_JSON_DEPTH``: 64 nested arrays and objects in a JSON
   input;
 * :data:`MAX_PICTURE_CELLS`, ``MJSAT_MAX_PICTURE_CELLS``: 4,000,000 characters of an ASCII
@@ -34,6 +36,7 @@ __all__ = [
     "MAX_TILES",
     "MAX_CNF_VARS",
     "MAX_STEP_CELLS",
+    "MAX_PAIRS",
     "MAX_JSON_DEPTH",
     "MAX_PICTURE_CELLS",
     "limits_help",
@@ -107,12 +110,14 @@ MAX_CNF_VARS = Limit("MJSAT_MAX_CNF_VARIABLES", 10_000_000, "variables", "declar
 """Variables a DIMACS header declares (used or not: the reductions give each a gadget)."""
 MAX_STEP_CELLS = Limit("MJSAT_MAX_STEP_CELLS", 100_000_000, "tiles x steps", "of a SAT encoding given --steps")
 """Tiles times parallel steps of a stepped SAT encoding (``--steps``), about its variables."""
+MAX_PAIRS = Limit("MJSAT_MAX_PAIRS", 10_000_000, "candidate pairs", "of a SAT or CP-SAT model (each group of k tiles makes k(k-1)/2)")
+"""Candidate pairs of equal tiles a SAT or CP-SAT model is built over (one variable each)."""
 MAX_JSON_DEPTH = Limit("MJSAT_MAX_JSON_DEPTH", 64, "levels of nesting", "of arrays and objects in a JSON input")
 """Nested arrays and objects in a JSON input (mjsat's own files nest fewer than ten)."""
 MAX_PICTURE_CELLS = Limit("MJSAT_MAX_PICTURE_CELLS", 4_000_000, "characters", "of an ASCII picture")
 """Characters of an ASCII picture; a larger board is described in one line instead."""
 
-LIMITS: tuple[Limit, ...] = (MAX_TILES, MAX_CNF_VARS, MAX_STEP_CELLS, MAX_JSON_DEPTH, MAX_PICTURE_CELLS)
+LIMITS: tuple[Limit, ...] = (MAX_TILES, MAX_CNF_VARS, MAX_STEP_CELLS, MAX_PAIRS, MAX_JSON_DEPTH, MAX_PICTURE_CELLS)
 """Every limit, for help texts."""
 
 

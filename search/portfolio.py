@@ -29,6 +29,7 @@ import time
 from typing import Any
 
 from mjsat.board import Board
+from mjsat.limits import SizeLimitError
 from mjsat.result import SOLVABLE, UNKNOWN, UNSOLVABLE, MethodNotApplicableError, SolveResult
 
 __all__ = [
@@ -218,7 +219,7 @@ def solve_auto(
         t0 = time.perf_counter()
         try:
             res: SolveResult = fn(board.copy(stack=False), time_limit=limit, seed=seed, **opts)
-        except MethodNotApplicableError as exc:  # refused: a game or shape the method does not cover
+        except (MethodNotApplicableError, SizeLimitError) as exc:  # refused: not covered, or too big for it
             tried.append({"step": step, "status": "refused", "seconds": time.perf_counter() - t0, "reason": str(exc)})
             continue
         tried.append({"step": step, "status": res.status, "seconds": time.perf_counter() - t0, "reason": res.reason})

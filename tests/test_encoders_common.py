@@ -116,3 +116,28 @@ def test_linearize_none_for_a_blocked_pairing():
     assert linearize(board, [(0, 1), (2, 3)]) is None  # tile 1 is boxed in by 0 and 2
     assert linearize(board, [(0, 2), (1, 3)]) is None  # 2 and 1 stay boxed in
     assert linearize(board, [(1, 2), (0, 3)]) == [(0, 3), (1, 2)]  # any order of the pairs
+
+
+def test_requirements_watch_the_deadline_and_the_pair_limit(monkeypatch):
+    import time
+
+    from mjsat.board import Layout, ShisenShoBoard
+    from mjsat.encoders.common import BuildTimeLimit
+    from mjsat.limits import SizeLimitError
+    from mjsat.methods import solve
+
+    # a 30 x 30 Shisen-Sho board of six groups: 67,350 candidate pairs with paths
+    layout = Layout([(2 * y, 2 * x, 0) for y in range(30) for x in range(30)])
+    board = ShisenShoBoard(layout, [t % 6 for t in range(900)])
+    with pytest.raises(BuildTimeLimit, match="Shisen-Sho path requirements"):
+        requirements(board, deadline=time.perf_counter() - 1)
+    start = time.perf_counter()
+    got = solve(board, "sat", time_limit=0.5)
+    assert got.status == "unknown" and time.perf_counter() - start < 3
+    got = solve(board, "cpsat", time_limit=0.5)
+    assert got.status == "unknown" and time.perf_counter() - start < 6
+    monkeypatch.setenv("MJSAT_MAX_PAIRS", "1000")
+    with pytest.raises(SizeLimitError, match="MJSAT_MAX_PAIRS"):
+        requirements(board)
+    got = solve(board, "auto", time_limit=5)  # a step too big for its limit is refused, not fatal
+    assert got.status == "unknown" and any("MJSAT_MAX_PAIRS" in s.get("reason", "") for s in got.stats["steps"])
