@@ -26,7 +26,6 @@ import bisect
 import dataclasses
 import itertools
 import time
-import weakref
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
@@ -35,7 +34,7 @@ import numpy as np
 from pysat.card import CardEnc, EncType
 from pysat.formula import CNF, IDPool
 
-from mjsat.board import Board, Layout, MahjongBoard, Move, ShisenShoBoard, TileId
+from mjsat.board import VARIANTS, Board, Move, ShisenShoBoard, TileId
 from mjsat.limits import MAX_PAIRS
 from mjsat.result import MethodNotApplicableError
 
@@ -65,7 +64,10 @@ class EncodingError(ValueError):
     """A board or an option an encoder cannot handle (unknown game, bad step bound)."""
 
 
-ENCODED_GAMES: tuple[str, ...] = ("mahjong", "mahjong-transposed", "shisen-sho")
+ENCODED_KINDS: tuple[str, ...] = ("sides", "grid-path")
+"""The rule kinds (:attr:`mjsat.board.Board.kind`) :func:`requirements` covers, so every
+SAT and CP-SAT model."""
+ENCODED_GAMES: tuple[str, ...] = tuple(g for g, cls in VARIANTS.items() if cls.kind in ENCODED_KINDS)
 """The games :func:`requirements` (so every SAT and CP-SAT model) covers."""
 
 
@@ -83,7 +85,7 @@ def check_encodable(board: Board, method: str) -> None:
     -----
     :math:`O(1)`.
     """
-    if not isinstance(board, (MahjongBoard, ShisenShoBoard)):
+    if board.kind not in ENCODED_KINDS:
         raise MethodNotApplicableError(
             method, board.game, f"no encoding for {board.game} boards (the encodings cover {', '.join(ENCODED_GAMES)})"
         )
@@ -393,12 +395,12 @@ def requirements(
     MAX_PAIRS.check(sum(len(ts) * (len(ts) - 1) // 2 for ts in members.values()), "the board", verb="makes")
     paths: dict[Move, tuple[frozenset[TileId], ...]] = {}
     path_bits: dict[Move, tuple[int, ...]] = {}
-    if isinstance(board, MahjongBoard):
-        need, sides, never = _mahjong_tables(board)
+    if board.kind == "sides":
+        need, sides, never = _side_requirements(board)
         pairs = tuple(
             sorted(p for ts in members.values() for p in itertools.combinations(sorted(ts), 2) if p not in never)
         )
-    elif isinstance(board, ShisenShoBoard):
+    elif board.kind == "grid-path":
         raw = [p for ts in members.values() for p in itertools.combinations(sorted(ts), 2)]
         need = tuple(() for _ in range(n))
         sides = tuple(() for _ in range(n))
@@ -414,38 +416,34 @@ def requirements(
     covered = {t for p in pairs for t in p}
     impossible = tuple(t for t in range(n) if t not in covered)
     req = Requirements(n, board.game, pairs, need, sides, paths, impossible, path_bits or None)
-    if simplify and isinstance(board, ShisenShoBoard):
+    if simplify and board.kind == "grid-path":
         from mjsat.encoders.necessary import simplify_requirements
 
         req = simplify_requirements(board, req, deadline=deadline)
     return req
 
 
-_TABLES: weakref.WeakKeyDictionary[Layout, dict[type, tuple]] = weakref.WeakKeyDictionary()
+def _side_requirements(board: Board) -> tuple[tuple, tuple, frozenset[Move]]:
+    """``need``, ``sides`` and the pairs that can never go together of a ``"sides"`` game:
+    the same for every deal of a layout, so kept by the layout (:meth:`~mjsat.layout.Layout.memo`)."""
+    tables = board.rule_tables()
 
-
-def _mahjong_tables(board: MahjongBoard) -> tuple[tuple, tuple, frozenset[Move]]:
-    """``need``, ``sides`` and the pairs that can never go together, per layout and game
-    (cached weakly by layout: the same for every deal)."""
-    per = _TABLES.setdefault(board.layout, {})
-    got = per.get(type(board))
-    if got is not None:
-        return got
-    n = len(board)
-    one, two = board._sides()
-    above = board.layout.above
-    need = tuple(tuple(above[t]) for t in range(n))
-    sides = tuple((frozenset(one[t]), frozenset(two[t])) if one[t] and two[t] else () for t in range(n))
-    never: set[Move] = set()
-    for t in range(n):
-        # a tile and a tile it waits for, or a tile in both of its side sets
-        for o in need[t]:
-            never.add((min(o, t), max(o, t)))
-        if sides[t]:
-            for o in sides[t][0] & sides[t][1]:
+    def build() -> tuple[tuple, tuple, frozenset[Move]]:
+        n = len(board)
+        one, two, above = tables.one, tables.two, tables.above
+        need = tuple(tuple(above[t]) for t in range(n))
+        sides = tuple((frozenset(one[t]), frozenset(two[t])) if one[t] and two[t] else () for t in range(n))
+        never: set[Move] = set()
+        for t in range(n):
+            # a tile and a tile it waits for, or a tile in both of its side sets
+            for o in need[t]:
                 never.add((min(o, t), max(o, t)))
-    got = per[type(board)] = (need, sides, frozenset(never))
-    return got
+            if sides[t]:
+                for o in sides[t][0] & sides[t][1]:
+                    never.add((min(o, t), max(o, t)))
+        return need, sides, frozenset(never)
+
+    return board.layout.memo(("side-requirements", tables.sides), build)
 
 
 def pair_vars(req: Requirements, vpool: IDPool) -> dict[Move, int]:

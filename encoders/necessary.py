@@ -163,7 +163,7 @@ def necessary_before(
     >>> [bits_members(nec.before[t]) for t in (0, 5, 9)]  # wait for the a pair, tiles 1 and 3
     [[1, 3], [1, 3], [1, 3]]
     """
-    if not isinstance(board, ShisenShoBoard):
+    if board.kind != "grid-path":
         raise EncodingError(f"necessary predecessors are for Shisen-Sho boards, not {board.game}")
     n = req.n
     before = [0] * n

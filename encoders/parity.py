@@ -9,8 +9,8 @@ synchronisation clauses of :mod:`mjsat.encoders.layered` go away, and so does an
 choice that does not matter (which of two tiles of one step a tile is paired with).
 
 The layout's part of the formula (monotone steps, tiles above, sides) is the same for
-every deal of a layout: it is built once per ``(layout, game, T)`` and cached (weakly,
-keyed by the layout); a deal adds only its XORs and a few window units. Step variables
+every deal of a layout: it is built once per ``(layout, game, T)`` and kept by the layout
+(:meth:`mjsat.layout.Layout.memo`); a deal adds only its XORs and a few window units. Step variables
 outside each tile's window are constants (see :func:`layout_windows`), folded away.
 
 Variables (``T`` steps, ``n`` tiles)
@@ -48,12 +48,11 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import math
-import weakref
 
 import numpy as np
 from pysat.formula import CNF, IDPool
 
-from mjsat.board import Board, Layout, ShisenShoBoard
+from mjsat.board import Board
 from mjsat.encoders.common import Decoder, EncodingError, Requirements, check_deadline, requirements
 from mjsat.encoders.layered import encode_layered, step_bound, step_windows
 
@@ -158,9 +157,6 @@ class _Template:
     keys: dict[tuple, int]
 
 
-_CACHE: weakref.WeakKeyDictionary[Layout, dict[tuple[str, int], _Template]] = weakref.WeakKeyDictionary()
-
-
 def _fold(clause: list[int]) -> list[int] | None:
     """Drop a clause with a true literal; drop false literals (``[-1]`` if none is left)."""
     out = []
@@ -173,12 +169,12 @@ def _fold(clause: list[int]) -> list[int] | None:
 
 
 def _template(board: Board, req: Requirements, T: int, deadline: float | None = None) -> _Template:
-    layout = board.layout
-    per = _CACHE.setdefault(layout, {})
-    key = (board.game, T)
-    tpl = per.get(key)
-    if tpl is not None:
-        return tpl
+    """The layout's part of the formula for ``T`` steps, built once per layout, game and
+    ``T`` and kept by the layout (:meth:`mjsat.layout.Layout.memo`)."""
+    return board.layout.memo(("parity-template", board.game, T), lambda: _build_template(req, T, deadline))
+
+
+def _build_template(req: Requirements, T: int, deadline: float | None) -> _Template:
     n = req.n
     early, late = layout_windows(req, T, deadline)
     vpool = IDPool(start_from=TRUE + 1)
@@ -235,9 +231,7 @@ def _template(board: Board, req: Requirements, T: int, deadline: float | None = 
                         for s in range(lo, T):
                             add([-rt[s], sign, ro[s - 1]])
     keys = {k: v for k, v in vpool.obj2id.items() if isinstance(k, tuple)}
-    tpl = _Template(T, lit, np.array(early), np.array(late), clauses, vpool.top, keys)
-    per[key] = tpl
-    return tpl
+    return _Template(T, lit, np.array(early), np.array(late), clauses, vpool.top, keys)
 
 
 def encode_parity(
@@ -284,7 +278,7 @@ def encode_parity(
     First call per layout and ``T``: :math:`O(T n d)` Python work for the template;
     then :math:`O(n + P + G T)`, vectorised (see the module docstring for the size).
     """
-    if isinstance(board, ShisenShoBoard):
+    if board.kind == "grid-path":
         return encode_layered(board, vpool=vpool, steps=steps, req=req, deadline=deadline)
     if vpool is not None and vpool.top > 0:
         raise EncodingError("the parity encoding numbers its own variables (pass no vpool or a fresh one)")

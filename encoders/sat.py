@@ -365,7 +365,7 @@ def solve_sat(
         MAX_STEP_CELLS.check(int(steps) * len(board), f"{steps} steps on a board of {len(board)} tiles", verb="makes")
     deadline = None if time_limit is None else time.perf_counter() + time_limit
     c0 = time.process_time()
-    weak_first = isinstance(board, ShisenShoBoard) and steps is None and name in ("auto", "acyclic", "order")
+    weak_first = board.kind == "grid-path" and steps is None and name in ("auto", "acyclic", "order")
     stats: dict[str, Any] = {
         "encoding": name,
         "solver": solver_name,

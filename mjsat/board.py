@@ -42,6 +42,18 @@ from typing import Any, ClassVar, TypeAlias
 
 import numpy as np
 
+from mjsat.layout import (
+    MAX_COORD,
+    MAX_LEVEL,
+    GroupId,
+    InvalidLayoutError,
+    Layout,
+    Move,
+    Position,
+    SideTables,
+    TileId,
+)
+
 __all__ = [
     "TileId",
     "GroupId",
@@ -54,7 +66,9 @@ __all__ = [
     "IllegalMoveError",
     "Status",
     "Layout",
-    "LayoutArrays",
+    "SideTables",
+    "GridTables",
+    "KINDS",
     "Board",
     "MahjongBoard",
     "TransposedMahjongBoard",
@@ -65,33 +79,6 @@ __all__ = [
     "find_variant",
     "normalize_move",
 ]
-
-TileId: TypeAlias = int
-"""Index of a tile in its layout (``0..n-1``)."""
-GroupId: TypeAlias = int
-"""A tile's group (face): two tiles match iff their groups are equal."""
-Position: TypeAlias = tuple[int, int, int]
-"""``(row, col, lev)`` in half-tile units."""
-Move: TypeAlias = tuple[TileId, TileId]
-"""A move removes two tiles; solvers and files write it as ``(a, b)`` with ``a < b``."""
-
-MAX_COORD = 32766
-"""Largest row or column accepted (the geometry arrays handed to numba are int16)."""
-MAX_LEVEL = 126
-"""Largest level accepted (int8 in the kernels)."""
-
-
-class InvalidLayoutError(ValueError):
-    """A layout breaks the geometry rules (overlap, odd size, coordinates out of range).
-
-    ``tiles`` holds the indices of the tiles at fault (the two overlapping tiles, the
-    tile out of range; empty for an odd count), so file readers can name their lines.
-    """
-
-    def __init__(self, message: str, tiles: Sequence[int] = ()) -> None:
-        super().__init__(message)
-        self.tiles: tuple[int, ...] = tuple(tiles)
-
 
 class InvalidBoardError(ValueError):
     """A board's groups do not fit its layout (length, odd group, unknown game)."""
@@ -115,312 +102,6 @@ def normalize_move(a: int, b: int) -> Move:
     """Return the move ``(a, b)`` with its smaller tile first."""
     a, b = int(a), int(b)
     return (a, b) if a <= b else (b, a)
-
-
-# --------------------------------------------------------------------------- layout
-
-
-@dataclasses.dataclass(frozen=True)
-class LayoutArrays:
-    """A layout's relations as flat numpy arrays (CSR), for numba kernels.
-
-    ``above_ptr[t]:above_ptr[t+1]`` indexes ``above_idx`` with the tiles that cover ``t``;
-    likewise ``left``, ``right``, ``front`` and ``rear``. ``pos`` is an ``(n, 3)`` int16
-    array of ``(row, col, lev)``.
-    """
-
-    pos: np.ndarray
-    above_ptr: np.ndarray
-    above_idx: np.ndarray
-    left_ptr: np.ndarray
-    left_idx: np.ndarray
-    right_ptr: np.ndarray
-    right_idx: np.ndarray
-    front_ptr: np.ndarray
-    front_idx: np.ndarray
-    rear_ptr: np.ndarray
-    rear_idx: np.ndarray
-
-
-def _csr(rows: Sequence[Sequence[int]]) -> tuple[np.ndarray, np.ndarray]:
-    ptr = np.zeros(len(rows) + 1, dtype=np.int32)
-    ptr[1:] = np.cumsum([len(r) for r in rows])
-    idx = np.fromiter(itertools.chain.from_iterable(rows), dtype=np.int32, count=int(ptr[-1]))
-    return ptr, idx
-
-
-class Layout:
-    """Tile positions on the half-tile grid with the relations the rules need.
-
-    Parameters
-    ----------
-    positions : iterable of (row, col, lev)
-        The tiles, in the order that defines their :data:`TileId`.
-    name : str, optional
-        A name for listings and pictures.
-    block_any_higher : bool, optional (default=False)
-        GNOME Mahjongg's rule: a tile is covered by an overlapping tile on *any* higher
-        level, not only on ``lev+1``.
-
-    Raises
-    ------
-    InvalidLayoutError
-        Two tiles overlap on one level, the number of tiles is odd, or a coordinate is
-        out of range.
-
-    Notes
-    -----
-    The derived tables (:attr:`above`, :attr:`left`, :attr:`right`, :attr:`front`,
-    :attr:`rear`, :attr:`below`) are built once in :math:`O(n)` expected time from a
-    dictionary of occupied cells.
-    """
-
-    __slots__ = ("positions", "name", "block_any_higher", "__dict__", "__weakref__")
-
-    def __init__(
-        self,
-        positions: Iterable[Sequence[int]],
-        *,
-        name: str = "",
-        block_any_higher: bool = False,
-    ) -> None:
-        pos, arr = self._validated(positions)
-        if len(pos) % 2:
-            raise InvalidLayoutError(f"a layout needs an even number of tiles, got {len(pos)}")
-        self.positions: tuple[Position, ...] = pos
-        self.name = name
-        self.block_any_higher = bool(block_any_higher)
-        self._check_overlaps(arr)
-
-    # -- construction helpers
-    @staticmethod
-    def _validated(positions: Iterable[Sequence[int]]) -> tuple[tuple[Position, ...], np.ndarray | None]:
-        """The positions as int triples, with shape and range checked (vectorised), and
-        as an ``(n, 3)`` array. An integer array of that shape is taken as it is."""
-        if isinstance(positions, np.ndarray) and positions.dtype.kind in "iu" and positions.ndim == 2:
-            rows: Any = positions
-            arr: np.ndarray | None = positions.astype(np.int64, copy=False)
-        else:
-            rows = positions if isinstance(positions, (list, tuple)) else list(positions)
-            arr = None
-        if len(rows) == 0:
-            return (), None
-        if arr is None:
-            try:
-                arr = np.asarray(rows, dtype=np.int64)
-            except (ValueError, TypeError, OverflowError):
-                arr = None
-        if arr is None or arr.ndim != 2 or arr.shape[1] != 3:
-            for i, p in enumerate(rows):
-                if len(p) != 3:
-                    raise InvalidLayoutError(f"tile {i}: expected (row, col, lev), got {tuple(p)!r}", (i,))
-                for v in p:
-                    if isinstance(v, bool) or int(v) != v:
-                        raise InvalidLayoutError(f"tile {i}: expected integers, got {tuple(p)!r}", (i,))
-                r, c, l = (int(v) for v in p)
-                if not (0 <= r <= MAX_COORD and 0 <= c <= MAX_COORD and 0 <= l <= MAX_LEVEL):
-                    # beyond int64 too: refused here, before the array would overflow
-                    what = f"row and col must lie in 0..{MAX_COORD}"
-                    if 0 <= r <= MAX_COORD and 0 <= c <= MAX_COORD:
-                        what = f"level must lie in 0..{MAX_LEVEL}"
-                    raise InvalidLayoutError(f"tile {i} at {(r, c, l)}: {what}", (i,))
-            arr = np.asarray([[int(v) for v in p] for p in rows], dtype=np.int64)
-        bad_rc = (arr[:, :2] < 0) | (arr[:, :2] > MAX_COORD)
-        if bad_rc.any():
-            i = int(np.flatnonzero(bad_rc.any(axis=1))[0])
-            r, c, l = (int(v) for v in arr[i])
-            raise InvalidLayoutError(f"tile {i} at {(r, c, l)}: row and col must lie in 0..{MAX_COORD}", (i,))
-        bad_l = (arr[:, 2] < 0) | (arr[:, 2] > MAX_LEVEL)
-        if bad_l.any():
-            i = int(np.flatnonzero(bad_l)[0])
-            r, c, l = (int(v) for v in arr[i])
-            raise InvalidLayoutError(f"tile {i} at {(r, c, l)}: level must lie in 0..{MAX_LEVEL}", (i,))
-        return tuple(map(tuple, arr.tolist())), arr  # type: ignore[return-value]
-
-    def _check_overlaps(self, arr: np.ndarray | None) -> None:
-        """Raise on two tiles sharing a cell on one level (sorting cell keys: O(n log n))."""
-        n = len(self.positions)
-        if n < 2 or arr is None:
-            return
-        span = MAX_COORD + 2
-        base = (arr[:, 2] * span + arr[:, 0]) * span + arr[:, 1]
-        keys = np.concatenate([base, base + span, base + 1, base + span + 1])
-        order = np.argsort(keys, kind="stable")
-        dup = np.flatnonzero(keys[order][1:] == keys[order][:-1])
-        if dup.size == 0:
-            return
-        pairs = sorted({tuple(sorted((int(order[k]) % n, int(order[k + 1]) % n))) for k in dup})
-        o, t = min(pairs, key=lambda p: (p[1], p[0]))
-        raise InvalidLayoutError(
-            f"tiles {o} at {self.positions[o]} and {t} at {self.positions[t]} overlap on level {self.positions[t][2]}",
-            (o, t),
-        )
-
-    @cached_property
-    def _cells(self) -> dict[tuple[int, int, int], TileId]:
-        """Map ``(lev, row, col)`` of every covered cell to its tile."""
-        cells: dict[tuple[int, int, int], TileId] = {}
-        for t, (r, c, l) in enumerate(self.positions):
-            cells[(l, r, c)] = t
-            cells[(l, r + 1, c)] = t
-            cells[(l, r, c + 1)] = t
-            cells[(l, r + 1, c + 1)] = t
-        return cells
-
-    def tile_at(self, row: int, col: int, lev: int) -> TileId | None:
-        """The tile covering cell ``(row, col)`` on level ``lev``, if any."""
-        return self._cells.get((lev, row, col))
-
-    def _touching(self, t: TileId, offsets: Sequence[tuple[int, int]], dl: int = 0) -> tuple[TileId, ...]:
-        r, c, l = self.positions[t]
-        cells = self._cells
-        out: list[TileId] = []
-        for dr, dc in offsets:
-            o = cells.get((l + dl, r + dr, c + dc))
-            if o is not None and o != t and o not in out:
-                out.append(o)
-        return tuple(sorted(out))
-
-    _OVER = ((0, 0), (1, 0), (0, 1), (1, 1))
-
-    @cached_property
-    def above(self) -> tuple[tuple[TileId, ...], ...]:
-        """For each tile the tiles that cover it (``lev+1``, or any higher level)."""
-        if not self.block_any_higher:
-            return tuple(self._touching(t, self._OVER, 1) for t in range(len(self)))
-        top = self.levels
-        out = []
-        for t in range(len(self)):
-            acc: set[TileId] = set()
-            for dl in range(1, top - self.positions[t][2]):
-                acc.update(self._touching(t, self._OVER, dl))
-            out.append(tuple(sorted(acc)))
-        return tuple(out)
-
-    @cached_property
-    def below(self) -> tuple[tuple[TileId, ...], ...]:
-        """For each tile the tiles it covers directly (``lev-1``)."""
-        return tuple(self._touching(t, self._OVER, -1) for t in range(len(self)))
-
-    @cached_property
-    def left(self) -> tuple[tuple[TileId, ...], ...]:
-        """For each tile the same-level tiles touching its left side."""
-        return tuple(self._touching(t, ((0, -1), (1, -1))) for t in range(len(self)))
-
-    @cached_property
-    def right(self) -> tuple[tuple[TileId, ...], ...]:
-        """For each tile the same-level tiles touching its right side."""
-        return tuple(self._touching(t, ((0, 2), (1, 2))) for t in range(len(self)))
-
-    @cached_property
-    def front(self) -> tuple[tuple[TileId, ...], ...]:
-        """For each tile the same-level tiles touching its upper (front) side."""
-        return tuple(self._touching(t, ((-1, 0), (-1, 1))) for t in range(len(self)))
-
-    @cached_property
-    def rear(self) -> tuple[tuple[TileId, ...], ...]:
-        """For each tile the same-level tiles touching its lower (rear) side."""
-        return tuple(self._touching(t, ((2, 0), (2, 1))) for t in range(len(self)))
-
-    @cached_property
-    def levels(self) -> int:
-        """Number of levels (``max lev + 1``; 0 for an empty layout)."""
-        return max((p[2] for p in self.positions), default=-1) + 1
-
-    def level_counts(self) -> list[int]:
-        """Number of tiles on each level, bottom first."""
-        counts = Counter(p[2] for p in self.positions)
-        return [counts.get(l, 0) for l in range(self.levels)]
-
-    def bounds(self) -> tuple[int, int, int, int]:
-        """``(min_row, min_col, max_row, max_col)`` of the covered cells."""
-        if not self.positions:
-            return (0, 0, -1, -1)
-        rows = [p[0] for p in self.positions]
-        cols = [p[1] for p in self.positions]
-        return (min(rows), min(cols), max(rows) + 1, max(cols) + 1)
-
-    def normalized(self) -> Layout:
-        """The same layout translated so that its smallest row and column are 0."""
-        r0, c0, _, _ = self.bounds()
-        return Layout(
-            [(r - r0, c - c0, l) for r, c, l in self.positions],
-            name=self.name,
-            block_any_higher=self.block_any_higher,
-        )
-
-    def is_columns(self) -> bool:
-        """True iff the tiles stand in columns: every tile lies exactly on the one below
-        it, and every tile covering it stands at its own row and column. Columns may touch
-        side by side (a ``rect-WxHxD`` layout is columns); :meth:`stacks` lists them.
-
-        >>> Layout([(0, 0, 0), (0, 0, 1), (0, 2, 0), (0, 2, 1)]).is_columns()
-        True
-        >>> Layout([(0, 0, 0), (0, 2, 0), (0, 1, 1), (0, 5, 0)]).is_columns()
-        False
-
-        Notes
-        -----
-        :math:`O(n)` over the relation tables.
-        """
-        for t, (r, c, l) in enumerate(self.positions):
-            if l > 0:
-                below = self.below[t]
-                if len(below) != 1 or self.positions[below[0]][:2] != (r, c):
-                    return False
-            for o in self.above[t]:
-                if self.positions[o][:2] != (r, c):
-                    return False
-        return True
-
-    def is_isolated_stacks(self) -> bool:
-        """True iff the tiles stand in columns (:meth:`is_columns`) and no two columns touch."""
-        if any(self.left[t] or self.right[t] or self.front[t] or self.rear[t] for t in range(len(self))):
-            return False
-        return self.is_columns()
-
-    def stacks(self) -> list[list[TileId]]:
-        """For a layout of columns (:meth:`is_columns`), the columns bottom to top, by position."""
-        by_rc: dict[tuple[int, int], list[TileId]] = {}
-        for t, (r, c, l) in enumerate(self.positions):
-            by_rc.setdefault((r, c), []).append(t)
-        return [sorted(ts, key=lambda t: self.positions[t][2]) for _, ts in sorted(by_rc.items())]
-
-    @cached_property
-    def arrays(self) -> LayoutArrays:
-        """The relations as CSR numpy arrays for numba kernels (built once)."""
-        pos = np.array(self.positions, dtype=np.int16).reshape(len(self), 3)
-        a = _csr(self.above)
-        le = _csr(self.left)
-        ri = _csr(self.right)
-        fr = _csr(self.front)
-        re = _csr(self.rear)
-        return LayoutArrays(pos, *a, *le, *ri, *fr, *re)
-
-    # -- dunder
-    def __len__(self) -> int:
-        return len(self.positions)
-
-    def __iter__(self) -> Iterator[Position]:
-        return iter(self.positions)
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Layout):
-            return NotImplemented
-        return self.positions == other.positions and self.block_any_higher == other.block_any_higher
-
-    def __hash__(self) -> int:
-        return hash((self.positions, self.block_any_higher))
-
-    def __repr__(self) -> str:
-        extra = f", name={self.name!r}" if self.name else ""
-        if self.block_any_higher:
-            extra += ", block_any_higher=True"
-        return f"Layout({[list(p) for p in self.positions]!r}{extra})"
-
-    def same_shape(self, other: Layout) -> bool:
-        """True iff the two layouts are equal up to translation and tile order."""
-        return sorted(self.normalized().positions) == sorted(other.normalized().positions)
 
 
 # --------------------------------------------------------------------------- boards
@@ -472,7 +153,17 @@ class Board:
     """
 
     game: ClassVar[str] = ""
+    """The game's canonical name (a key of :data:`VARIANTS`)."""
     aliases: ClassVar[tuple[str, ...]] = ()
+    """Other names :func:`find_variant` accepts."""
+    kind: ClassVar[str] = ""
+    """How two tiles of a group go together, one of :data:`KINDS`: ``"sides"`` (both tiles
+    free: nothing on top, one side untouched), ``"grid-path"`` (a Shisen-Sho path on a
+    one-level grid of whole tiles) or ``"cell-path"`` (a Shisen-Sho path of half-tile cells
+    on the Mahjong grid). Consumers read it to pick their model of the rules."""
+    sides: ClassVar[tuple[str, str] | None] = None
+    """``"sides"`` games: the two relations of :data:`mjsat.layout.RELATIONS` whose
+    tiles block a tile's sides (``("left", "right")``, transposed ``("front", "rear")``)."""
 
     def __init__(
         self,
@@ -577,6 +268,14 @@ class Board:
         return self.names.get(g, str(g))
 
     # -- rule hooks
+    def rule_tables(self) -> Any:
+        """The static tables of this game's rules on this layout (built once per layout).
+
+        ``"sides"`` games give a :class:`~mjsat.layout.SideTables`, the path games a
+        :class:`GridTables`; :attr:`kind` says which.
+        """
+        raise NotImplementedError  # pragma: no cover - abstract
+
     def is_free(self, t: TileId) -> bool:  # pragma: no cover - abstract
         """True iff tile ``t`` is present and may be taken in a move."""
         raise NotImplementedError
@@ -744,14 +443,17 @@ class MahjongBoard(Board):
 
     game = "mahjong"
     aliases = ("mahjong-solitaire", "mahjongg")
+    kind = "sides"
+    sides = ("left", "right")
 
-    def _sides(self) -> tuple[tuple[tuple[TileId, ...], ...], tuple[tuple[TileId, ...], ...]]:
-        return self.layout.left, self.layout.right
+    def rule_tables(self) -> SideTables:
+        """The layout's :class:`~mjsat.layout.SideTables` for this game's sides."""
+        return self.layout.side_tables(self.sides)  # type: ignore[arg-type]
 
     @cached_property
     def _tables(self) -> tuple[Any, Any, Any]:
-        one, two = self._sides()
-        return self.layout.above, one, two
+        rt = self.rule_tables()
+        return rt.above, rt.one, rt.two
 
     def is_free(self, t: TileId) -> bool:
         p = self._present
@@ -764,22 +466,8 @@ class MahjongBoard(Board):
         return not any(p[o] for o in one[t]) or not any(p[o] for o in two[t])
 
     def side_names(self) -> tuple[str, str]:
-        return ("left", "right")
-
-    @cached_property
-    def freeness_dependents(self) -> tuple[tuple[TileId, ...], ...]:
-        """For each tile the tiles whose freeness its removal can change (built once).
-
-        Those are the tiles it covers and the tiles it touches on a side, as this game's
-        tables say; a search that keeps a free set up to date re-tests only these.
-        """
-        above, one, two = self._tables
-        deps: list[set[TileId]] = [set() for _ in range(len(self.layout))]
-        for u in range(len(self.layout)):
-            for table in (above, one, two):
-                for o in table[u]:
-                    deps[o].add(u)
-        return tuple(tuple(sorted(d)) for d in deps)
+        """The names of the two sides (:attr:`sides`)."""
+        return self.sides  # type: ignore[return-value]
 
     def tile_blocked_reason(self, t: TileId) -> str | None:
         """Why present tile ``t`` is not free, or ``None``."""
@@ -806,12 +494,25 @@ class TransposedMahjongBoard(MahjongBoard):
 
     game = "mahjong-transposed"
     aliases = ("transposed",)
+    sides = ("front", "rear")
 
-    def _sides(self) -> tuple[tuple[tuple[TileId, ...], ...], tuple[tuple[TileId, ...], ...]]:
-        return self.layout.front, self.layout.rear
 
-    def side_names(self) -> tuple[str, str]:
-        return ("front", "rear")
+@dataclasses.dataclass(frozen=True)
+class GridTables:
+    """The static tables of a path game (:attr:`Board.kind` ``"grid-path"`` or ``"cell-path"``).
+
+    Attributes
+    ----------
+    cells : tuple of tuple of int
+        ``"grid-path"``: the grid cell ``(y, x)`` of each tile in the occupancy grid with
+        its margin (the board's cell ``(r, c)`` is ``(r + 1, c + 1)``). ``"cell-path"``:
+        ``(row, col, lev)`` of each tile's top-left half-tile cell in the occupancy grid.
+    shape : tuple of int
+        The occupancy grid with its margin: ``(h + 2, w + 2)``, or ``(levels, h, w)``.
+    """
+
+    cells: tuple[tuple[int, ...], ...]
+    shape: tuple[int, ...]
 
 
 class _GridBoard(Board):
@@ -875,6 +576,16 @@ class ShisenShoBoard(_GridBoard):
 
     game = "shisen-sho"
     aliases = ("shisensho", "shisen")
+    kind = "grid-path"
+
+    def rule_tables(self) -> GridTables:
+        """The grid cell of every tile, margin included, and the grid's shape (built once per layout)."""
+
+        def build() -> GridTables:
+            h, w = self.grid_shape
+            return GridTables(tuple((y + 1, x + 1) for y, x in self.cells), (h + 2, w + 2))
+
+        return self.layout.memo(("grid-tables", self.kind), build)
 
     def status(self) -> Status:
         s = super().status()
@@ -996,6 +707,11 @@ class ShisenShoMahjongBoard(_GridBoard):
 
     game = "shisen-sho-3d"
     aliases = ("shisen-sho-mahjong", "shisen3d", "shisensho-3d")
+    kind = "cell-path"
+
+    def rule_tables(self) -> GridTables:
+        """The top-left half-tile cell of every tile in the occupancy grid and the grid's shape."""
+        return self.layout.memo(("grid-tables", self.kind), lambda: GridTables(self.cells, self.grid_shape))
 
     @cached_property
     def grid_shape(self) -> tuple[int, int, int]:
@@ -1055,12 +771,7 @@ class ShisenShoMahjongBoard(_GridBoard):
         for t in (a, b):
             if not self.is_free(t):
                 r, c, l = self.layout.positions[t]
-                cover = next(
-                    o
-                    for k in range(l + 1, self.layout.levels)
-                    for dr, dc in Layout._OVER
-                    if (o := self.layout.tile_at(r + dr, c + dc, k)) is not None and self._present[o]
-                )
+                cover = next(o for cell in self.layout.cell_covers[t] for o in cell if self._present[o])
                 return f"tile {t} is covered by tile {cover}"
         if connectable3d(self.occupancy(), self.cells[a], self.cells[b]):
             return None
@@ -1069,6 +780,9 @@ class ShisenShoMahjongBoard(_GridBoard):
             return f"no path of at most three lines on level {la} joins tiles {a} and {b}"
         return f"no pillar line and at most two lines on level {max(la, lb)} join tiles {a} and {b}"
 
+
+KINDS: tuple[str, ...] = ("sides", "grid-path", "cell-path")
+"""The values of :attr:`Board.kind`."""
 
 VARIANTS: dict[str, type[Board]] = {
     cls.game: cls for cls in (MahjongBoard, TransposedMahjongBoard, ShisenShoBoard, ShisenShoMahjongBoard)

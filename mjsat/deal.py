@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from mjsat.board import Board, Layout, MahjongBoard, Move, find_variant
+from mjsat.board import Board, Layout, Move, find_variant
 
 __all__ = ["default_group_sizes", "deal_random", "deal_solvable", "DealError"]
 
@@ -105,12 +105,12 @@ def _random_clear_order(board: Board, rng: np.random.Generator) -> list[Move] | 
 
     On an all-equal Mahjong board the legal moves are exactly the pairs of free tiles, in
     the order of ``combinations(sorted(free), 2)``; after a move only the tiles its two
-    tiles covered or touched (:attr:`MahjongBoard.freeness_dependents`) can become free.
+    tiles covered or touched (:attr:`mjsat.layout.SideTables.dependents`) can become free.
     Other games take the plain version.
     """
-    if not isinstance(board, MahjongBoard):
+    if board.kind != "sides":
         return _random_clear_order_scan(board, rng)
-    deps = board.freeness_dependents
+    deps = board.rule_tables().dependents
     free = {t for t in range(len(board)) if board.is_free(t)}
     order: list[Move] = []
     while not board.is_solved():

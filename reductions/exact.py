@@ -56,11 +56,12 @@ def solve_timed_cpsat(board: Board, *, time_limit: float | None = None, seed: in
     """
     from ortools.sat.python import cp_model
 
-    if not isinstance(board, (MahjongBoard, TransposedMahjongBoard)):
+    if board.kind != "sides":
         raise ValueError(f"the removal-time model is for Mahjong boards, not {board.game}")
     n = len(board)
     lay = board.layout
-    one, two = board._sides()
+    tables = board.rule_tables()
+    one, two = tables.one, tables.two
     model = cp_model.CpModel()
     horizon = n // 2
     T = [model.NewIntVar(0, horizon, f"T{t}") for t in range(n)]

@@ -318,7 +318,7 @@ def solve_shisen_exact(
     moves, each costing :math:`O(G (h + w)^2)` pair tests for ``G`` groups on an
     ``h x w`` grid.
     """
-    if not isinstance(board, ShisenShoBoard):
+    if board.kind != "grid-path":
         raise ValueError(f"solve_shisen_exact needs a Shisen-Sho board, not {board.game}")
     deadline = None if time_limit is None else time.monotonic() + time_limit
     n = len(board)

@@ -105,28 +105,18 @@ def arrays(geo: Geometry) -> tuple[Any, ...]:
     empty = np.zeros(0, dtype=np.int32)
     if geo.kind == SH3D:  # Shisen-Sho on the Mahjong grid: see mjsat.search.kernels_sh3d
         return (np.int64(geo.kind), gr, (np.zeros(1, dtype=np.int32), empty) * 6, sh3d_arrays(geo), _PTAB)
-    if geo.kind != SHISEN:
-        hit = _MJ_CACHE.get(id(geo.above))
-        if hit is not None and hit[0] is geo.above and hit[1] is geo.one:
-            return (np.int64(geo.kind), gr, hit[2], (empty, empty, np.int64(1), np.int64(1)), _PTAB)
     if geo.kind == SHISEN:
         mj = (np.zeros(1, dtype=np.int32), empty) * 6
         cy = np.array([c[0] for c in geo.cells], dtype=np.int32)
         cx = np.array([c[1] for c in geo.cells], dtype=np.int32)
         sh = (cy, cx, np.int64(geo.shape[0]), np.int64(geo.shape[1]))
     else:
-        mj = (
+        mj = geo.csr if geo.csr else (
             *_csr(geo.above), *_csr(geo.one), *_csr(geo.two),
             *_csr(geo.covered), *_csr(geo.ones_of), *_csr(geo.twos_of),
-        )
+        )  # fmt: skip
         sh = (empty, empty, np.int64(1), np.int64(1))
-        if len(_MJ_CACHE) >= 8:
-            _MJ_CACHE.pop(next(iter(_MJ_CACHE)))
-        _MJ_CACHE[id(geo.above)] = (geo.above, geo.one, mj)
     return (np.int64(geo.kind), gr, mj, sh, _PTAB)
-
-
-_MJ_CACHE: dict[int, tuple[Any, Any, tuple[np.ndarray, ...]]] = {}
 
 
 def workspace(n: int, ngroups: int, cells: int) -> tuple[np.ndarray, ...]:

@@ -55,7 +55,7 @@ from typing import Any
 
 import numpy as np
 
-from mjsat.board import Board, Move, ShisenShoBoard, ShisenShoMahjongBoard, TransposedMahjongBoard
+from mjsat.board import Board, Move
 from mjsat.result import MethodNotApplicableError
 from mjsat.shisen import connectable, connectable3d
 
@@ -129,37 +129,14 @@ class Geometry:
     covered: tuple[tuple[int, ...], ...] = ()
     ones_of: tuple[tuple[int, ...], ...] = ()
     twos_of: tuple[tuple[int, ...], ...] = ()
-    cells: tuple[tuple[int, int], ...] = ()
-    shape: tuple[int, int] = (0, 0)
+    cells: tuple[tuple[int, ...], ...] = ()
+    shape: tuple[int, ...] = (0, 0)
+    csr: tuple[Any, ...] = ()
+    """:data:`MAHJONG`: the twelve CSR arrays of :attr:`mjsat.layout.SideTables.csr`."""
 
 
-def _reverse(rel: Sequence[Sequence[int]], n: int) -> tuple[tuple[int, ...], ...]:
-    out: list[list[int]] = [[] for _ in range(n)]
-    for t, others in enumerate(rel):
-        for o in others:
-            out[o].append(t)
-    return tuple(tuple(sorted(r)) for r in out)
-
-
-_TABLES: dict[tuple[int, bool], tuple[Any, ...]] = {}
-
-
-def _mahjong_tables(board: Board) -> tuple[Any, ...]:
-    """``(above, one, two, covered, ones_of, twos_of)`` of the board's layout and sides,
-    kept for the last few layouts (sampling deals thousands of boards on one layout)."""
-    lay = board.layout
-    transposed = isinstance(board, TransposedMahjongBoard)
-    key = (id(lay), transposed)
-    hit = _TABLES.get(key)
-    if hit is not None and hit[0] is lay:
-        return hit[1:]
-    one, two = (lay.front, lay.rear) if transposed else (lay.left, lay.right)
-    n = len(lay)
-    tables = (lay.above, one, two, _reverse(lay.above, n), _reverse(one, n), _reverse(two, n))
-    if len(_TABLES) >= 8:
-        _TABLES.pop(next(iter(_TABLES)))
-    _TABLES[key] = (lay, *tables)  # the layout is kept alive, so its id is not reused
-    return tables
+_KIND_OF: dict[str, int] = {"sides": MAHJONG, "grid-path": SHISEN, "cell-path": SH3D}
+""":attr:`mjsat.board.Board.kind` -> the kind of the geometry."""
 
 
 def geometry(board: Board) -> Geometry:
@@ -167,8 +144,8 @@ def geometry(board: Board) -> Geometry:
 
     Notes
     -----
-    :math:`O(n + e)` for ``n`` tiles and ``e`` relations the first time a layout is seen,
-    :math:`O(n)` afterwards.
+    :math:`O(n)`; the layout's tables are built once per layout
+    (:meth:`mjsat.board.Board.rule_tables`).
     """
     ids: dict[int, int] = {}
     group = tuple(ids.setdefault(g, len(ids)) for g in board.groups)
@@ -177,19 +154,17 @@ def geometry(board: Board) -> Geometry:
         members[g].append(t)
     n = len(board)
     mem = tuple(tuple(m) for m in members)
-    if isinstance(board, ShisenShoBoard):
-        h, w = board.grid_shape
-        cells = tuple((y + 1, x + 1) for y, x in board.cells)
-        return Geometry(SHISEN, n, group, mem, cells=cells, shape=(h + 2, w + 2))
-    if isinstance(board, ShisenShoMahjongBoard):
-        return Geometry(SH3D, n, group, mem, cells=board.cells, shape=board.grid_shape)
-    if not isinstance(board, TransposedMahjongBoard) and board.game != "mahjong":
+    kind = _KIND_OF.get(board.kind)
+    if kind is None:
         raise MethodNotApplicableError("search", board.game, f"the pairing search does not know the game {board.game!r}")
-    above, one, two, covered, ones_of, twos_of = _mahjong_tables(board)
+    tables = board.rule_tables()
+    if kind != MAHJONG:
+        return Geometry(kind, n, group, mem, cells=tables.cells, shape=tables.shape)
     return Geometry(
         MAHJONG, n, group, mem,
-        above=above, one=one, two=two, covered=covered, ones_of=ones_of, twos_of=twos_of,
-    )
+        above=tables.above, one=tables.one, two=tables.two,
+        covered=tables.covered, ones_of=tables.ones_of, twos_of=tables.twos_of, csr=tables.csr,
+    )  # fmt: skip
 
 
 class SearchLimit(Exception):

@@ -27,12 +27,11 @@ import dataclasses
 import math
 import time
 from collections.abc import Iterable, Iterator, Sequence
-from functools import lru_cache
 from typing import Any, Callable
 
 import numpy as np
 
-from mjsat.board import Board, Layout, MahjongBoard, Move, TileId, TransposedMahjongBoard, normalize_move
+from mjsat.board import Board, Layout, Move, TileId, normalize_move
 
 __all__ = [
     "HiddenFaceError",
@@ -85,36 +84,29 @@ class _Geometry:
     """For each tile ``t``, the tiles whose freeness may change when ``t`` goes."""
 
 
-@lru_cache(maxsize=16)
-def _geometry(layout: Layout, transposed: bool) -> _Geometry:
-    n = len(layout)
-    side1, side2 = (layout.front, layout.rear) if transposed else (layout.left, layout.right)
-    top = layout.levels
-    covers: list[tuple[tuple[TileId, ...], ...]] = []
-    reveals: list[set[TileId]] = [set() for _ in range(n)]
-    frees: list[set[TileId]] = [set() for _ in range(n)]
-    for t, (r, c, l) in enumerate(layout.positions):
-        cells = []
-        for dr, dc in ((0, 0), (1, 0), (0, 1), (1, 1)):
-            over = []
-            for lev in range(l + 1, top):
-                o = layout.tile_at(r + dr, c + dc, lev)
-                if o is not None:
-                    over.append(o)
+def _geometry(board: Board) -> _Geometry:
+    """The view's tables of ``board``'s layout and sides (built once per layout)."""
+    layout = board.layout
+    tables = board.rule_tables()
+
+    def build() -> _Geometry:
+        covers = layout.cell_covers
+        reveals: list[set[TileId]] = [set() for _ in range(len(layout))]
+        for t, cells in enumerate(covers):
+            for over in cells:
+                for o in over:
                     reveals[o].add(t)
-            cells.append(tuple(over))
-        covers.append(tuple(cells))
-        for o in (*layout.above[t], *side1[t], *side2[t]):
-            frees[o].add(t)
-    return _Geometry(
-        above=layout.above,
-        side1=side1,
-        side2=side2,
-        below=layout.below,
-        cell_covers=tuple(covers),
-        reveals=tuple(tuple(sorted(s)) for s in reveals),
-        frees=tuple(tuple(sorted(s)) for s in frees),
-    )
+        return _Geometry(
+            above=tables.above,
+            side1=tables.one,
+            side2=tables.two,
+            below=layout.below,
+            cell_covers=covers,
+            reveals=tuple(tuple(sorted(s)) for s in reveals),
+            frees=tables.dependents,
+        )
+
+    return layout.memo(("player-view", tables.sides), build)
 
 
 # --------------------------------------------------------------------------- the view
@@ -143,12 +135,12 @@ class PlayerView:
     """
 
     def __init__(self, board: Board) -> None:
-        if not isinstance(board, MahjongBoard):
+        if board.kind != "sides":
             raise UnsupportedGameError(f"play needs a Mahjong Solitaire board, got game {board.game!r}")
         self._board = board.copy(stack=True)
         self._faces = self._board.groups
         self.layout: Layout = board.layout
-        self._geo = _geometry(board.layout, isinstance(board, TransposedMahjongBoard))
+        self._geo = _geometry(board)
         n = len(board.layout)
         present = self._board.presence  # shared with the private board: one truth
         self._present = present

@@ -24,7 +24,6 @@ from __future__ import annotations
 import math
 import numbers
 import time
-from collections import OrderedDict
 from typing import Any
 
 import numpy as np
@@ -115,32 +114,6 @@ def default_attempts(geo: Geometry) -> int:
 
 # --------------------------------------------------------------------------- prior analysis
 
-_DESC_CACHE: OrderedDict[tuple[Layout, int], list[int]] = OrderedDict()
-
-
-def _descendants(board: Board) -> list[int]:
-    """For each tile, the bit mask of the tiles it lies on, directly or through others."""
-    key = (board.layout, id(board.layout))
-    hit = _DESC_CACHE.get(key)
-    if hit is not None:
-        return hit
-    lay = board.layout
-    covered: list[list[int]] = [[] for _ in range(len(lay))]
-    for t, over in enumerate(lay.above):
-        for o in over:
-            covered[o].append(t)
-    desc = [0] * len(lay)
-    for t in sorted(range(len(lay)), key=lambda t: lay.positions[t][2]):
-        m = 0
-        for u in covered[t]:
-            m |= (1 << u) | desc[u]
-        desc[t] = m
-    _DESC_CACHE[key] = desc
-    while len(_DESC_CACHE) > 16:
-        _DESC_CACHE.popitem(last=False)
-    return desc
-
-
 def _pairing_ok(tiles: tuple[int, ...], pairing: Any, desc: list[int]) -> bool:
     pairs = [(tiles[i], tiles[j]) for i, j in pairing]
     masks = []
@@ -185,7 +158,7 @@ def prior_conflict(board: Board, geo: Geometry | None = None) -> int | None:
     geo = geo or geometry(board)
     if geo.kind != MAHJONG:
         return None
-    desc = _descendants(board)
+    desc = board.layout.descendants
     for g, tiles in enumerate(geo.members):
         if len(tiles) > 8:
             continue

@@ -41,8 +41,43 @@ def test_relations_of_a_small_pile():
     assert lay.above[1] == (3,) and lay.above[2] == (3,) and lay.above[0] == ()
     assert lay.below[3] == (1, 2)
     assert lay.level_counts() == [3, 1]
-    arr = lay.arrays
-    assert list(arr.above_idx[arr.above_ptr[2] : arr.above_ptr[3]]) == [3]
+    ptr, idx = lay.csr("above")
+    assert list(idx[ptr[2] : ptr[3]]) == [3]
+    rptr, ridx = lay.reverse_csr("above")
+    assert list(ridx[rptr[3] : rptr[4]]) == [1, 2] and lay.reverse("above")[3] == (1, 2)
+    st = lay.side_tables(("left", "right"))
+    assert st.dependents[1] == (0, 2) and st.dependents[3] == (1, 2)
+    assert MahjongBoard(lay, [0, 0, 1, 1]).rule_tables() is st  # one table per layout and sides
+    assert TransposedMahjongBoard(lay, [0, 0, 1, 1]).rule_tables().sides == ("front", "rear")
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_vectorised_relations_agree_with_a_cell_by_cell_definition(seed):
+    """Every relation and reverse against the definition on the raw positions."""
+    rng = np.random.default_rng(seed)
+    lay0 = random_small_layout(rng, max_tiles=24, max_levels=4)
+    for gnome in (False, True):
+        lay = Layout(lay0.positions, block_any_higher=gnome)
+        pos = lay.positions
+
+        def overlap(p, q):
+            return abs(p[0] - q[0]) < 2 and abs(p[1] - q[1]) < 2
+
+        for t, p in enumerate(pos):
+            higher = [u for u, q in enumerate(pos) if overlap(p, q) and (q[2] > p[2] if gnome else q[2] == p[2] + 1)]
+            assert lay.above[t] == tuple(higher)
+            assert lay.below[t] == tuple(u for u, q in enumerate(pos) if overlap(p, q) and q[2] == p[2] - 1)
+            same = [(u, q) for u, q in enumerate(pos) if q[2] == p[2] and u != t]
+            assert lay.left[t] == tuple(u for u, q in same if abs(q[0] - p[0]) < 2 and q[1] == p[1] - 2)
+            assert lay.right[t] == tuple(u for u, q in same if abs(q[0] - p[0]) < 2 and q[1] == p[1] + 2)
+            assert lay.front[t] == tuple(u for u, q in same if abs(q[1] - p[1]) < 2 and q[0] == p[0] - 2)
+            assert lay.rear[t] == tuple(u for u, q in same if abs(q[1] - p[1]) < 2 and q[0] == p[0] + 2)
+            assert lay.reverse("above")[t] == tuple(u for u in range(len(pos)) if t in lay.above[u])
+            for dr in (-1, 0, 1, 2):
+                for dc in (-1, 0, 1, 2):
+                    cell = (p[0] + dr, p[1] + dc)
+                    want = [u for u, q in enumerate(pos) if q[2] == p[2] and 0 <= cell[0] - q[0] < 2 and 0 <= cell[1] - q[1] < 2]
+                    assert lay.tile_at(cell[0], cell[1], p[2]) == (want[0] if want else None)
 
 
 def test_group_validation():

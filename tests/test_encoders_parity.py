@@ -11,7 +11,7 @@ from mjsat.board import Layout, MahjongBoard
 from mjsat.deal import deal_random
 from mjsat.encoders.common import EncodingError, requirements
 from mjsat.encoders.layered import encode_layered, step_bound
-from mjsat.encoders.parity import _CACHE, encode_parity, layout_windows, xor_zero_clauses
+from mjsat.encoders.parity import encode_parity, layout_windows, xor_zero_clauses
 from mjsat.encoders.sat import run_solver
 from mjsat.generate import random_small_board
 from mjsat.layouts import load_layout
@@ -77,14 +77,15 @@ def test_layout_windows_hold_in_every_plan():
 
 def test_the_layout_part_is_cached_once_per_layout_and_steps():
     layout = load_layout("turtle")
-    before = len(_CACHE.get(layout, {}))
+    templates = []
     for seed in range(3):
         board = deal_random(layout, seed=seed)
         cnf, dec = encode_parity(board, steps=24)
+        templates.append(layout.memo(("parity-template", "mahjong", 24), lambda: None))
         sat, model, _ = run_solver(cnf, solver="minisat22")
         if sat:
             replay(board, dec.decode(model).moves)
-    assert len(_CACHE[layout]) - before <= 1
+    assert templates[0] is not None and all(t is templates[0] for t in templates)
     with pytest.raises(EncodingError, match="at least one step"):
         encode_parity(board, steps=0)
 
