@@ -123,9 +123,7 @@ def fatal_run(layout: Any, positions: int, *, time_limit: float, workers: int) -
     from rich.progress import Progress
 
     from mjsat.search.play import BoardSource, play_batch
-    from mjsat.search.play_analysis import best_exact_method
-
-    method = best_exact_method()
+    method = "auto"
     source = BoardSource(layout=layout, solvable=True, seed=0)
     rows = []
     with Progress() as progress:

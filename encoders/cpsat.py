@@ -37,7 +37,7 @@ class CpsatOptionError(ValueError):
 
 def check_cpsat_options(*, workers: int = 1) -> None:
     """Check the options of :func:`solve_cpsat` without a board (registered in
-    :data:`mjsat.methods.OPTION_CHECKS`).
+    :attr:`mjsat.methods.MethodInfo.check`).
 
     Raises
     ------

@@ -270,7 +270,7 @@ def check_sat_options(
     steps: int | None = None,
 ) -> None:
     """Check the options of :func:`solve_sat` without a board (registered in
-    :data:`mjsat.methods.OPTION_CHECKS`, so commands refuse them before any board runs).
+    :attr:`mjsat.methods.MethodInfo.check`, so commands refuse them before any board runs).
 
     Raises
     ------

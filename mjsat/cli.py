@@ -561,3 +561,44 @@ def render(
 
 if __name__ == "__main__":  # pragma: no cover
     main()
+
+
+@cli.command("methods")
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON list of the methods.")
+def methods_cmd(as_json: bool) -> None:
+    """List the solving methods: the games each decides, whether its `unsolvable` is a
+    proof, its options, and the steps of the plans.
+
+    \b
+    Examples:
+      mjsat methods
+      mjsat methods --json
+      mjsat solve board.json --method sat -O encoding=acyclic
+    """
+    from mjsat.methods import METHODS, method_options
+    from mjsat.plans import PLANS
+
+    rows = []
+    for name, info in METHODS.items():
+        row: dict[str, Any] = {
+            "name": name,
+            "games": list(info.games),
+            "exhaustive": info.exhaustive,
+            "options": sorted(method_options(name)),
+            "summary": info.summary,
+        }
+        if info.plan is not None:
+            row["steps"] = [
+                {"step": s.label, "method": s.method, "options": dict(s.options), "kinds": list(s.kinds or ())}
+                for s in PLANS[info.plan]
+            ]
+        rows.append(row)
+    if as_json:
+        click.echo(json.dumps(rows, indent=1))
+        return
+    for row in rows:
+        proof = "exhaustive" if row["exhaustive"] else "not exhaustive"
+        click.echo(f"{row['name']:8} {row['summary']}")
+        click.echo(f"{'':8} games: {', '.join(row['games'])}; {proof}; options: {', '.join(row['options']) or '-'}")
+        if "steps" in row:
+            click.echo(f"{'':8} steps: {' -> '.join(s['step'] for s in row['steps'])}")

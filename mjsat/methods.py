@@ -1,32 +1,38 @@
 """The registry of solving methods and :func:`solve`, the one way to run any of them.
 
 A method is a function ``fn(board, *, time_limit, seed, **options) -> SolveResult`` living
-in its own part of the toolkit. The registry maps a name to ``"module:function"`` and
-imports lazily, so ``mjsat solve --method ref`` never pays for numba or OR-Tools. Every
+in its own part of the toolkit. The registry (:data:`METHODS`) holds a :class:`MethodInfo`
+per name: where the function is (imported on first use, so ``mjsat solve --method ref``
+never pays for numba or OR-Tools; a part that fails to import is an error), the kinds of
+boards it decides, whether it is exhaustive, how its options are checked and which option
+values cross-validation runs. The plans that try several methods in turn (``auto``,
+``exact``) are data in :mod:`mjsat.plans` and registered here as methods too. Every
 ``solvable`` answer is replayed here before anyone sees it; an answer that fails replay is
 a bug and raises :class:`~mjsat.result.SolverError`. A method that does not cover a board
 (a game it has no model for, a shape outside its theorem) raises
 :class:`~mjsat.result.MethodNotApplicableError`, and nothing else for that; its options
-are checked without a board by :func:`check_options` (its entry in
-:data:`OPTION_CHECKS`), so commands refuse an unknown encoding or solver name before the
-first board.
+are checked without a board by :func:`check_options` (its :attr:`MethodInfo.check`), so
+commands refuse an unknown encoding or solver name before the first board.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import inspect
 import time
 from collections.abc import Callable
 from typing import Any
 
-from mjsat.board import Board
+from mjsat.board import KINDS, VARIANTS, Board
 from mjsat.replay import InvalidSolutionError, replay
-from mjsat.result import SOLVABLE, SolveResult, SolverError
+from mjsat.result import SOLVABLE, MethodNotApplicableError, SolveResult, SolverError
 
 __all__ = [
+    "MethodInfo",
     "METHODS",
-    "OPTION_CHECKS",
+    "axis_values",
+    "check_covers",
     "UnknownMethodError",
     "MethodOptionError",
     "get_method",
@@ -35,26 +41,93 @@ __all__ = [
     "solve",
 ]
 
-METHODS: dict[str, str] = {
-    "ref": "mjsat.ref:solve_ref",
-    "sat": "mjsat.encoders.sat:solve_sat",
-    "cpsat": "mjsat.encoders.cpsat:solve_cpsat",
-    "search": "mjsat.search.solver:solve_search",
-    "height2": "mjsat.search.height2:solve_height2",
-    "auto": "mjsat.search.portfolio:solve_auto",
-}
-"""Method name -> ``module:function``. Each part adds its own entry here."""
+@dataclasses.dataclass(frozen=True)
+class MethodInfo:
+    """What the method layer knows of a method.
 
-OPTION_CHECKS: dict[str, str] = {
-    "sat": "mjsat.encoders.sat:check_sat_options",
-    "cpsat": "mjsat.encoders.cpsat:check_cpsat_options",
-    "search": "mjsat.search.solver:check_search_options",
-    "auto": "mjsat.search.portfolio:check_auto_options",
-}
-"""Method name -> ``module:function`` of a function ``check(**options)`` that raises a
-``ValueError`` subclass for options that cannot work (an unknown encoding or solver
-name, a negative count), without a board. A method without an entry has only its option
-names checked. Each part adds its own entry here."""
+    Attributes
+    ----------
+    name : str
+    target : str
+        ``"module:function"`` of the solving function (imported on first use).
+    kinds : tuple of str
+        The kinds of boards it decides (:attr:`mjsat.board.Board.kind`); on others it
+        raises :class:`~mjsat.result.MethodNotApplicableError`. A method may refuse a board
+        of its kinds too (``height2`` needs isolated stacks of height at most two).
+    exhaustive : bool
+        Its ``unsolvable`` is a proof (every method registered here; a heuristic player is
+        not a method).
+    summary : str
+        One line for ``mjsat methods``.
+    check : str or None
+        ``"module:function"`` of ``check(**options)``, raising a ``ValueError`` subclass for
+        options that cannot work (an unknown encoding or solver name), without a board.
+    axes : tuple of (str, str)
+        Options whose values cross-validation runs one by one: ``(option,
+        "module:ATTRIBUTE")`` naming the sequence (or dict) of its values.
+    plan : str or None
+        The name of the plan of :data:`mjsat.plans.PLANS` the method runs, if it is one.
+    """
+
+    name: str
+    target: str
+    kinds: tuple[str, ...]
+    exhaustive: bool
+    summary: str
+    check: str | None = None
+    axes: tuple[tuple[str, str], ...] = ()
+    plan: str | None = None
+
+    @property
+    def games(self) -> tuple[str, ...]:
+        """The games (:data:`mjsat.board.GAMES`) of the method's kinds."""
+        return tuple(g for g, cls in VARIANTS.items() if cls.kind in self.kinds)
+
+
+_ALL_KINDS = KINDS
+
+METHODS: dict[str, MethodInfo] = {
+    info.name: info
+    for info in (
+        MethodInfo(
+            "auto", "mjsat.plans:solve_auto", _ALL_KINDS, True,
+            "the default plan: height2, a budgeted search, sat, then the rest (mjsat.plans.AUTO)",
+            check="mjsat.plans:check_auto_options", plan="auto",
+        ),
+        MethodInfo(
+            "exact", "mjsat.plans:solve_exact", _ALL_KINDS, True,
+            "the plan for reduction boards: sat acyclic, a short search first on Shisen-Sho (mjsat.plans.EXACT)",
+            plan="exact",
+        ),
+        MethodInfo("ref", "mjsat.ref:solve_ref", _ALL_KINDS, True, "exhaustive search with memoised positions (small boards)"),
+        MethodInfo(
+            "search", "mjsat.search.solver:solve_search", _ALL_KINDS, True,
+            "the pairing-set search (numba), with playouts and pruning scans",
+            check="mjsat.search.solver:check_search_options",
+        ),
+        MethodInfo(
+            "height2", "mjsat.search.height2:solve_height2", ("sides",), True,
+            "polynomial, for isolated stacks of height at most two (de Bondt, Theorem 7)",
+        ),
+        MethodInfo(
+            "sat", "mjsat.encoders.sat:solve_sat", ("sides", "grid-path"), True,
+            "a SAT encoding (python-sat) decoded into moves",
+            check="mjsat.encoders.sat:check_sat_options",
+            axes=(("encoding", "mjsat.encoders.sat:ENCODINGS"), ("solver", "mjsat.encoders.sat:SOLVERS")),
+        ),
+        MethodInfo(
+            "cpsat", "mjsat.encoders.cpsat:solve_cpsat", ("sides", "grid-path"), True,
+            "a CP-SAT model (OR-Tools) with a removal step per tile",
+            check="mjsat.encoders.cpsat:check_cpsat_options",
+        ),
+    )
+}  # fmt: skip
+"""The registered methods by name. Each part's method has one entry here."""
+
+
+def _resolve(target: str) -> Any:
+    module, _, attr = target.partition(":")
+    return getattr(importlib.import_module(module), attr)
 
 
 class UnknownMethodError(ValueError):
@@ -74,11 +147,26 @@ def get_method(name: str) -> Callable[..., SolveResult]:
         ``name`` is not registered.
     """
     try:
-        target = METHODS[name]
+        info = METHODS[name]
     except (KeyError, TypeError):
         raise UnknownMethodError(f"unknown method {name!r} (known: {', '.join(sorted(METHODS))})") from None
-    module, _, func = target.partition(":")
-    return getattr(importlib.import_module(module), func)
+    return _resolve(info.target)
+
+
+def check_covers(name: str, board: Board) -> None:
+    """Raise :class:`~mjsat.result.MethodNotApplicableError` when the method ``name`` does not
+    decide boards of ``board``'s kind (:attr:`MethodInfo.kinds`)."""
+    info = METHODS[name]
+    if board.kind not in info.kinds:
+        raise MethodNotApplicableError(
+            name, board.game, f"no model of {board.game} boards (it covers {', '.join(info.games)})"
+        )
+
+
+def axis_values(name: str, option: str) -> list[str]:
+    """The values of a method's option that cross-validation runs (its :attr:`MethodInfo.axes`)."""
+    target = dict(METHODS[name].axes)[option]
+    return [str(v) for v in _resolve(target)]
 
 
 def check_options(method: str, options: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -103,7 +191,7 @@ def check_options(method: str, options: dict[str, Any] | None = None) -> dict[st
     MethodOptionError
         An option the method does not take.
     ValueError
-        A subclass raised by the method's entry of :data:`OPTION_CHECKS` (an unknown
+        A subclass raised by the method's :attr:`MethodInfo.check` (an unknown
         encoding or solver name, ...).
 
     Notes
@@ -119,10 +207,9 @@ def check_options(method: str, options: dict[str, Any] | None = None) -> dict[st
             f"method {method!r} takes no option {extra[0]!r}"
             + (f" (it takes: {', '.join(sorted(accepted))})" if accepted else "")
         )
-    target = OPTION_CHECKS.get(method)
+    target = METHODS[method].check
     if target is not None:
-        module, _, func = target.partition(":")
-        getattr(importlib.import_module(module), func)(**given)
+        _resolve(target)(**given)
     return given
 
 
@@ -170,6 +257,7 @@ def solve(
     """
     fn = get_method(method)
     options = check_options(method, options)
+    check_covers(method, board)
     if time_limit is not None and time_limit <= 0:
         raise ValueError(f"time limit must be positive, got {time_limit}")
     start = time.perf_counter()

@@ -106,7 +106,7 @@ def crossval(
     if not (layouts or folders or cnfs or random_small or exhaustive or height2_count):
         raise click.UsageError("name at least one board set: --layout, --folder, --cnf, --random-small, --exhaustive or --height2")
     # every method, encoding and solver name is checked here, before any board is built or run
-    specs, skipped = cv.discover_methods(
+    specs = cv.discover_methods(
         only=_split(methods) or None, encodings=_split(encodings) or None, solvers=_split(solvers) or None,
         single_solver=bool(exhaustive),
     )
@@ -139,14 +139,12 @@ def crossval(
     if height2_count:
         sets.append(cv.height2_cases(seed=seed, count=height2_count, max_tiles=height2_max_tiles))
         total += height2_count
-    for name, why in skipped.items():
-        notes.append(f"method {name} skipped: {why}")
     for note in notes:
         click.echo(note, err=True)
 
     cases = chain.from_iterable(sets)
     if no_progress or as_json or not sys.stderr.isatty():
-        report = cv.run_crossval(cases, specs, time_limit=time_limit, ref_max_tiles=ref_max_tiles, seed=seed, out_dir=out_dir, skipped_methods=skipped)
+        report = cv.run_crossval(cases, specs, time_limit=time_limit, ref_max_tiles=ref_max_tiles, seed=seed, out_dir=out_dir)
     else:
         from rich.progress import Progress
 
@@ -158,7 +156,7 @@ def crossval(
             task = bar.add_task("crossval", total=total)
             report = cv.run_crossval(
                 cases, specs, time_limit=time_limit, ref_max_tiles=ref_max_tiles, seed=seed,
-                out_dir=out_dir, skipped_methods=skipped, progress=lambda _c: bar.advance(task),
+                out_dir=out_dir, progress=lambda _c: bar.advance(task),
             )
     data = report.to_dict()
     data["notes"] = notes

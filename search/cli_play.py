@@ -103,9 +103,8 @@ def play(
         raise click.UsageError("--method names the exact method of --fatal: give --fatal too")
     if fatal:
         from mjsat.methods import METHODS
-        from mjsat.search.play_analysis import best_exact_method
 
-        chosen = method or best_exact_method()
+        chosen = method or "auto"
         if chosen not in METHODS:
             raise click.BadParameter(f"unknown method {chosen!r} (known: {', '.join(sorted(METHODS))})", param_hint="--method")
         fatal_opts = {"method": chosen, "time_limit": time_limit}

@@ -49,7 +49,6 @@ __all__ = [
     "NA",
     "ERROR",
     "DEFAULT_REF_MAX_TILES",
-    "DEFAULT_SOLVERS",
     "MethodSpec",
     "BoardCase",
     "MethodSummary",
@@ -103,30 +102,16 @@ class MethodSpec:
         return dict(self.options)
 
 
-DEFAULT_SOLVERS = ("cadical195", "glucose4")
-"""SAT solvers selected by default when the method's module publishes no ``SOLVERS`` list
-(CaDiCaL 1.9.5 and Glucose 4, the two the project compares)."""
-
-
-def _published(module: Any, names: Sequence[str]) -> list[str] | None:
-    for name in names:
-        value = getattr(module, name, None)
-        if isinstance(value, dict) and value:
-            return [str(k) for k in value]
-        if isinstance(value, (list, tuple)) and value and all(isinstance(v, str) for v in value):
-            return list(value)
-    return None
-
-
 def discover_methods(
     *,
     only: Sequence[str] | None = None,
     encodings: Sequence[str] | None = None,
     solvers: Sequence[str] | None = None,
-    exclude: Sequence[str] = ("auto",),
+    exclude: Sequence[str] = (),
     single_solver: bool = False,
-) -> tuple[list[MethodSpec], dict[str, str]]:
-    """The methods to compare, from :data:`mjsat.methods.METHODS` at run time.
+) -> list[MethodSpec]:
+    """The methods to compare, from :data:`mjsat.methods.METHODS` (the plans ``auto`` and
+    ``exact`` only when named: they repeat the others).
 
     Parameters
     ----------
@@ -134,23 +119,25 @@ def discover_methods(
         Method names to keep (default: every registered one but ``exclude``).
     encodings, solvers : sequence of str, optional
         Values of the ``encoding`` / ``solver`` options; a method taking the option is run
-        once per value. Default: the ``ENCODINGS`` its module publishes, and its
-        ``SOLVERS`` or else :data:`DEFAULT_SOLVERS`.
+        once per value. Default: the values of the method's
+        :attr:`~mjsat.methods.MethodInfo.axes`.
     exclude : sequence of str
-        Never run (``auto`` repeats the others).
+        Never run unless named in ``only``.
     single_solver : bool
         Without ``solvers``: only the first solver of the default list (the encodings
         decide what a CNF says about the board; the solvers only how fast it is refuted).
 
     Returns
     -------
-    (list of MethodSpec, dict)
-        The columns, and ``{method: why it was skipped}`` for methods that fail to import.
+    list of MethodSpec
+        The columns.
 
     Raises
     ------
     UnknownMethodError
         A name in ``only`` is not registered.
+    ImportError
+        A method's module fails to import (a broken part is an error, never skipped).
     ValueError
         An encoding or solver name a method refuses (:func:`mjsat.methods.check_options`),
         or ``encodings`` / ``solvers`` given while no method takes them.
@@ -159,34 +146,27 @@ def discover_methods(
     -----
     Imports each method's module once: :math:`O(m)` imports for ``m`` methods.
     """
-    from mjsat.methods import METHODS, UnknownMethodError, check_options, get_method, method_options
+    from mjsat.methods import METHODS, UnknownMethodError, axis_values, check_options, get_method, method_options
 
-    names = [m for m in METHODS if m not in exclude]
+    names = [m for m, info in METHODS.items() if m not in exclude and info.plan is None]
     if only:
         unknown = [m for m in only if m not in METHODS]
         if unknown:
             raise UnknownMethodError(f"unknown method {unknown[0]!r} (known: {', '.join(sorted(METHODS))})")
         names = list(dict.fromkeys(only))  # asked for by name: run even if normally excluded
     specs: list[MethodSpec] = []
-    skipped: dict[str, str] = {}
+    given = {"encoding": encodings, "solver": solvers}
     for name in names:
-        try:
-            fn = get_method(name)
-            opts = method_options(name)
-        except Exception as exc:  # a part still being written: say so, go on
-            skipped[name] = f"{type(exc).__name__}: {exc}"
-            continue
-        module = inspect.getmodule(fn)
+        get_method(name)  # a method that fails to import is an error of the run
+        opts = method_options(name)
         axes: list[list[tuple[str, Any]]] = []
-        if "encoding" in opts:
-            values = list(encodings) if encodings else _published(module, ("ENCODINGS",))
-            if values:
-                axes.append([("encoding", v) for v in values])
-        if "solver" in opts:
-            values = list(solvers) if solvers else (_published(module, ("SOLVERS",)) or list(DEFAULT_SOLVERS))
-            if single_solver and not solvers:
+        for option, _target in METHODS[name].axes:
+            if option not in opts:
+                continue
+            values = list(given[option]) if given.get(option) else axis_values(name, option)
+            if option == "solver" and single_solver and not solvers:
                 values = values[:1]
-            axes.append([("solver", v) for v in values])
+            axes.append([(option, v) for v in values])
         if not axes:
             specs.append(MethodSpec(name, name))
             continue
@@ -198,7 +178,7 @@ def discover_methods(
     for option, values in (("encoding", encodings), ("solver", solvers)):
         if values and not any(option in dict(spec.options) for spec in specs):
             raise CrossvalError(f"--{option}s {','.join(values)}: none of the methods run takes an {option} option")
-    return specs, skipped
+    return specs
 
 
 # --------------------------------------------------------------------------- board sets
@@ -497,7 +477,6 @@ class CrossvalReport:
     disagreements: list[Disagreement]
     boards: int = 0
     per_source: dict[str, int] = dataclasses.field(default_factory=dict)
-    skipped_methods: dict[str, str] = dataclasses.field(default_factory=dict)
     seconds: float = 0.0
 
     def to_dict(self) -> dict[str, Any]:
@@ -505,7 +484,6 @@ class CrossvalReport:
             "boards": self.boards,
             "per_source": self.per_source,
             "methods": [self.per_method[m].to_dict() for m in self.methods],
-            "skipped_methods": self.skipped_methods,
             "agreement": [
                 {"a": a, "b": b, "both_decided": self.both_decided[(a, b)], "agreed": self.agreed[(a, b)]}
                 for a, b in itertools.combinations(self.methods, 2)
@@ -623,7 +601,6 @@ def run_crossval(
     seed: int = 0,
     out_dir: str | Path | None = None,
     progress: Callable[[BoardCase], None] | None = None,
-    skipped_methods: dict[str, str] | None = None,
 ) -> CrossvalReport:
     """Run ``methods`` on every case; summarise; write each disagreement to ``out_dir``.
 
@@ -642,8 +619,6 @@ def run_crossval(
         Where disagreement files go (nothing written when ``None``).
     progress : callable, optional
         Called after each case.
-    skipped_methods : dict, optional
-        Recorded in the report (methods that failed to import).
 
     Returns
     -------
@@ -712,7 +687,6 @@ def run_crossval(
         if progress is not None:
             progress(case)
     return CrossvalReport(
-        labels, per, both, agreed, disagreements, count, per_source, dict(skipped_methods or {}),
-        time.perf_counter() - t0,
+        labels, per, both, agreed, disagreements, count, per_source, time.perf_counter() - t0,
     )
 

@@ -5,11 +5,11 @@ a position reachable from an unsolvable one is unsolvable too, there is one *fat
 move*: the first after which the position can no longer be cleared. :func:`fatal_move`
 finds it by binary search over the game, deciding each position with an exact solver
 (:func:`mjsat.methods.solve`) on a board of the tiles still present
-(:func:`remaining_board`); a limit reached makes the answer ``unknown`` with the bounds
+(:func:`position_after`); a limit reached makes the answer ``unknown`` with the bounds
 known so far.
 
 >>> from mjsat.board import Layout, MahjongBoard
->>> sub, back = remaining_board(MahjongBoard(Layout([(0, 0, 0), (0, 2, 0), (2, 0, 0), (2, 2, 0)]), [0, 0, 1, 1]), [(0, 1)])
+>>> sub, back = position_after(MahjongBoard(Layout([(0, 0, 0), (0, 2, 0), (2, 0, 0), (2, 2, 0)]), [0, 0, 1, 1]), [(0, 1)])
 >>> len(sub), back
 (2, [2, 3])
 >>> stack = MahjongBoard(Layout([(0, 0, 0), (0, 0, 1), (0, 4, 0), (0, 8, 0)]), [0, 0, 0, 0])
@@ -23,45 +23,18 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
-from mjsat.board import Board, Layout, Move, TileId
+from mjsat.board import Board, Move, TileId
 from mjsat.result import SOLVABLE, UNKNOWN, UNSOLVABLE
 
-__all__ = ["FatalMove", "remaining_board", "best_exact_method", "fatal_move", "fatal_histogram", "EXACT_PREFERENCE"]
+__all__ = ["FatalMove", "position_after", "fatal_move", "fatal_histogram"]
 
-EXACT_PREFERENCE = ("search", "sat", "cpsat", "ref")
-"""Exact methods in order of preference; the first registered one is used."""
-
-
-def best_exact_method() -> str:
-    """The best exact method registered now in :data:`mjsat.methods.METHODS`."""
-    from mjsat.methods import METHODS
-
-    for name in EXACT_PREFERENCE:
-        if name in METHODS:
-            return name
-    return "ref"
-
-
-def remaining_board(board: Board, moves: Sequence[Sequence[int]]) -> tuple[Board, list[TileId]]:
-    """A new board of the tiles left after ``moves``, and its map back to ``board``'s tiles.
-
-    The tiles keep their positions and groups; tile ``i`` of the new board is tile
-    ``back[i]`` of ``board``. Groups emptied by the moves disappear, so solvers see an
-    ordinary board.
-
-    Notes
-    -----
-    :math:`O(n)` plus building the new layout's relations.
-    """
-    gone = {t for m in moves for t in m}
-    back = [t for t in range(len(board)) if t not in gone]
-    layout = Layout(
-        [board.layout.positions[t] for t in back],
-        name=f"{board.layout.name}-after-{len(moves)}" if board.layout.name else "",
-        block_any_higher=board.layout.block_any_higher,
-    )
-    sub = type(board)(layout, [board.groups[t] for t in back], names=board.names, meta={"from": board.meta, "after_moves": len(moves)})
-    return sub, back
+def position_after(board: Board, moves: Sequence[Sequence[int]]) -> tuple[Board, list[TileId]]:
+    """The position after ``moves`` as a new board, and its map back to ``board``'s tiles
+    (:meth:`mjsat.board.Board.position_board` of the board with ``moves`` pushed)."""
+    played = board.copy(stack=False)
+    for m in moves:
+        played.push(m)
+    return played.position_board()
 
 
 @dataclasses.dataclass
@@ -90,7 +63,7 @@ class FatalMove:
 def _decide(board: Board, moves: Sequence[Move], k: int, method: str, time_limit: float | None) -> str:
     from mjsat.methods import solve
 
-    sub, back = remaining_board(board, moves[:k])
+    sub, back = position_after(board, moves[:k])
     if len(sub) == 0:
         return SOLVABLE
     if not any(True for _ in sub.generate_legal_moves()):
@@ -111,7 +84,7 @@ def fatal_move(
     board: Board,
     moves: Sequence[Sequence[int]],
     *,
-    method: str | None = None,
+    method: str = "auto",
     time_limit: float | None = 10.0,
     start_solvable: bool = False,
 ) -> FatalMove:
@@ -123,8 +96,8 @@ def fatal_move(
         The deal the game started from.
     moves : sequence of (a, b)
         The game's moves (legal from the start).
-    method : str or None
-        Exact method of :data:`mjsat.methods.METHODS`; default :func:`best_exact_method`.
+    method : str
+        An exact method of :data:`mjsat.methods.METHODS` (default ``auto``).
     time_limit : float or None
         Seconds per position; a position the solver leaves ``unknown`` is skipped and
         the search goes on around it.
@@ -143,7 +116,6 @@ def fatal_move(
     position's answer is ``unknown``, the search tries the positions between it and the
     known unsolvable end first (smaller, easier boards).
     """
-    method = method or best_exact_method()
     mv = [tuple(m) for m in moves]
     m = len(mv)
     solves = 0

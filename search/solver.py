@@ -80,7 +80,7 @@ def check_search_options(
     **switches: Any,
 ) -> None:
     """Check the options of :func:`solve_search` without a board (registered in
-    :data:`mjsat.methods.OPTION_CHECKS`); the on/off ``switches`` take any value.
+    :attr:`mjsat.methods.MethodInfo.check`); the on/off ``switches`` take any value.
 
     Raises
     ------

@@ -145,3 +145,19 @@ def test_solve_and_verify_a_saved_game(run, tmp_path):
     plain.write_text(board_to_json(deal))
     res = CliRunner().invoke(cli, ["verify", str(plain)])
     assert res.exit_code == 2 and "not a saved game" in res.output
+
+
+def test_methods_lists_every_registered_method_with_its_games():
+    import json as _json
+
+    from mjsat.methods import METHODS
+
+    r = CliRunner().invoke(cli, ["methods", "--json"])
+    assert r.exit_code == 0, r.output
+    rows = {row["name"]: row for row in _json.loads(r.output)}
+    assert set(rows) == set(METHODS)
+    assert "shisen-sho-3d" not in rows["sat"]["games"] and "shisen-sho-3d" in rows["search"]["games"]
+    assert [s["step"] for s in rows["auto"]["steps"]][:3] == ["height2", "search-budget", "sat"]
+    assert "encoding" in rows["sat"]["options"]
+    text = CliRunner().invoke(cli, ["methods"]).output
+    assert all(name in text for name in METHODS)

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from mjsat.board import Layout, MahjongBoard, ShisenShoBoard
-from mjsat.methods import METHODS, solve
+from mjsat.board import KINDS
+from mjsat.methods import METHODS, MethodInfo, solve
 from mjsat.replay import InvalidSolutionError, first_illegal, replay
 from mjsat.result import SOLVABLE, SolveResult, SolverError
 
@@ -75,7 +76,7 @@ def test_solve_rejects_a_wrong_solver_answer(monkeypatch):
 
     mod.liar = liar
     monkeypatch.setitem(sys.modules, "fake_method", mod)
-    monkeypatch.setitem(METHODS, "liar", "fake_method:liar")
+    monkeypatch.setitem(METHODS, "liar", MethodInfo("liar", "fake_method:liar", KINDS, True, ""))
     with pytest.raises(SolverError, match="covered by tile 4"):
         solve(BOARD, "liar")
     with pytest.raises(ValueError, match="takes no option 'encoding'"):

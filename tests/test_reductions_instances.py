@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from mjsat.methods import solve
 from mjsat.boardio import board_to_json, load_board
 from mjsat.reductions.cnf import is_satisfiable, read_dimacs
-from mjsat.reductions.exact import decide
 from mjsat.reductions.instances import EXAMPLES, build_instances
 from mjsat.reductions.targets import reduce_file
 from mjsat.reductions.witness import lift, witness
@@ -46,5 +46,5 @@ def test_expected_answers(entry):
             values = {abs(l): l > 0 for l in model}
             assert lift(red, witness(red, values)) is not None
         if target == "stacks" or len(board) <= (1000 if target == "rows" else 1200):
-            result = decide(board, time_limit=120)
+            result = solve(board, "exact", time_limit=120)
             assert result.status == info["expected"]

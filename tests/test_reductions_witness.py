@@ -8,6 +8,7 @@ import itertools
 import numpy as np
 import pytest
 
+from mjsat.methods import solve
 from mjsat.reductions.cnf import (
     all_small_formulas,
     complete_cnf,
@@ -17,7 +18,6 @@ from mjsat.reductions.cnf import (
     random_3cnf,
     satisfies,
 )
-from mjsat.reductions.exact import decide
 from mjsat.reductions.stacks import reduce_to_stacks
 from mjsat.reductions.targets import reduce_formula
 from mjsat.reductions.witness import LiftError, WitnessError, extend_assignment, lift, playbook_moves, witness
@@ -34,7 +34,7 @@ def check_equivalence(clauses, n_vars, target):
     f = normalize_3cnf(clauses, n_vars=n_vars)
     red = reduce_formula(f, target)
     sat, model = is_satisfiable(clauses)
-    result = decide(red.board)
+    result = solve(red.board, "exact")
     assert result.status == ("solvable" if sat else "unsolvable"), (clauses, target, result.status)
     if sat:
         values = {abs(l): l > 0 for l in model if abs(l) <= n_vars}
@@ -170,7 +170,7 @@ def test_progress_hears_the_playbook_and_the_replays(monkeypatch):
 
 
 # --------------------------------------------------------------------------- Shisen-Sho images
-# The exact plan on Shisen-Sho boards (reductions.exact.exact_plan): the pairing search
+# The exact plan on Shisen-Sho boards (the exact plan, mjsat.plans.EXACT): the pairing search
 # without random attempts for 200 nodes (it clears the images of satisfiable formulas in
 # about 20 nodes), then the sat method's acyclic encoding, whose requirements keep only the
 # paths that can matter (encoders.necessary) and which refutes a weaker CNF first: the

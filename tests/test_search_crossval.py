@@ -8,6 +8,9 @@ import textwrap
 
 import numpy as np
 import pytest
+
+from mjsat.board import KINDS
+from mjsat.methods import MethodInfo
 from click.testing import CliRunner
 
 from mjsat import methods as methods_mod
@@ -33,12 +36,12 @@ LIAR = textwrap.dedent(
 def liar_methods(tmp_path, monkeypatch):
     (tmp_path / "crossval_liar.py").write_text(LIAR)
     monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.setitem(methods_mod.METHODS, "liar", "crossval_liar:solve_liar")
-    monkeypatch.setitem(methods_mod.METHODS, "cheat", "crossval_liar:solve_cheat")
+    monkeypatch.setitem(methods_mod.METHODS, "liar", MethodInfo("liar", "crossval_liar:solve_liar", KINDS, True, ""))
+    monkeypatch.setitem(methods_mod.METHODS, "cheat", MethodInfo("cheat", "crossval_liar:solve_cheat", KINDS, True, ""))
 
 
 def test_every_registered_method_agrees_on_small_sets():
-    specs, skipped = cv.discover_methods()
+    specs = cv.discover_methods()
     labels = [s.label for s in specs]
     assert "ref" in labels and "height2" in labels and "auto" not in labels
     cases = list(cv.random_small_cases(seed=3, count=16, max_tiles=10, games=("mahjong", "shisen-sho")))
@@ -58,7 +61,7 @@ def test_every_registered_method_agrees_on_small_sets():
 
 
 def test_liar_is_caught_and_written(tmp_path, liar_methods):
-    specs, _ = cv.discover_methods(only=["ref", "liar"])
+    specs = cv.discover_methods(only=["ref", "liar"])
     cases = list(cv.random_small_cases(seed=1, count=12, max_tiles=8))
     report = cv.run_crossval(cases, specs, out_dir=tmp_path / "dis")
     solvable = report.per_method["ref"].solvable
@@ -73,7 +76,7 @@ def test_liar_is_caught_and_written(tmp_path, liar_methods):
 
 
 def test_wrong_solution_is_an_error(tmp_path, liar_methods):
-    specs, _ = cv.discover_methods(only=["cheat"])
+    specs = cv.discover_methods(only=["cheat"])
     board = random_height2_board(np.random.default_rng(0), n_tiles=8)
     report = cv.run_crossval([cv.BoardCase("x", board, "test")], specs, out_dir=tmp_path)
     assert report.per_method["cheat"].errors == 1
@@ -81,7 +84,7 @@ def test_wrong_solution_is_an_error(tmp_path, liar_methods):
 
 
 def test_known_answer_is_checked():
-    specs, _ = cv.discover_methods(only=["ref"])
+    specs = cv.discover_methods(only=["ref"])
     rng = np.random.default_rng(2)
     board = random_height2_board(rng, n_tiles=8, solvable=True)
     report = cv.run_crossval([cv.BoardCase("c", board, "t", expected="unsolvable")], specs)
@@ -89,7 +92,7 @@ def test_known_answer_is_checked():
 
 
 def test_ref_skips_big_boards_and_height2_other_layouts():
-    specs, _ = cv.discover_methods(only=["ref", "height2"])
+    specs = cv.discover_methods(only=["ref", "height2"])
     cases = list(cv.layout_cases("pyramid", 2))
     report = cv.run_crossval(cases, specs, ref_max_tiles=10)
     assert report.per_method["ref"].not_applicable == 2
@@ -155,12 +158,12 @@ REFUSERS = textwrap.dedent(
 def refuser_methods(tmp_path, monkeypatch):
     (tmp_path / "crossval_refusers.py").write_text(REFUSERS)
     monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.setitem(methods_mod.METHODS, "refuser", "crossval_refusers:solve_refuser")
-    monkeypatch.setitem(methods_mod.METHODS, "breaker", "crossval_refusers:solve_breaker")
+    monkeypatch.setitem(methods_mod.METHODS, "refuser", MethodInfo("refuser", "crossval_refusers:solve_refuser", KINDS, True, ""))
+    monkeypatch.setitem(methods_mod.METHODS, "breaker", MethodInfo("breaker", "crossval_refusers:solve_breaker", KINDS, True, ""))
 
 
 def test_only_method_not_applicable_counts_as_na(tmp_path, refuser_methods):
-    specs, _ = cv.discover_methods(only=["ref", "refuser", "breaker"])
+    specs = cv.discover_methods(only=["ref", "refuser", "breaker"])
     cases = list(cv.random_small_cases(seed=2, count=6, max_tiles=8))
     report = cv.run_crossval(cases, specs, out_dir=tmp_path / "dis")
     assert report.per_method["refuser"].not_applicable == 6 and report.per_method["refuser"].errors == 0
@@ -182,7 +185,7 @@ def test_height2_sat_and_cpsat_say_not_applicable_with_their_own_exception():
         assert exc.value.method == method and exc.value.game == "shisen-sho-3d"
     with pytest.raises(NotHeightTwoError):
         methods_mod.solve(cv.layout_cases("pyramid", 1).__next__().board, "height2")
-    specs, _ = cv.discover_methods(only=["sat", "cpsat", "height2"], solvers=["minisat22"])
+    specs = cv.discover_methods(only=["sat", "cpsat", "height2"], solvers=["minisat22"])
     report = cv.run_crossval([cv.BoardCase("s3d", shisen3d, "t")], specs)
     assert report.disagreements == []
     assert all(report.per_method[s.label].not_applicable == 1 for s in specs)
@@ -395,7 +398,7 @@ def test_random_small_cases_cover_every_game_shape_and_group_sizes():
 
 
 def test_sat_columns_solve_the_cnf_of_their_encoding():
-    specs, _ = cv.discover_methods(only=["sat", "cpsat"], solvers=["minisat22"])
+    specs = cv.discover_methods(only=["sat", "cpsat"], solvers=["minisat22"])
     encodings = {dict(s.options)["encoding"] for s in specs if s.method == "sat"}
     assert encodings == {"layered", "parity", "order", "acyclic"} and "cpsat" in [s.label for s in specs]
     cases = list(cv.random_small_cases(seed=7, count=12, max_tiles=8, games=("mahjong", "shisen-sho")))
@@ -411,7 +414,7 @@ def test_sat_columns_solve_the_cnf_of_their_encoding():
 
 
 def test_every_method_agrees_with_ref_on_every_board_of_four_tiles():
-    specs, _ = cv.discover_methods(single_solver=True)
+    specs = cv.discover_methods(single_solver=True)
     cases = list(cv.exhaustive_cases(4))
     report = cv.run_crossval(cases, specs, time_limit=30)
     assert report.boards == 740 and report.disagreements == []

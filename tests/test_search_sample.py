@@ -9,6 +9,8 @@ import pytest
 from click.testing import CliRunner
 
 from mjsat import methods as methods_mod
+from mjsat.board import KINDS
+from mjsat.methods import MethodInfo
 from mjsat.board import Layout
 from mjsat.cli import cli
 from mjsat.deal import deal_random
@@ -118,7 +120,7 @@ SLOW = textwrap.dedent(
 def slow_method(tmp_path, monkeypatch):
     (tmp_path / "sample_slow.py").write_text(SLOW)
     monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.setitem(methods_mod.METHODS, "slow", "sample_slow:solve_slow")
+    monkeypatch.setitem(methods_mod.METHODS, "slow", MethodInfo("slow", "sample_slow:solve_slow", KINDS, True, ""))
     import sample_slow
 
     sample_slow.CALLS.clear()

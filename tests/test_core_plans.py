@@ -1,5 +1,5 @@
-"""The ``auto`` portfolio: agrees with the reference solver, names the deciding method, and
-works with whatever methods are registered (down to ``ref`` alone)."""
+"""The plans (``auto``, ``exact``): agree with the reference solver, name the deciding step,
+skip steps that refuse a board, and treat a broken method as an error."""
 
 from __future__ import annotations
 
@@ -10,7 +10,10 @@ from mjsat import methods as methods_mod
 from mjsat.generate import random_small_board
 from mjsat.methods import solve
 from mjsat.search.height2_gen import random_height2_board
-from mjsat.search.portfolio import DEFAULT_PLAN, UnknownPlanStepError, plan, solve_auto
+from mjsat.methods import MethodInfo
+from mjsat.plans import AUTO, UnknownPlanStepError, plan, run_plan, solve_auto
+
+DEFAULT_PLAN = tuple(s.label for s in AUTO)
 
 
 def test_agrees_with_reference_and_names_the_decider():
@@ -42,36 +45,40 @@ def test_height_two_boards_go_to_height2():
 
 
 def test_works_with_ref_alone(monkeypatch):
-    monkeypatch.setattr(methods_mod, "METHODS", {"ref": "mjsat.ref:solve_ref", "auto": "mjsat.search.portfolio:solve_auto"})
     rng = np.random.default_rng(2)
     for _ in range(10):
         board = random_small_board(rng, max_tiles=10)
-        r = solve(board, "auto")
+        r = solve(board, "auto", plan_steps="ref")
         assert r.stats["decided_by"] == "ref"
         assert r.status == solve(board, "ref").status
 
 
-def test_broken_and_refusing_methods_are_skipped(monkeypatch, tmp_path):
+def test_refusing_methods_are_skipped_and_broken_ones_are_errors(monkeypatch, tmp_path):
     (tmp_path / "auto_refuser.py").write_text(
         "from mjsat.result import MethodNotApplicableError\n"
         "def solve_no(board, *, time_limit=None, seed=0, **kw):\n"
-        "    raise MethodNotApplicableError('sat', board.game, 'not my kind of board')\n"
+        "    raise MethodNotApplicableError('refuser', board.game, 'not my kind of board')\n"
     )
     monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.setattr(
-        methods_mod,
-        "METHODS",
-        {
-            "ref": "mjsat.ref:solve_ref",
-            "search": "no_such_module_xyz:solve",  # registered before its module exists
-            "sat": "auto_refuser:solve_no",
-        },
-    )
+    registry = dict(methods_mod.METHODS)
+    registry["refuser"] = MethodInfo("refuser", "auto_refuser:solve_no", ("sides", "grid-path", "cell-path"), True, "")
+    registry["broken"] = MethodInfo("broken", "no_such_module_xyz:solve", ("sides",), True, "")
+    monkeypatch.setattr(methods_mod, "METHODS", registry)
     board = random_small_board(np.random.default_rng(3), max_tiles=8)
-    assert plan(board) == ["sat", "ref"]  # height2 and cpsat absent, search broken
-    r = solve_auto(board)
+    r = solve_auto(board, plan_steps="refuser,ref")
     assert r.stats["decided_by"] == "ref"
     assert any(s["status"] == "refused" and "not my kind" in s["reason"] for s in r.stats["steps"])
+    with pytest.raises(ModuleNotFoundError, match="no_such_module_xyz"):
+        solve_auto(board, plan_steps="broken,ref")
+
+
+def test_a_step_outside_the_methods_kinds_is_refused_not_run():
+    from mjsat.generate import random_grid_board
+
+    board = random_grid_board(np.random.default_rng(6), max_width=3, max_height=3)
+    r = solve_auto(board, plan_steps="height2,ref")
+    assert r.stats["decided_by"] == "ref" and [s["step"] for s in r.stats["steps"]] == ["ref"]
+    assert plan(board) == ["search-budget", "sat", "cpsat", "search", "ref"]
 
 
 def test_plan_override_and_bad_steps():
@@ -84,9 +91,10 @@ def test_plan_override_and_bad_steps():
         solve(board, "auto", node_limit=0)
 
 
-def test_nothing_registered_answers_unknown(monkeypatch):
-    monkeypatch.setattr(methods_mod, "METHODS", {"auto": "mjsat.search.portfolio:solve_auto"})
+def test_no_step_that_applies_answers_unknown():
+    from mjsat.plans import Step
+
     board = random_small_board(np.random.default_rng(5), max_tiles=8)
-    r = solve_auto(board)
+    r = run_plan(board, [Step("h", "height2", kinds=("grid-path",))], name="test")
     assert r.status == "unknown" and r.stats["decided_by"] is None
-    assert r.reason == "no registered method applies to this board" and r.stats["steps"] == []
+    assert r.reason == "no step of the plan applies to this board" and r.stats["steps"] == []

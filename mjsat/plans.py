@@ -1,0 +1,354 @@
+"""Named plans: the methods tried in turn on a board, as data, and the one runner of them.
+
+A *plan* is a sequence of :class:`Step`: a registered method with options, the kinds of
+boards it is tried on (:attr:`mjsat.board.Board.kind`), a size bound and a share of the
+time. :func:`run_plan` tries the steps in order until one decides; a step that refuses
+the board (:class:`~mjsat.result.MethodNotApplicableError`, or a size limit of
+:mod:`mjsat.limits`) is skipped and listed, any other exception is an error. Two plans
+are registered as methods in :data:`mjsat.methods.METHODS`:
+
+* ``auto`` (:data:`AUTO`), the default of ``mjsat solve``: ``height2`` where it applies,
+  the pairing search under a small node and time budget, then the SAT model, then
+  ``cpsat``, the search without a budget, and ``ref`` on small boards;
+* ``exact`` (:data:`EXACT`), the plan the reductions' checks use on boards of hundreds or
+  thousands of tiles: ``sat`` with its ``acyclic`` encoding (and on Shisen-Sho boards a
+  short search without random playouts first; on the 3-D game the search).
+
+Every step is an exact method, so a plan's ``unsolvable`` is always a proof; a plan
+answers ``unknown`` when every step ran out of time or refused.
+
+>>> from mjsat.board import Layout, MahjongBoard
+>>> from mjsat.methods import solve
+>>> r = solve(MahjongBoard(Layout([(0, 0, 0), (0, 3, 0)]), [0, 0]), "auto")
+>>> r.status, r.method, r.stats["decided_by"]
+('solvable', 'auto', 'height2')
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from mjsat.board import Board
+from mjsat.limits import SizeLimitError
+from mjsat.result import SOLVABLE, UNKNOWN, UNSOLVABLE, MethodNotApplicableError, SolveResult
+
+__all__ = [
+    "Step",
+    "AUTO",
+    "EXACT",
+    "PLANS",
+    "DEFAULT_NODE_BUDGET",
+    "DEFAULT_SEARCH_SECONDS",
+    "REF_MAX_TILES",
+    "UnknownPlanStepError",
+    "PlanOptionError",
+    "check_auto_options",
+    "plan",
+    "run_plan",
+    "solve_auto",
+    "solve_exact",
+]
+
+
+@dataclasses.dataclass(frozen=True)
+class Step:
+    """One step of a plan.
+
+    Attributes
+    ----------
+    label : str
+        The step's name in ``stats["steps"]`` and ``stats["decided_by"]``.
+    method : str
+        A method of :data:`mjsat.methods.METHODS`.
+    options : mapping
+        Options passed to the method.
+    kinds : tuple of str or None
+        Tried only on boards of these kinds (:attr:`mjsat.board.Board.kind`); ``None``: all.
+    max_tiles : int or None
+        Tried only on boards of at most this many tiles.
+    budget : mapping
+        Options that bound the step (a node limit), passed only when a later step follows:
+        the last step tried gets everything.
+    seconds : float or None
+        Likewise: the step's time is at most this, and at most ``share`` of what is left
+        under a time limit, unless it is the last step tried; ``None``: all that is left.
+    share : float
+        See ``seconds``.
+    """
+
+    label: str
+    method: str
+    options: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    kinds: tuple[str, ...] | None = None
+    max_tiles: int | None = None
+    budget: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    seconds: float | None = None
+    share: float = 1.0
+
+    def applies(self, board: Board) -> bool:
+        """Whether the step is tried on ``board`` (its kind and size)."""
+        if self.kinds is not None and board.kind not in self.kinds:
+            return False
+        return self.max_tiles is None or len(board) <= self.max_tiles
+
+
+DEFAULT_NODE_BUDGET = 150
+"""Search nodes of ``auto``'s budgeted search step (``search-budget``); the figures behind
+the choice are in benchmarks/README.md."""
+DEFAULT_SEARCH_SECONDS = 0.25
+"""Seconds of ``auto``'s budgeted search step (the search decides most deals in a fraction
+of this; the rest go to SAT)."""
+SEARCH_BUDGET_SHARE = 0.25
+"""With a time limit, ``auto``'s budgeted search gets at most this share of what is left."""
+REF_MAX_TILES = 24
+"""``ref`` is a step of ``auto`` only on boards this small (it is exponential)."""
+SHISEN_SHORT_SEARCH_MAX_TILES = 3000
+"""The ``exact`` plan's short search runs on Shisen-Sho boards of at most this many tiles
+(a node costs more than the whole SAT call on larger reduction images)."""
+
+AUTO: tuple[Step, ...] = (
+    Step("height2", "height2", kinds=("sides",)),
+    Step(
+        "search-budget", "search", budget={"node_limit": DEFAULT_NODE_BUDGET},
+        seconds=DEFAULT_SEARCH_SECONDS, share=SEARCH_BUDGET_SHARE,
+    ),
+    Step("sat", "sat"),
+    Step("cpsat", "cpsat"),
+    Step("search", "search"),
+    Step("ref", "ref", max_tiles=REF_MAX_TILES),
+)  # fmt: skip
+"""The ``auto`` plan: ``height2`` (polynomial on isolated stacks of height at most two),
+the pairing search under a budget (most deals are cleared by its playouts or decided in a
+few hundred nodes), the SAT model for the deals whose proof needs many groups, then the
+rest; the search without a budget covers the games no model covers."""
+
+EXACT: tuple[Step, ...] = (
+    Step("height2", "height2", kinds=("sides",)),
+    Step(
+        "search-short", "search", {"attempts": 0, "node_limit": 200},
+        kinds=("grid-path",), max_tiles=SHISEN_SHORT_SEARCH_MAX_TILES,
+    ),
+    Step("sat", "sat", {"encoding": "acyclic"}, kinds=("sides", "grid-path")),
+    Step("search", "search", kinds=("cell-path",)),
+)  # fmt: skip
+"""The ``exact`` plan for the boards of the reductions: the ``acyclic`` encoding refutes the
+boards of unsatisfiable formulas where the search would walk the whole stack board's tree;
+on the Shisen-Sho images a 200-node search without playouts clears the images of
+satisfiable formulas in a few nodes first."""
+
+PLANS: dict[str, tuple[Step, ...]] = {"auto": AUTO, "exact": EXACT}
+"""The named plans."""
+
+
+class UnknownPlanStepError(ValueError):
+    """A plan override names a step that is neither a step label nor a method."""
+
+
+class PlanOptionError(ValueError):
+    """A budget of the ``auto`` plan that is not positive."""
+
+
+def _steps_named(names: Sequence[str], base: Sequence[Step]) -> tuple[Step, ...]:
+    from mjsat.methods import METHODS
+
+    by_label = {s.label: s for s in base}
+    out = []
+    for name in names:
+        if name in by_label:
+            out.append(by_label[name])
+        elif name in METHODS and name not in PLANS:
+            out.append(Step(name, name))
+        else:
+            known = sorted(set(by_label) | (set(METHODS) - set(PLANS)))
+            raise UnknownPlanStepError(f"auto: unknown step {name!r} (known: {', '.join(known)})")
+    return tuple(out)
+
+
+def check_auto_options(
+    *,
+    node_limit: int | None = None,
+    search_seconds: float | None = None,
+    plan_steps: str | None = None,
+) -> tuple[Step, ...]:
+    """Check the options of :func:`solve_auto` without a board and return its steps.
+
+    Raises
+    ------
+    PlanOptionError
+        A budget that is not positive.
+    UnknownPlanStepError
+        ``plan_steps`` names an unknown step.
+
+    Notes
+    -----
+    :math:`O(s)` for ``s`` steps.
+    """
+    for label, value in (("node_limit", node_limit), ("search_seconds", search_seconds)):
+        if value is None:
+            continue
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
+            raise PlanOptionError(f"auto: the search budget must be positive ({label}={value!r})")
+    if plan_steps is not None and not isinstance(plan_steps, str):
+        raise UnknownPlanStepError(f"auto: plan_steps is a comma-separated list of steps, got {plan_steps!r}")
+    steps = AUTO
+    if plan_steps:
+        steps = _steps_named([s.strip() for s in plan_steps.split(",") if s.strip()], AUTO)
+    out = []
+    for step in steps:
+        if step.label == "search-budget":
+            budget = dict(step.budget)
+            if node_limit is not None:
+                budget["node_limit"] = int(node_limit)
+            seconds = float(search_seconds) if search_seconds is not None else step.seconds
+            step = dataclasses.replace(step, budget=budget, seconds=seconds)
+        out.append(step)
+    return tuple(out)
+
+
+def plan(board: Board, steps: Sequence[Step] = AUTO) -> list[str]:
+    """The labels of the steps of ``steps`` tried on ``board`` (kind and size), in order.
+
+    Notes
+    -----
+    :math:`O(s)`.
+    """
+    return [s.label for s in steps if s.applies(board)]
+
+
+def run_plan(
+    board: Board,
+    steps: Sequence[Step],
+    *,
+    name: str,
+    time_limit: float | None = None,
+    seed: int = 0,
+) -> SolveResult:
+    """Try ``steps`` on ``board`` in turn until one decides.
+
+    Parameters
+    ----------
+    board : Board
+    steps : sequence of Step
+    name : str
+        The plan's method name (the result's ``method``).
+    time_limit : float or None
+        Seconds for the whole plan.
+    seed : int
+        Passed to every step.
+
+    Returns
+    -------
+    SolveResult
+        ``stats["decided_by"]`` is the deciding step's label (or ``None``),
+        ``stats["steps"]`` lists ``{"step", "status", "seconds", "reason"}`` of every step
+        tried, ``stats["inner"]`` the deciding method's own stats.
+
+    Raises
+    ------
+    UnknownMethodError
+        A step's method is not registered; a method whose module fails to import raises
+        its import error (a broken part is an error, never a skipped step).
+
+    Notes
+    -----
+    The cost of the steps run.
+    """
+    from mjsat.methods import check_covers, get_method
+
+    todo = [s for s in steps if s.applies(board)]
+    start = time.monotonic()
+    tried: list[dict[str, Any]] = []
+    unknown_reasons: list[str] = []
+    for i, step in enumerate(todo):
+        fn = get_method(step.method)
+        left = None if time_limit is None else time_limit - (time.monotonic() - start)
+        if left is not None and left <= 0:
+            break
+        limit = left
+        options = dict(step.options)
+        if i < len(todo) - 1:  # a budgeted step; the last step gets all that is left
+            options.update(step.budget)
+            if step.seconds is not None:
+                limit = step.seconds if left is None else max(min(step.seconds, left * step.share), 1e-3)
+        t0 = time.perf_counter()
+        try:
+            check_covers(step.method, board)
+            res: SolveResult = fn(board.copy(stack=False), time_limit=limit, seed=seed, **options)
+        except (MethodNotApplicableError, SizeLimitError) as exc:  # refused: not covered, or too big for it
+            tried.append({"step": step.label, "status": "refused", "seconds": time.perf_counter() - t0, "reason": str(exc)})
+            continue
+        tried.append({"step": step.label, "status": res.status, "seconds": time.perf_counter() - t0, "reason": res.reason})
+        if res.status in (SOLVABLE, UNSOLVABLE):
+            stats = {"decided_by": step.label, "steps": tried, "inner": res.stats}
+            return SolveResult(
+                res.status, name, moves=list(res.moves), stats=stats, certified=res.certified, reason=res.reason
+            )
+        unknown_reasons.append(f"{step.label}: {res.reason or 'unknown'}")
+    if not todo:
+        reason = "no step of the plan applies to this board"
+    elif len(tried) < len(todo):
+        reason = "time limit"
+    else:
+        reason = "; ".join(unknown_reasons) or "every step refused the board"
+    return SolveResult(UNKNOWN, name, stats={"decided_by": None, "steps": tried}, reason=reason)
+
+
+def solve_auto(
+    board: Board,
+    *,
+    time_limit: float | None = None,
+    seed: int = 0,
+    node_limit: int | None = None,
+    search_seconds: float | None = None,
+    plan_steps: str | None = None,
+) -> SolveResult:
+    """Decide ``board`` with the :data:`AUTO` plan (the method ``auto``).
+
+    Parameters
+    ----------
+    board : Board
+        Any board of any game.
+    time_limit : float or None
+        Seconds for the whole plan; ``unknown`` when every step ran out.
+    seed : int
+        Passed to every step.
+    node_limit : int or None
+        Node budget of the budgeted search step (default :data:`DEFAULT_NODE_BUDGET`).
+    search_seconds : float or None
+        Time budget of the budgeted search step (default :data:`DEFAULT_SEARCH_SECONDS`;
+        at most :data:`SEARCH_BUDGET_SHARE` of the time left).
+    plan_steps : str or None
+        Comma-separated step labels or method names replacing the plan (for
+        measurements), e.g. ``"search-budget,sat"``.
+
+    Returns
+    -------
+    SolveResult
+        ``method`` is ``"auto"``; see :func:`run_plan` for ``stats``.
+
+    Raises
+    ------
+    UnknownPlanStepError
+        ``plan_steps`` names an unknown step.
+
+    Notes
+    -----
+    The cost of the steps run: polynomial for height-two boards, else the budgeted search
+    (:math:`O(\\text{budget} \\cdot (n + e))`) and then the SAT solver's (exponential in
+    the worst case; the problem is NP-complete).
+    """
+    steps = check_auto_options(node_limit=node_limit, search_seconds=search_seconds, plan_steps=plan_steps)
+    return run_plan(board, steps, name="auto", time_limit=time_limit, seed=seed)
+
+
+def solve_exact(board: Board, *, time_limit: float | None = None, seed: int = 0) -> SolveResult:
+    """Decide ``board`` with the :data:`EXACT` plan (the method ``exact``).
+
+    Notes
+    -----
+    Exponential in the worst case, as every exact method.
+    """
+    return run_plan(board, EXACT, name="exact", time_limit=time_limit, seed=seed)
