@@ -36,6 +36,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import networkx as nx
+import numpy as np
 
 from mjsat.board import Board, GroupId, Move, TileId, normalize_move
 from mjsat.result import SOLVABLE, UNSOLVABLE, MethodNotApplicableError, MjsatUnfeasible, SolveResult, SolverError
@@ -85,11 +86,15 @@ class _Stacks:
 
 
 def _not_isolated_reason(board: Board) -> str:
+    """Why the layout is not isolated stacks, naming the first tile at fault (read off the
+    layout's CSR tables, so a large layout builds no tuples)."""
     lay = board.layout
+    for side in ("left", "right", "front", "rear"):
+        ptr, idx = lay.csr(side)
+        if ptr[-1]:
+            t = int(np.flatnonzero(np.diff(ptr))[0])
+            return f"tile {t} at {lay.positions[t]} touches tile {int(idx[ptr[t]])} on its {side}"
     for t, (r, c, l) in enumerate(lay.positions):
-        for side, rel in (("left", lay.left), ("right", lay.right), ("front", lay.front), ("rear", lay.rear)):
-            if rel[t]:
-                return f"tile {t} at {(r, c, l)} touches tile {rel[t][0]} on its {side}"
         if l > 0:
             below = lay.below[t]
             if len(below) != 1 or lay.positions[below[0]][:2] != (r, c):
@@ -123,7 +128,7 @@ def check_height2(board: Board) -> _Stacks:
     -----
     :math:`O(n)` for ``n`` tiles (the layout's relations are built once per layout).
     """
-    if board.game not in ("mahjong", "mahjong-transposed"):
+    if board.kind != "sides":
         raise NotHeightTwoError(
             board.game,
             f"it decides Mahjong Solitaire boards of isolated stacks, not {board.game} boards"
