@@ -23,11 +23,11 @@ def _boards(seed: int, count: int, game: str):
 
 
 @pytest.mark.parametrize(
-    "game,count", [("mahjong", 300), ("mahjong-transposed", 60), ("shisen-sho", 120)]
+    "game,seed,count", [("mahjong", 11, 300), ("mahjong-transposed", 12, 60), ("shisen-sho", 1, 120)]
 )
-def test_ref_agrees_with_brute_force(game, count):
+def test_ref_agrees_with_brute_force(game, seed, count):
     outcomes = set()
-    for board in _boards(hash(game) % 1000, count, game):
+    for board in _boards(seed, count, game):
         expect, witness = brute_force_solvable(board)
         result = solve(board, "ref")
         assert result.status == ("solvable" if expect else "unsolvable"), board
@@ -36,7 +36,7 @@ def test_ref_agrees_with_brute_force(game, count):
             assert result.verified
             replay(board, result.moves)
             replay(board, witness)  # the naive rules' solution is legal under the model too
-    assert outcomes == {"solvable", "unsolvable"} or game == "shisen-sho"
+    assert outcomes == {"solvable", "unsolvable"}  # both answers were checked
 
 
 def test_ref_limits_answer_unknown():

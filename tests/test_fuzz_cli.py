@@ -19,13 +19,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from fuzz_inputs import BUDGETS, assert_cli_clean, fuzz, mutated_bytes, mutated_json, mutated_text, run_mjsat, write_input
+from fuzz_inputs import ASSIGNMENT_SEEDS, BUDGETS, CNF_SEED, LAYOUT_SEEDS, SAMPLE_SEED, SOLUTION_SEEDS, assert_cli_clean, fuzz, mutated_bytes, mutated_json, mutated_text, run_mjsat, write_input
 from mjsat.boardio import board_to_json, board_to_text
 from mjsat.encoders.dimacs import map_text
 from mjsat.encoders.sat import encode, run_solver
 from mjsat.generate import random_small_board
 from mjsat.reductions.cnf import to_dimacs
-from test_fuzz_readers import ASSIGNMENT_SEEDS, CNF_SEED, LAYOUT_SEEDS, SAMPLE_SEED, SOLUTION_SEEDS
 
 SMALL = {"MJSAT_MAX_TILES": "20000", "MJSAT_MAX_CNF_VARIABLES": "500"}
 """Limits that keep what a fuzz input may build small."""

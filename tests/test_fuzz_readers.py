@@ -20,7 +20,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from fuzz_inputs import (
+    ASSIGNMENT_SEEDS,
     BUDGETS,
+    CNF_SEED,
+    LAYOUT_SEEDS,
+    PYRAMID,
+    SAMPLE_SEED,
+    SOLUTION_SEEDS,
+    SOLVER_SEEDS,
     assert_one_line,
     fuzz,
     mutated_bytes,
@@ -56,47 +63,6 @@ def _board() -> MahjongBoard:
 BOARD = _board()
 BOARD_JSON = board_to_json(BOARD)
 BOARD_TEXT = board_to_text(BOARD)
-PYRAMID = load_layout("pyramid")
-
-
-def _grid(layout: Layout, levels: int, rows: int, cols: int) -> list[str]:
-    cells = [[["0"] * cols for _ in range(rows)] for _ in range(levels)]
-    for r, c, l in layout.positions:
-        cells[l][r][c] = "1"
-    return ["".join(row) for level in cells for row in level]
-
-
-LAYOUT_SEEDS = {
-    "plain": "# pyramid\n" + "".join(f"{r} {c} {l}\n" for r, c, l in PYRAMID.positions),
-    "kyodai.kyodai": "Kyodai 3.0\npyramid\n" + "\n".join(_grid(PYRAMID, 5, 20, 34)) + "\n",
-    "k10.layout": "kmahjongg-layout-v1.0\n# comment\n" + "\n".join(_grid(PYRAMID, 5, 16, 32)) + "\n",
-    "k11.layout": "kmahjongg-layout-v1.1\nw8\nh6\nd3\n" + "\n".join(_grid(PYRAMID, 3, 6, 8)) + "\n",
-    "g.map": (
-        '<?xml version="1.0"?>\n<mahjongg>\n<map name="Pair" scorename="pair">\n'
-        '<layer z="0">\n<row y="0" left="0" right="3"/>\n<column x="0" top="1" bottom="2"/>\n'
-        '<block left="1" right="2" top="1" bottom="2"/>\n</layer>\n<tile x="0.5" y="0.5" z="1"/>\n'
-        '<tile x="1.5" y="0.5" z="1"/>\n</map>\n</mahjongg>\n'
-    ),
-    "j.json": layout_to_json(PYRAMID),
-}
-
-SOLUTION_SEEDS = [
-    '{"status": "solvable", "moves": [[0, 1], [2, 3]], "method": "ref"}\n',
-    "[[0, 1],\n [2, 3]]\n",
-    "# moves\n0 1\n2-3\n4,5\n",
-]
-
-CNF_SEED = to_dimacs([[1, -2, 3], [-1, 2], [2, -3, 4, 5], [5]], 5, comments=["a formula"]) + "%\n0\n"
-
-ASSIGNMENT_SEEDS = ["1 -2 3 -4 5", "v 1 -2 3 0\n", "[1, -2, 3]", "10110", "c comment\n1, -2\n"]
-
-SOLVER_SEEDS = ["c hi\ns SATISFIABLE\nv 1 -2 3\nv -4 5 0\n", "SAT\n1 -2 3 0\n", "s UNSATISFIABLE\n", "-1 2 0\n"]
-
-SAMPLE_SEED = "".join(
-    json.dumps({"layout": "tiny", "game": "mahjong", "seed": s, "status": st_, "seconds": 0.01 * s,
-                "cpu_seconds": 0.01, "nodes": s, "scans": 0, "attempts": 1, "reason": ""}) + "\n"
-    for s, st_ in enumerate(["solvable", "unsolvable", "unknown"])
-)
 
 
 def _maps() -> dict[str, str]:
