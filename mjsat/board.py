@@ -19,7 +19,7 @@ The games are subclasses of :class:`Board` overriding the rule hooks
 * :class:`ShisenShoBoard` -- two equal tiles go when a path of at most three axis-parallel
   segments through empty cells joins them; the path may run one cell outside the board;
 * :class:`ShisenShoMahjongBoard` -- Shisen-Sho in three dimensions on the Mahjong grid
-  (seed 002, section 4.1): a tile with nothing above it, paths of half-tile cells.
+  (de Bondt (2020), section 4.1): a tile with nothing above it, paths of half-tile cells.
 
 >>> layout = Layout([(0, 0, 0), (0, 2, 0), (0, 4, 0), (0, 6, 0)])
 >>> board = MahjongBoard(layout, [0, 1, 1, 0])
@@ -28,6 +28,10 @@ The games are subclasses of :class:`Board` overriding the rule hooks
 >>> board = MahjongBoard(layout, [0, 0, 1, 1])
 >>> sorted(board.generate_legal_moves())
 []
+
+References
+----------
+.. [dB20] M. de Bondt, "Solving Shisen-Sho boards", arXiv:2010.09014, 2020.
 """
 
 from __future__ import annotations
@@ -490,7 +494,7 @@ class MahjongBoard(Board):
 
 
 class TransposedMahjongBoard(MahjongBoard):
-    """Transposed Mahjong Solitaire (seed 002): front and rear replace left and right."""
+    """Transposed Mahjong Solitaire (de Bondt (2020)): front and rear replace left and right."""
 
     game = "mahjong-transposed"
     aliases = ("transposed",)
@@ -661,7 +665,7 @@ class ShisenShoBoard(_GridBoard):
 
 
 class ShisenShoMahjongBoard(_GridBoard):
-    """Shisen-Sho in three dimensions on the Mahjong grid (seed 002, section 4.1).
+    """Shisen-Sho in three dimensions on the Mahjong grid (de Bondt (2020), section 4.1).
 
     Any Mahjong :class:`Layout` will do. The geometry is that of the half-tile grid: a
     tile at ``(row, col, lev)`` covers the cells ``row..row+1`` x ``col..col+1`` of level
@@ -697,7 +701,7 @@ class ShisenShoMahjongBoard(_GridBoard):
 
     Removing tiles only empties cells, so a pair that can go stays playable (the pairing
     search relies on this). The cells of both tiles count as empty for their own path, so
-    the test also answers for tiles already removed (the pruning scan of seed 002 asks
+    the test also answers for tiles already removed (the pruning scan of de Bondt (2020) asks
     whether a tile could pair with a removed tile of its group).
 
     In layouts where the tiles of every pillar sit on consecutive levels from the bottom,

@@ -174,7 +174,7 @@ def board_options(func: Any) -> Any:
         click.option("--map", "map_name", metavar="MAP", help="Map of a GNOME .map file (name or scorename)."),
         click.option("--seed", type=int, default=None, help="Seed of the deal (with --layout; default 0)."),
         click.option("--game", type=_game_choice, default=None, help="Game rules (default: the board file's, else mahjong)."),
-        click.option("--solvable", is_flag=True, help="With --layout: deal solvable by construction (seed 003, Algorithm 1)."),
+        click.option("--solvable", is_flag=True, help="With --layout: deal solvable by construction (Stam (2007), Algorithm 1)."),
     ]
     for opt in reversed(options):
         wrapper = opt(wrapper)
@@ -314,7 +314,7 @@ def layouts_show(spec: str, map_name: str | None, as_json: bool) -> None:
 @click.option("--map", "map_name", metavar="MAP", help="Map of a GNOME .map file.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of every random choice.")
 @click.option("--game", type=_game_choice, default="mahjong", show_default=True)
-@click.option("--solvable", is_flag=True, help="Solvable by construction (seed 003, Algorithm 1).")
+@click.option("--solvable", is_flag=True, help="Solvable by construction (Stam (2007), Algorithm 1).")
 @click.option("--group-sizes", metavar="S1,S2,...", help="Sizes of the groups (even; default: groups of four).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Board file to write (.json or .txt); default stdout JSON.")
 def deal(

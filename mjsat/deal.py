@@ -1,4 +1,4 @@
-"""Deals: uniform random groups, or solvable by construction (seed 003, Algorithm 1).
+"""Deals: uniform random groups, or solvable by construction (Stam (2007), Algorithm 1).
 
 Every random choice comes from a ``numpy.random.Generator`` made from the seed given, so a
 ``(layout, seed, game)`` triple names one board for good.
@@ -7,6 +7,10 @@ Every random choice comes from a ``numpy.random.Generator`` made from the seed g
 >>> lay = Layout([(0, 2 * i, 0) for i in range(8)])
 >>> deal_random(lay, seed=1).groups == deal_random(lay, seed=1).groups
 True
+
+References
+----------
+.. [St07] T. Stam, "Solving Mahjong Solitaire Positions", Leiden University, 2007.
 """
 
 from __future__ import annotations

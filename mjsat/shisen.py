@@ -5,7 +5,7 @@ Two tiles can be removed together when a path of at most three axis-parallel seg
 margin of one empty cell all round, so the path may run one cell outside the board.
 
 :func:`connectable` is the rectangular game (one cell per tile); :func:`connectable3d`
-is seed 002's Shisen-Sho in three dimensions on the half-tile grid of Mahjong layouts
+is de Bondt (2020)'s Shisen-Sho in three dimensions on the half-tile grid of Mahjong layouts
 (see :class:`mjsat.board.ShisenShoMahjongBoard` for the rules and why they reduce to the
 rectangular game).
 
@@ -14,6 +14,10 @@ rectangular game).
 >>> occ[1, 1] = occ[1, 3] = occ[1, 2] = True
 >>> connectable(occ, (1, 1), (1, 3))          # around the top, through the margin
 True
+
+References
+----------
+.. [dB20] M. de Bondt, "Solving Shisen-Sho boards", arXiv:2010.09014, 2020.
 """
 
 from __future__ import annotations
@@ -108,7 +112,7 @@ def _run(line: np.ndarray, lo: int, hi: int) -> tuple[int, int]:
 
 
 def connectable3d(occ: np.ndarray, a: tuple[int, int, int], b: tuple[int, int, int]) -> bool:
-    """True iff tiles ``a`` and ``b`` of the Mahjong grid form a Shisen-Sho pair (seed 002, 4.1).
+    """True iff tiles ``a`` and ``b`` of the Mahjong grid form a Shisen-Sho pair (de Bondt (2020), 4.1).
 
     Parameters
     ----------

@@ -1,6 +1,6 @@
 """CNF formulas in: DIMACS files, normalisation to exactly three literals, formula families.
 
-The reductions of seed 001 need every clause to have exactly three literals. Any CNF is
+The reductions of de Bondt (2012) need every clause to have exactly three literals. Any CNF is
 accepted here and normalised, and the normalisation says what it did:
 
 * a clause with one or two literals is **padded** by repeating its last literal
@@ -23,6 +23,10 @@ Families (all seeded through ``numpy.random.default_rng``): :func:`random_3cnf` 
 clause/variable ratio, :func:`planted_3cnf` (satisfiable by construction), and the
 classic unsatisfiable families :func:`complete_cnf` (all ``2^k`` clauses over ``k``
 variables) and :func:`pigeonhole_cnf` (built by cnfgen).
+
+References
+----------
+.. [dB12] M. de Bondt, "Solving Mahjong Solitaire boards with peeking", arXiv:1203.6559, 2012.
 """
 
 from __future__ import annotations

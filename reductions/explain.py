@@ -14,6 +14,10 @@ printable page from them.
 ['x-chain', 'y-chain', 'V1 true chain']
 >>> info["clauses"][0]["literals"]
 ['V1', '-V2', '-V2']
+
+References
+----------
+.. [dB12] M. de Bondt, "Solving Mahjong Solitaire boards with peeking", arXiv:1203.6559, 2012.
 """
 
 from __future__ import annotations
@@ -43,7 +47,7 @@ __all__ = [
 ]
 
 INTENDED_PLAY = """\
-Intended play (seed 001, Theorem 3; the design note's summary):
+Intended play (de Bondt (2012), Theorem 3; the design note's summary):
  1. The x-chain ends in [x..,x..,SAT]: its SAT shows only when the whole x-chain is dug
     out, which needs every label on top of an [label,x,x] stack gone: one Vi per
     variable, one Cj per clause.
@@ -152,7 +156,7 @@ PROOF_STEPS: tuple[tuple[str, str, str], ...] = (
         "other chains unlock, the leftover Cj tiles pair up, and the last two SATs go.",
     ),
 )
-"""``(key, title, text)`` of each step of seed 001's Theorem 3 in the order of the design
+"""``(key, title, text)`` of each step of de Bondt (2012)'s Theorem 3 in the order of the design
 note's proof: the construction (steps 1-3), then the lemmas of "why it works"."""
 
 TARGET_STEPS: dict[str, tuple[str, str, str]] = {

@@ -1,7 +1,7 @@
 """A printable handout: one self-contained HTML page that walks through a reduction.
 
 ``mjsat reduce explain FILE.cnf --html -o handout.html`` writes it. The page follows the
-order of the proof in the design note (seed 001, Theorem 3; then the target's own step,
+order of the proof in the design note (de Bondt (2012), Theorem 3; then the target's own step,
 Corollary 4 or the Shisen-Sho supertile):
 
 1. the formula and its normalisation to three literals per clause;
@@ -18,6 +18,10 @@ Corollary 4 or the Shisen-Sho supertile):
 Pictures are inline SVG, the style sheet is inline, and nothing is loaded from
 elsewhere: the page prints as it is. The move list is also in the page as JSON
 (``<script type="application/json" id="mjsat-play">``), for checking by replay.
+
+References
+----------
+.. [dB12] M. de Bondt, "Solving Mahjong Solitaire boards with peeking", arXiv:1203.6559, 2012.
 """
 
 from __future__ import annotations
@@ -186,7 +190,7 @@ def _construction_section(d: dict[str, Any], steps: list[tuple[str, str, str]]) 
             "pictures show the target board, tile numbers are its own.</p>"
         )
     return (
-        '<section id="construction"><h2>2. The construction (seed 001, Theorem 3)</h2>'
+        '<section id="construction"><h2>2. The construction (de Bondt (2012), Theorem 3)</h2>'
         "<p>The board is made of isolated stacks of three tiles, each of the form [a,a,b] or [a,b,b] "
         "(top first); every group has four tiles. It is built in three steps:</p>"
         + boxes

@@ -1,4 +1,4 @@
-"""Corollary 4 of seed 001: one-level Mahjong Solitaire (isolated rows) is NP-complete.
+"""Corollary 4 of de Bondt (2012): one-level Mahjong Solitaire (isolated rows) is NP-complete.
 
 Every stack ``[p, q, r]`` (top first) of the Theorem 3 board becomes an isolated
 horizontal row of seven tiles ``p q r c c c c`` on level 0, where ``c`` is a fresh group
@@ -16,6 +16,10 @@ Sizes: ``8 + 12n + 12m`` rows, ``56 + 84n + 84m`` tiles, ``14 + 21n + 21m`` grou
 (224, 56)
 >>> [red.board.group_label(red.board.groups[t]) for t in range(7)]
 ['x1', 'x1', 'x2', 'c0', 'c0', 'c0', 'c0']
+
+References
+----------
+.. [dB12] M. de Bondt, "Solving Mahjong Solitaire boards with peeking", arXiv:1203.6559, 2012.
 """
 
 from __future__ import annotations
@@ -151,7 +155,7 @@ def reduce_to_rows(formula: Formula3, *, meta: dict[str, Any] | None = None) -> 
 
     Notes
     -----
-    :math:`O(n + m)`. Solvable iff the formula is satisfiable (seed 001, Corollary 4).
+    :math:`O(n + m)`. Solvable iff the formula is satisfiable (de Bondt (2012), Corollary 4).
     """
     MAX_TILES.check(row_sizes(formula.n_vars, formula.n_clauses)["tiles"], "the rows board of this formula")
     st = reduce_to_stacks(formula)

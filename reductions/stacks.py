@@ -1,4 +1,4 @@
-"""Theorem 3 of seed 001: 3-SAT -> Mahjong with peeking on isolated stacks ``aab``/``abb``.
+"""Theorem 3 of de Bondt (2012): 3-SAT -> Mahjong with peeking on isolated stacks ``aab``/``abb``.
 
 The construction follows ``../shared/design/reductions.md`` section 1 step by step:
 
@@ -32,6 +32,10 @@ witness map needs it.
 (32, 96, 24)
 >>> red.stacks[0]
 ['x1', 'x1', 'x2']
+
+References
+----------
+.. [dB12] M. de Bondt, "Solving Mahjong Solitaire boards with peeking", arXiv:1203.6559, 2012.
 """
 
 from __future__ import annotations
@@ -337,7 +341,7 @@ def reduce_to_stacks(formula: Formula3, *, meta: dict[str, Any] | None = None) -
     -----
     :math:`O(n + m)` stacks and time (numpy); the board (built on first use of
     ``.board``) and its checks dominate for large formulas. The board is solvable iff the
-    formula is satisfiable (seed 001, Theorem 3).
+    formula is satisfiable (de Bondt (2012), Theorem 3).
 
     The surviving stacks in closed form, group ids in the order of the names (``SAT``,
     ``x1..xX``, ``y1..yY``, ``V1..Vn``, ``C1..Cm``, then per variable its ``t`` and its
