@@ -18,6 +18,7 @@ commands refuse an unknown encoding or solver name before the first board.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import importlib
 import inspect
 import time
@@ -125,7 +126,9 @@ METHODS: dict[str, MethodInfo] = {
 """The registered methods by name. Each part's method has one entry here."""
 
 
+@functools.cache
 def _resolve(target: str) -> Any:
+    """The object ``"module:attribute"`` names (imported once)."""
     module, _, attr = target.partition(":")
     return getattr(importlib.import_module(module), attr)
 
@@ -213,14 +216,19 @@ def check_options(method: str, options: dict[str, Any] | None = None) -> dict[st
     return given
 
 
-def method_options(name: str) -> set[str]:
+def method_options(name: str) -> frozenset[str]:
     """Names of the keyword options a method accepts beyond ``time_limit`` and ``seed``."""
-    sig = inspect.signature(get_method(name))
-    return {
+    return _options_of(get_method(name))
+
+
+@functools.cache
+def _options_of(fn: Callable[..., Any]) -> frozenset[str]:
+    sig = inspect.signature(fn)
+    return frozenset(
         p.name
         for p in sig.parameters.values()
         if p.kind is inspect.Parameter.KEYWORD_ONLY and p.name not in ("time_limit", "seed")
-    }
+    )
 
 
 def solve(
@@ -236,7 +244,8 @@ def solve(
     Parameters
     ----------
     board : Board
-        Solved from its full deal (moves already pushed are ignored).
+        Solved from its full deal (moves already pushed are ignored). Methods read it and
+        leave it as they found it (checked: a method that changes it is a bug).
     method : str
         A key of :data:`METHODS` (default ``auto``, the portfolio).
     time_limit : float or None
@@ -260,9 +269,13 @@ def solve(
     check_covers(method, board)
     if time_limit is not None and time_limit <= 0:
         raise ValueError(f"time limit must be positive, got {time_limit}")
+    deal = board.copy(stack=False) if board.move_stack else board
+    before = deal.position_key()
     start = time.perf_counter()
-    result = fn(board.copy(stack=False), time_limit=time_limit, seed=seed, **options)
+    result = fn(deal, time_limit=time_limit, seed=seed, **options)
     result.seconds = time.perf_counter() - start
+    if deal.move_stack or deal.position_key() != before:
+        raise SolverError(f"method {method!r} changed the board it was given (moves {deal.move_stack[:3]}...)")
     if result.status == SOLVABLE:
         try:
             replay(board, result.moves)

@@ -77,6 +77,12 @@ class Step:
         under a time limit, unless it is the last step tried; ``None``: all that is left.
     share : float
         See ``seconds``.
+    slice : float or None
+        A step of a *race*: consecutive steps with a slice take turns, each running for its
+        slice, then for twice as long, and so on, until one decides or the time is up.
+        Each turn starts the method afresh, so a race costs at most a small factor more
+        than its fastest member alone (the slices double), and a step that is losing on a
+        board hands the time to the others instead of holding it to the limit.
     """
 
     label: str
@@ -87,6 +93,7 @@ class Step:
     budget: Mapping[str, Any] = dataclasses.field(default_factory=dict)
     seconds: float | None = None
     share: float = 1.0
+    slice: float | None = None
 
     def applies(self, board: Board) -> bool:
         """Whether the step is tried on ``board`` (its kind and size)."""
@@ -109,21 +116,38 @@ SHISEN_SHORT_SEARCH_MAX_TILES = 3000
 """The ``exact`` plan's short search runs on Shisen-Sho boards of at most this many tiles
 (a node costs more than the whole SAT call on larger reduction images)."""
 
+RACE_SEARCH_SECONDS = 1.0
+"""Shisen-Sho: the first slice of the search in ``auto``'s race (then 2, 4, ... seconds)."""
+RACE_SAT_SECONDS = 0.5
+"""Shisen-Sho: the first slice of ``sat`` in ``auto``'s race (then 1, 2, ... seconds)."""
+
 AUTO: tuple[Step, ...] = (
     Step("height2", "height2", kinds=("sides",)),
     Step(
         "search-budget", "search", budget={"node_limit": DEFAULT_NODE_BUDGET},
         seconds=DEFAULT_SEARCH_SECONDS, share=SEARCH_BUDGET_SHARE,
     ),
-    Step("sat", "sat"),
-    Step("cpsat", "cpsat"),
-    Step("search", "search"),
+    Step("sat", "sat", kinds=("sides",)),
+    Step("cpsat", "cpsat", kinds=("sides",)),
+    Step("search-race", "search", kinds=("grid-path",), slice=RACE_SEARCH_SECONDS),
+    Step("sat-race", "sat", kinds=("grid-path",), slice=RACE_SAT_SECONDS),
+    Step("search", "search", kinds=("sides", "cell-path")),
     Step("ref", "ref", max_tiles=REF_MAX_TILES),
 )  # fmt: skip
-"""The ``auto`` plan: ``height2`` (polynomial on isolated stacks of height at most two),
-the pairing search under a budget (most deals are cleared by its playouts or decided in a
-few hundred nodes), the SAT model for the deals whose proof needs many groups, then the
-rest; the search without a budget covers the games no model covers."""
+"""The ``auto`` plan, per kind of board (:attr:`mjsat.board.Board.kind`):
+
+* Mahjong (``"sides"``): ``height2`` (polynomial on isolated stacks of height at most
+  two), the pairing search under a budget (most deals are cleared by its playouts or
+  decided in a few hundred nodes), the SAT model for the deals whose proof needs many
+  groups, then ``cpsat`` and the search without a budget;
+* Shisen-Sho (``"grid-path"``): the budgeted search, then the search and ``sat`` in a race
+  of doubling slices: the search decides random deals of groups of four (where ``sat``
+  cannot refute), ``sat`` refutes boards made mostly of pairs; neither holds the time
+  the other needs;
+* Shisen-Sho on the Mahjong grid (``"cell-path"``): the search, which alone models it;
+* every kind: ``ref`` on boards of at most :data:`REF_MAX_TILES` tiles.
+
+The figures behind the budgets are in benchmarks/README.md."""
 
 EXACT: tuple[Step, ...] = (
     Step("height2", "height2", kinds=("sides",)),
@@ -231,6 +255,7 @@ def run_plan(
     Parameters
     ----------
     board : Board
+        A deal (no moves pushed); every step reads it and leaves it as it was.
     steps : sequence of Step
     name : str
         The plan's method name (the result's ``method``).
@@ -262,34 +287,75 @@ def run_plan(
     start = time.monotonic()
     tried: list[dict[str, Any]] = []
     unknown_reasons: list[str] = []
-    for i, step in enumerate(todo):
+
+    def left() -> float | None:
+        return None if time_limit is None else time_limit - (time.monotonic() - start)
+
+    def attempt(step: Step, limit: float | None, options: dict[str, Any]) -> SolveResult | None:
+        """Run one step; ``None`` when it refused the board."""
         fn = get_method(step.method)
-        left = None if time_limit is None else time_limit - (time.monotonic() - start)
-        if left is not None and left <= 0:
-            break
-        limit = left
-        options = dict(step.options)
-        if i < len(todo) - 1:  # a budgeted step; the last step gets all that is left
-            options.update(step.budget)
-            if step.seconds is not None:
-                limit = step.seconds if left is None else max(min(step.seconds, left * step.share), 1e-3)
         t0 = time.perf_counter()
         try:
             check_covers(step.method, board)
-            res: SolveResult = fn(board.copy(stack=False), time_limit=limit, seed=seed, **options)
+            res: SolveResult = fn(board, time_limit=limit, seed=seed, **options)
         except (MethodNotApplicableError, SizeLimitError) as exc:  # refused: not covered, or too big for it
             tried.append({"step": step.label, "status": "refused", "seconds": time.perf_counter() - t0, "reason": str(exc)})
+            return None
+        row = {"step": step.label, "status": res.status, "seconds": time.perf_counter() - t0, "reason": res.reason}
+        if step.slice is not None:
+            row["slice"] = limit
+        tried.append(row)
+        if res.status == UNKNOWN:
+            unknown_reasons.append(f"{step.label}: {res.reason or 'unknown'}")
+        return res
+
+    def decided(step: Step, res: SolveResult) -> SolveResult:
+        stats = {"decided_by": step.label, "steps": tried, "inner": res.stats}
+        return SolveResult(res.status, name, moves=list(res.moves), stats=stats, certified=res.certified, reason=res.reason)
+
+    i = 0
+    out_of_time = False
+    while i < len(todo):
+        step = todo[i]
+        if step.slice is None:
+            rest = left()
+            if rest is not None and rest <= 0:
+                out_of_time = True
+                break
+            limit = rest
+            options = dict(step.options)
+            if i < len(todo) - 1:  # a budgeted step; the last step gets all that is left
+                options.update(step.budget)
+                if step.seconds is not None:
+                    limit = step.seconds if rest is None else max(min(step.seconds, rest * step.share), 1e-3)
+            res = attempt(step, limit, options)
+            if res is not None and res.status != UNKNOWN:
+                return decided(step, res)
+            i += 1
             continue
-        tried.append({"step": step.label, "status": res.status, "seconds": time.perf_counter() - t0, "reason": res.reason})
-        if res.status in (SOLVABLE, UNSOLVABLE):
-            stats = {"decided_by": step.label, "steps": tried, "inner": res.stats}
-            return SolveResult(
-                res.status, name, moves=list(res.moves), stats=stats, certified=res.certified, reason=res.reason
-            )
-        unknown_reasons.append(f"{step.label}: {res.reason or 'unknown'}")
+        race = []
+        while i < len(todo) and todo[i].slice is not None:
+            race.append(todo[i])
+            i += 1
+        factor = 1.0
+        while race and not out_of_time:
+            for member in list(race):
+                rest = left()
+                if rest is not None and rest <= 0:
+                    out_of_time = True
+                    break
+                limit = member.slice * factor  # type: ignore[operator]
+                res = attempt(member, limit if rest is None else min(limit, rest), dict(member.options))
+                if res is None:
+                    race.remove(member)
+                elif res.status != UNKNOWN:
+                    return decided(member, res)
+            factor *= 2
+        if out_of_time:
+            break
     if not todo:
         reason = "no step of the plan applies to this board"
-    elif len(tried) < len(todo):
+    elif out_of_time or (time_limit is not None and left() is not None and left() <= 0):  # type: ignore[operator]
         reason = "time limit"
     else:
         reason = "; ".join(unknown_reasons) or "every step refused the board"

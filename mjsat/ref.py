@@ -34,7 +34,7 @@ def solve_ref(
     Parameters
     ----------
     board : Board
-        Searched from its current position.
+        Searched from its current position, and left in it.
     time_limit : float or None
         Seconds before answering ``unknown``.
     seed : int
@@ -87,6 +87,9 @@ def solve_ref(
         return SolveResult(UNKNOWN, "ref", reason=lim.reason, stats={"nodes": nodes, "dead": len(dead)})
     except RecursionError:  # pragma: no cover - boards far beyond this solver's reach
         return SolveResult(UNKNOWN, "ref", reason="recursion limit", stats={"nodes": nodes})
+    finally:
+        for _ in path:  # leave the board as it was given
+            board.pop()
     stats = {"nodes": nodes, "dead": len(dead)}
     if found:
         return SolveResult(SOLVABLE, "ref", moves=list(path), stats=stats)

@@ -78,7 +78,7 @@ def test_a_step_outside_the_methods_kinds_is_refused_not_run():
     board = random_grid_board(np.random.default_rng(6), max_width=3, max_height=3)
     r = solve_auto(board, plan_steps="height2,ref")
     assert r.stats["decided_by"] == "ref" and [s["step"] for s in r.stats["steps"]] == ["ref"]
-    assert plan(board) == ["search-budget", "sat", "cpsat", "search", "ref"]
+    assert plan(board) == ["search-budget", "search-race", "sat-race", "ref"]
 
 
 def test_plan_override_and_bad_steps():
@@ -98,3 +98,42 @@ def test_no_step_that_applies_answers_unknown():
     r = run_plan(board, [Step("h", "height2", kinds=("grid-path",))], name="test")
     assert r.status == "unknown" and r.stats["decided_by"] is None
     assert r.reason == "no step of the plan applies to this board" and r.stats["steps"] == []
+
+
+def test_a_race_alternates_doubling_slices_until_one_decides(monkeypatch, tmp_path):
+    """A step that never decides hands its time to the next: the slices double."""
+    from mjsat.plans import Step
+
+    (tmp_path / "race_fakes.py").write_text(
+        "import time\n"
+        "from mjsat.result import SolveResult\n"
+        "calls = []\n"
+        "def never(board, *, time_limit=None, seed=0):\n"
+        "    calls.append(('never', time_limit))\n"
+        "    time.sleep(time_limit)\n"
+        "    return SolveResult('unknown', 'never', reason='time limit')\n"
+        "def slow(board, *, time_limit=None, seed=0):\n"
+        "    calls.append(('slow', time_limit))\n"
+        "    from mjsat.methods import solve\n"
+        "    if time_limit < 0.35:\n"
+        "        time.sleep(time_limit)\n"
+        "        return SolveResult('unknown', 'slow', reason='time limit')\n"
+        "    return solve(board, 'ref')\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    registry = dict(methods_mod.METHODS)
+    for name in ("never", "slow"):
+        registry[name] = MethodInfo(name, f"race_fakes:{name}", ("sides", "grid-path", "cell-path"), True, "")
+    monkeypatch.setattr(methods_mod, "METHODS", registry)
+    import race_fakes
+
+    board = random_small_board(np.random.default_rng(7), max_tiles=8)
+    steps = [Step("never", "never", slice=0.05), Step("slow", "slow", slice=0.1)]
+    r = run_plan(board, steps, name="race")
+    assert r.status == solve(board, "ref").status and r.stats["decided_by"] == "slow"
+    assert race_fakes.calls == [("never", 0.05), ("slow", 0.1), ("never", 0.1), ("slow", 0.2), ("never", 0.2), ("slow", 0.4)]
+    race_fakes.calls.clear()
+    r = run_plan(board, steps, name="race", time_limit=0.5)
+    assert r.status == "unknown" and r.reason == "time limit"
+    assert sum(t for _, t in race_fakes.calls) <= 0.5 + 0.05  # the limit holds across the turns
+    assert [name for name, _ in race_fakes.calls] == ["never", "slow", "never", "slow", "never"]
