@@ -333,6 +333,12 @@ _TARGET_MOVE = {
     "shisen-sho": "a private pair of the supertile: its a has gone, so the block clears inside its box",
 }
 _TARGET_MOVE["shisen-rows"] = _TARGET_MOVE["shisen-sho"]
+_TARGET_LEGAL = {
+    "rows": "; on the rows board they are the leftmost tiles left of their rows",
+    "shisen-sho": "; in the image they are their supertiles' a tiles, open to the margin above the board, "
+    "where a path of at most three segments joins them",
+}
+_TARGET_LEGAL["shisen-rows"] = _TARGET_LEGAL["shisen-sho"]
 
 
 def _kind(name: str) -> str:
@@ -412,7 +418,7 @@ def explain_moves(red: Any, moves: Sequence[Move], *, target: str | None = None)
             continue
         since = [_free_since(t, removed, k) for t in (sa, sb)]
         entry["free_since"] = since
-        entry["legal"] = _legal_text((a, b), since)
+        entry["legal"] = _legal_text((a, b), since) + _TARGET_LEGAL.get(target, "")
         name = names[int(flat[sa])]
         kind = _kind(name)
         if kind == "SAT" and not seen_sat:
