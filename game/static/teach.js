@@ -25,6 +25,8 @@ function h(tag, attrs, ...children) {
   return node;
 }
 
+function put(parent, ...kids) { parent.append(...kids.filter(k => k !== null && k !== undefined)); }
+
 function lit(l) { return (l < 0 ? "¬" : "") + "V" + Math.abs(l); }
 
 function litName(name) { return name.replace("-", "¬"); }
@@ -36,6 +38,7 @@ function setError(id, text) { $(id).textContent = text || ""; }
 window.teachDraw = function (st) {
   if (!st.lesson) {
     if (T.id !== null) forgetLesson();
+    $("board").classList.remove("lesson");
     return false;
   }
   if (T.id !== st.lesson.id) {
@@ -77,6 +80,7 @@ function ensurePicture() {
   const holder = $("board");
   if (T.picture && holder.contains(T.picture)) return;
   holder.innerHTML = T.lesson.svg;
+  holder.classList.add("lesson");
   T.picture = holder.querySelector("svg");
   T.picture.querySelectorAll(".tile").forEach(g => {
     const t = parseInt(g.dataset.tile, 10);
@@ -131,7 +135,10 @@ function paint() {
   if (guided) {
     const moves = T.play.moves;
     if (T.step > 0) for (const t of moves[T.step - 1]) tileNode(t).classList.add("last");
-    if (T.step < moves.length) for (const t of moves[T.step]) tileNode(t).classList.add("next");
+    if (T.step < moves.length) {
+      for (const t of moves[T.step]) tileNode(t).classList.add("next");
+      tileNode(moves[T.step][0]).scrollIntoView({block: "nearest", inline: "nearest"});
+    }
     if (T.step === moves.length && T.play.stuck) {
       for (const c of T.play.stuck.clauses) {
         tileNode(c.x_chain_tile).classList.add("waiting");
@@ -246,6 +253,7 @@ function showStep() {
   $("step-count").textContent = `${k} of ${N} moves played`;
   $("step-count").dataset.step = String(k);
   $("step-count").dataset.total = String(N);
+  $("step-count").dataset.play = play.assignment ? play.assignment.join(" ") : `${play.strategy} ${play.seed}`;
   $("step-back").disabled = $("step-first").disabled = k === 0;
   $("step-next").disabled = $("step-end").disabled = k === N;
   end.replaceChildren();
@@ -268,10 +276,10 @@ function formulaStep(box, end, play, k, N) {
   if (k < N) {
     const m = play.steps[k];
     const gadgets = [...new Set(m.gadgets)].join(" and ");
-    box.append(
+    put(box,
       h("p", {}, h("b", {}, `Move ${k + 1}: tiles ${m.tiles[0]} and ${m.tiles[1]} (${m.group})`), ` in the ${gadgets}.`),
       h("p", {}, m.why + "."),
-      h("p", {class: "legal"}, "Legal now: " + m.legal + "."),
+      m.free_since[0] === null ? null : h("p", {class: "legal"}, "Legal now: " + m.legal + "."),
       lemmaBox(m.lemma),
     );
     return;
@@ -284,7 +292,7 @@ function formulaStep(box, end, play, k, N) {
     const info = T.lesson.clauses.find(x => x.clause === c);
     return `${c} = ${info.text}`;
   });
-  end.append(
+  put(end,
     h("div", {class: "stuck"},
       h("p", {}, h("b", {class: "bad"}, `Stuck after ${N} moves with ${play.stuck.tiles_left} tiles left: `),
         `the ${who} falsifies ${names.join(", ")}.`),
@@ -309,7 +317,8 @@ function showFree(free) {
     (free.heads[`V${Math.abs(l)}`] === "true" || free.heads[`V${Math.abs(l)}`] === "false" ? "" :
       ` (${free.heads[`V${Math.abs(l)}`]} of its heads went before the pair: the play has already gone wrong)`)));
   const checks = free.clause_texts.map((c, i) => h("li", {class: free.clauses[i] ? "ok" : "bad"}, `${c}: ${free.clauses[i] ? "true" : "false"}`));
-  box.replaceChildren(
+  box.replaceChildren();
+  put(box,
     h("p", {}, `The first SAT pair went in move ${free.move}. Your play has chosen (true chain's head gone before it: true):`),
     h("ul", {class: "lifted"}, ...values),
     h("p", {}, "On the formula:"),
