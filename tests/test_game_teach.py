@@ -236,3 +236,42 @@ def test_planted_lessons_are_seeded():
     a, b = Height2Lesson.planted(5, 20), Height2Lesson.planted(5, 20)
     assert a.board.groups == b.board.groups and a.describe()["cycles"] == b.describe()["cycles"]
     assert np.array_equal(np.array(a.board.layout.positions), np.array(b.board.layout.positions))
+
+
+def test_the_command_serves_a_formula_lesson(tmp_path):
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+
+    formula = tmp_path / "f.txt"
+    formula.write_text("(x1 | -x2) & (x2 | x3)\n")
+    mjsat = Path(sys.executable).with_name("mjsat")
+    proc = subprocess.Popen(
+        [str(mjsat), "game", "--cnf", str(formula), "--to", "rows", "--no-browser", "--check-seconds", "1"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    try:
+        line = ""
+        end = time.monotonic() + 120
+        while "http://" not in line and time.monotonic() < end:
+            line = proc.stdout.readline()
+        url = line.split()[2]
+        with urllib.request.urlopen(url + "api/lesson", timeout=30) as res:
+            lesson = json.loads(res.read())["lesson"]
+        assert lesson["kind"] == "formula" and lesson["target"] == "rows" and lesson["source"] == str(formula)
+        assert lesson["tiles"] == 7 * (8 + 12 * 5) and len(lesson["clauses"]) == 2
+        with urllib.request.urlopen(url + "api/state", timeout=30) as res:
+            state = json.loads(res.read())
+        assert len(state["tiles"]) == lesson["tiles"] and state["lesson"]["kind"] == "formula"
+    finally:
+        os.kill(proc.pid, signal.SIGINT)
+        try:
+            proc.wait(20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
