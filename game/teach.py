@@ -159,7 +159,8 @@ class FormulaLesson:
         f = self.formula
         d = explain_data(self.red, target=self.target)
         sat, model = is_satisfiable(f.original)
-        model_values = [bool(model and model[v - 1] > 0) for v in range(1, f.original_vars + 1)] if sat else None
+        signs = {abs(l): l > 0 for l in model or []}
+        model_values = [signs.get(v, False) for v in range(1, f.original_vars + 1)] if sat else None
         clauses = []
         for j, (clause, info) in enumerate(zip(f.clauses, d["clauses"]), 1):
             k = f.origin[j - 1]

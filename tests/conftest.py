@@ -36,9 +36,11 @@ def worker():
     w.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser(tmp_path_factory):
-    """Debian's chromium, headless, driven by Playwright (one per test process)."""
+    """Debian's chromium, headless, driven by Playwright. One per test module: Playwright's
+    synchronous API runs an event loop while it is open, which the terminal tests' own
+    ``asyncio.run`` must not meet."""
     from game_page import launch
     from playwright.sync_api import sync_playwright
 

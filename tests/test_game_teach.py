@@ -42,6 +42,13 @@ def test_formula_lesson_describes_the_formula_and_every_tile_once(three_vars):
     assert d["assignments"] == 8
 
 
+def test_unused_variables_get_switches_and_the_model_covers_them():
+    lesson = FormulaLesson.from_text("p cnf 5 2\n-1 0\n-3 0\n")
+    d = lesson.describe()
+    assert d["variables"] == 5 and d["model"][0] is False and d["model"][2] is False and len(d["model"]) == 5
+    assert lesson.guided(d["model"])["cleared"]
+
+
 def test_infix_and_dimacs_make_the_same_lesson():
     a = FormulaLesson.from_text("(x1 | -x2 | x3) & (-x1 | x2) & (x2 | -x3)", "rows")
     b = FormulaLesson.from_text((INSTANCES / "three-vars.cnf").read_text(), "rows")

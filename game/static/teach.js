@@ -182,6 +182,12 @@ function setMode(mode) {
   }
   $("free-box").hidden = !(T.lesson && T.lesson.kind === "formula" && mode === "free");
   $("teach").dataset.mode = mode;
+  if (mode === "free") {  // the clause marks belong to a guided play
+    document.querySelectorAll("#clauses li").forEach(li => {
+      li.classList.remove("satisfied", "falsified");
+      li.querySelector(".status").textContent = "";
+    });
+  }
   paint();
   if (mode === "free" && state) showFree(state.lesson && state.lesson.free);
 }
