@@ -1,15 +1,20 @@
 """Take the README's pictures of the game: the page in Debian's chromium, the terminal
-interface as Textual's SVG screenshot. Run: ``.venv/bin/python docs/screenshots.py``."""
+interface as Textual's SVG screenshot, and the lessons (the guided play of a formula's
+board, a falsifying assignment stuck, a height-two board's blocked cycle).
+Run: ``.venv/bin/python docs/screenshots.py [page] [tui] [teach]`` (all by default)."""
 
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
 import tempfile
 from pathlib import Path
 
 from mjsat.game.difficulty import find_deal
 from mjsat.game.engine import Game
+from mjsat.game.teach import FormulaLesson, Height2Lesson
+from mjsat.game.teach_web import lesson_game
 from mjsat.game.tui import GameApp
 from mjsat.game.web import GameSettings, ServerThread, Session
 from mjsat.game.worker import SolverProcess
@@ -63,11 +68,59 @@ def tui(worker: SolverProcess, out: Path) -> None:
     asyncio.run(run())
 
 
+def _lesson_page(worker: SolverProcess, lesson, chromium: str):
+    """A context manager's worth of set-up: the server of ``lesson`` and a page on it."""
+    from contextlib import contextmanager
+
+    from playwright.sync_api import sync_playwright
+
+    @contextmanager
+    def opened():
+        session = Session(lesson_game(lesson), GameSettings(), worker=worker, lesson=lesson)
+        with ServerThread(session) as url, sync_playwright() as p, tempfile.TemporaryDirectory() as profile:
+            ctx = p.chromium.launch_persistent_context(profile, executable_path=chromium, headless=True, args=FLAGS,
+                                                       viewport={"width": 1400, "height": 980})
+            pg = ctx.new_page()
+            pg.goto(url)
+            pg.wait_for_selector("body[data-ready='1']")
+            pg.wait_for_function("document.getElementById('status').dataset.checking == '0'")
+            yield pg
+            ctx.close()
+
+    return opened()
+
+
+def teach(worker: SolverProcess, out_dir: Path, chromium: str = "/usr/bin/chromium") -> None:
+    """The guided view of three-vars.cnf's stack board (a clause about to be satisfied),
+    a falsifying assignment stuck, and a planted blocked cycle."""
+    os.chdir(HERE.parent)  # the page names the file as given
+    lesson = FormulaLesson.from_file("instances/three-vars.cnf", "stacks")
+    with _lesson_page(worker, lesson, chromium) as pg:
+        pg.wait_for_selector("#step-count[data-total]")
+        for _ in range(8):  # the next move pairs the x-chain C3 with a C3 its literal freed
+            pg.click("#step-next")
+        pg.screenshot(path=str(out_dir / "teach-guided.png"))
+        for v, on in ((1, True), (2, False), (3, False)):  # falsifies (-V1 v V2)
+            pg.set_checked(f'#switches input[data-var="{v}"]', on)
+        pg.wait_for_selector("#step-count[data-play='1 -2 -3']")
+        pg.click("#step-end")
+        pg.eval_on_selector("#teach", "e => { e.scrollTop = document.getElementById('stepper').offsetTop - 60; }")
+        pg.screenshot(path=str(out_dir / "teach-stuck.png"))
+    with _lesson_page(worker, Height2Lesson.planted(1, 16), chromium) as pg:
+        pg.wait_for_selector("#h2-cycles li")
+        pg.screenshot(path=str(out_dir / "teach-height2.png"))
+
+
 if __name__ == "__main__":
+    which = set(sys.argv[1:]) or {"page", "tui", "teach"}
     worker = SolverProcess()
     try:
-        page(worker, HERE / "game-page.png")
-        tui(worker, HERE / "game-tui.svg")
+        if "page" in which:
+            page(worker, HERE / "game-page.png")
+        if "tui" in which:
+            tui(worker, HERE / "game-tui.svg")
+        if "teach" in which:
+            teach(worker, HERE)
     finally:
         worker.close()
     sys.exit(0)

@@ -1,4 +1,5 @@
-"""The ``mjsat game`` command: play a board in the browser (or the terminal with --tui)."""
+"""The ``mjsat game`` command: play a board in the browser (or the terminal with --tui),
+with a lesson beside it (``--cnf FILE --to TARGET``, ``--explain height2``)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import click
 from mjsat.board import GAMES
 from mjsat.game.engine import Game
 from mjsat.game.web import GameSettings
+from mjsat.reductions.targets import TARGETS
 
 __all__ = ["game"]
 
@@ -30,6 +32,21 @@ def _start_game(board_file: str | None, settings: GameSettings, game_name: str |
     return new_game(s)
 
 
+def _start_lesson(board_file: str | None, cnf: str | None, target: str, explain: str | None, seed: int) -> object:
+    """The lesson to show (or None): a formula's reduction board, or a height-two board."""
+    from mjsat.game.teach import FormulaLesson, Height2Lesson
+
+    if cnf:
+        return FormulaLesson.from_file(cnf, target)
+    if explain != "height2":
+        return None
+    if board_file is None:
+        return Height2Lesson.planted(seed)
+    from mjsat.boardio import load_board
+
+    return Height2Lesson(load_board(board_file), source=board_file)
+
+
 @click.command()
 @click.argument("board_file", metavar="[BOARD|SAVE]", required=False, type=click.Path(dir_okay=False))
 @click.option("--layout", default=None, metavar="NAME|FILE", help="Deal on this layout (default turtle; rect-WxH for Shisen-Sho).")
@@ -43,6 +60,15 @@ def _start_game(board_file: str | None, settings: GameSettings, game_name: str |
 @click.option("--port", type=click.IntRange(1, 65535), default=None, help="Port on 127.0.0.1 (default: a free one).")
 @click.option("--no-browser", is_flag=True, help="Do not open a browser; just print the address.")
 @click.option("--tui", is_flag=True, help="Play in the terminal (Textual) instead of the browser.")
+@click.option("--cnf", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="Teach a reduction: the board of this formula (DIMACS, or infix like (x1 | -x2) & x2), "
+              "with the formula, its clauses and a switch per variable beside it.")
+@click.option("--to", "target", type=click.Choice(list(TARGETS)), default="stacks", show_default=True,
+              help="The board the formula of --cnf becomes.")
+@click.option("--explain", type=click.Choice(["height2"]), default=None,
+              help="height2: the blocked cycles of a board of isolated stacks of height at most two "
+              "(de Bondt, Theorem 7), or Theorem 5's strategy move by move (default board: a planted "
+              "cycle dealt with --seed).")
 def game(
     board_file: str | None,
     layout: str | None,
@@ -55,6 +81,9 @@ def game(
     port: int | None,
     no_browser: bool,
     tui: bool,
+    cnf: str | None,
+    target: str,
+    explain: str | None,
 ) -> None:
     """Play a board: click two tiles to pair them, with undo, hints and saves.
 
@@ -70,6 +99,21 @@ def game(
     mjsat game --layout pyramid --game shisen-sho-3d --undo 20 --hints 3
     mjsat game board.json --no-browser --port 8765   # any board file
     mjsat game saved.json --tui                      # a saved game, in the terminal
+
+    Teaching (in the browser): a formula's board with the formula, its clauses and
+    one switch per variable beside it; step through the intended play of an
+    assignment (next / back / to the end), see where a falsifying one gets stuck,
+    play the board yourself and see the assignment your play chose, try every
+    assignment; or a height-two board's blocked cycles and Theorem 5's strategy.
+    A formula can also be typed on the page (the Teach button).
+
+    \b
+    mjsat game --cnf instances/three-vars.cnf                  # the stack board (Theorem 3)
+    mjsat game --cnf instances/three-vars.cnf --to shisen-sho  # its Shisen-Sho image
+    mjsat game --cnf instances/all8-3vars.cnf                  # unsatisfiable: every assignment stops
+    mjsat game --cnf formula.txt --to rows                     # infix: (x1 | -x2) & (x2 | x3)
+    mjsat game --explain height2 --seed 3                      # a planted blocked cycle
+    mjsat game stacks2.json --explain height2                  # any board of stacks of height <= 2
     """
     settings = GameSettings(
         layout=layout or "turtle",
@@ -82,7 +126,19 @@ def game(
     )
     if board_file and layout:
         raise click.UsageError("give either a BOARD file or --layout, not both")
-    the_game = _start_game(board_file, settings, game_name)
+    if cnf and (board_file or layout or explain):
+        raise click.UsageError("--cnf makes the board: give no BOARD, --layout or --explain with it")
+    if explain and layout:
+        raise click.UsageError("--explain height2 takes a BOARD file (or deals a planted board), not --layout")
+    lesson = _start_lesson(board_file, cnf, target, explain, seed)
+    if lesson is not None and tui:
+        raise click.UsageError("the lessons (--cnf, --explain) are shown in the browser, not with --tui")
+    if lesson is not None:
+        from mjsat.game.teach_web import lesson_game
+
+        the_game = lesson_game(lesson, hint_limit=hint_limit)
+    else:
+        the_game = _start_game(board_file, settings, game_name)
     if tui:
         from mjsat.game.tui import GameApp
 
@@ -93,7 +149,7 @@ def game(
 
     worker = SolverProcess()
     threading.Thread(target=worker.warm_up, daemon=True).start()
-    session = Session(the_game, settings, worker=worker)
+    session = Session(the_game, settings, worker=worker, lesson=lesson)
     try:
         serve(session, port=port, open_browser=not no_browser, echo=click.echo)
     finally:

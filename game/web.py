@@ -12,8 +12,9 @@ Routes: ``GET /`` the page, ``GET /static/NAME`` its assets (only the files list
 ``{"a", "b"}``, ``POST /api/undo``, ``/api/redo``, ``/api/hint``, ``POST /api/new``
 ``{"difficulty", "seed", "layout", "game"}``, ``GET /api/save`` (the save file's text),
 ``POST /api/load`` ``{"text"}`` (the text of a file the browser read), ``GET
-/api/verdict``. A POST must be ``application/json`` and the ``Host`` must be the
-loopback address, so other web pages cannot drive the game.
+/api/verdict``, and the lessons' routes under ``/api/lesson`` (:mod:`mjsat.game.teach_web`).
+A POST must be ``application/json`` and the ``Host`` must be the loopback address, so
+other web pages cannot drive the game.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from starlette.routing import Route
 from mjsat.board import GAMES
 from mjsat.game.engine import SOLVABLE, UNSOLVABLE, Game
 from mjsat.game.save import save_text
+from mjsat.game.teach_web import lesson_routes
 from mjsat.game.worker import GRACE_SECONDS, SolverProcess
 
 __all__ = ["ASSETS", "PAGE_LAYOUTS", "GameSettings", "Session", "create_app", "bind_loopback", "ServerThread"]
@@ -44,6 +46,7 @@ __all__ = ["ASSETS", "PAGE_LAYOUTS", "GameSettings", "Session", "create_app", "b
 ASSETS: dict[str, str] = {
     "index.html": "text/html; charset=utf-8",
     "app.js": "text/javascript; charset=utf-8",
+    "teach.js": "text/javascript; charset=utf-8",
     "style.css": "text/css; charset=utf-8",
 }
 """The only files the server sends, by name, with their media types."""
@@ -78,12 +81,18 @@ def _read_asset(name: str) -> bytes:
 
 
 class Session:
-    """The one game a server plays, with its settings and its background checks."""
+    """The one game a server plays, with its settings and its background checks, and the
+    lesson shown beside it (``lesson``: a :mod:`mjsat.game.teach` lesson of the game's
+    board, or ``None``)."""
 
-    def __init__(self, game: Game, settings: GameSettings, *, worker: SolverProcess | None = None) -> None:
+    def __init__(
+        self, game: Game, settings: GameSettings, *, worker: SolverProcess | None = None, lesson: Any = None
+    ) -> None:
         self.game = game
         self.settings = settings
         self.worker = worker
+        self.lesson = lesson
+        self.lesson_id = 0 if lesson is None else 1
         if worker is not None:
             game.decider = self._decide
         self.executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="mjsat-check")
@@ -128,6 +137,11 @@ class Session:
         status = game.status().to_dict()
         fut = self.checks.get(game.key())
         status["checking"] = bool(fut is not None and not fut.done())
+        lesson = None
+        if self.lesson is not None:
+            lesson = {"id": self.lesson_id, "kind": self.lesson.kind}
+            if hasattr(self.lesson, "free_play"):
+                lesson["free"] = self.lesson.free_play(game.moves)
         return {
             "game": board.game,
             "layout": lay.name,
@@ -139,7 +153,16 @@ class Session:
             "settings": dataclasses.asdict(self.settings),
             "games": list(GAMES),
             "layouts": sorted(set(PAGE_LAYOUTS) | {self.settings.layout}),
+            "lesson": lesson,
         }
+
+    def set_lesson(self, lesson: Any, game: Game | None = None) -> None:
+        """Show ``lesson`` (or none) and, when given, play ``game`` instead of the current one."""
+        if game is not None:
+            self.game.replace_with(game)
+            self.checks.clear()
+        self.lesson = lesson
+        self.lesson_id += 1
 
 
 async def _json_body(request: Request) -> dict[str, Any]:
@@ -237,8 +260,7 @@ def create_app(session: Session) -> Starlette:
         except ValueError as exc:
             return JSONResponse({"ok": False, "reason": str(exc), "state": session.state()}, status_code=400)
         session.settings = settings
-        session.game.replace_with(game)
-        session.checks.clear()
+        session.set_lesson(None, game)
         session.schedule_check()
         return JSONResponse({"ok": True, "state": session.state()})
 
@@ -256,8 +278,7 @@ def create_app(session: Session) -> Starlette:
             loaded = await loop.run_in_executor(session.executor, Game.from_save_text, text, name)
         except ValueError as exc:  # the game on screen is kept
             return JSONResponse({"ok": False, "reason": str(exc), "state": session.state()}, status_code=400)
-        session.game.replace_with(loaded)
-        session.checks.clear()
+        session.set_lesson(None, loaded)
         session.schedule_check()
         return JSONResponse({"ok": True, "state": session.state()})
 
@@ -276,6 +297,7 @@ def create_app(session: Session) -> Starlette:
         Route("/api/new", new, methods=["POST"]),
         Route("/api/save", save),
         Route("/api/load", load, methods=["POST"]),
+        *lesson_routes(session),
     ]
     return Starlette(
         routes=routes,

@@ -31,6 +31,7 @@ References
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import hashlib
 import itertools
@@ -49,8 +50,12 @@ from mjsat.limits import MAX_CNF_VARS
 __all__ = [
     "NormalizationReport",
     "Formula3",
+    "FormulaSyntaxError",
     "read_dimacs",
     "parse_dimacs",
+    "parse_infix",
+    "parse_formula",
+    "read_formula",
     "to_dimacs",
     "normalize_3cnf",
     "formula_hash",
@@ -169,6 +174,148 @@ def to_dimacs(clauses: Iterable[Sequence[int]], n_vars: int, *, comments: Sequen
 def read_dimacs(path: PathLike) -> CNF:
     """Read a DIMACS CNF file (see :func:`parse_dimacs`); file errors name file and line."""
     return parse_dimacs(read_text(path), path)
+
+
+class FormulaSyntaxError(InputFileError):
+    """A formula in infix form that does not parse; ``str()`` is one line naming the
+    source, the line and the position (column, from 1) of the problem.
+
+    >>> print(FormulaSyntaxError("formula", 1, 9, "expected a literal, got '&'"))
+    formula:1: position 9: expected a literal, got '&'
+    """
+
+    def __init__(self, path: PathLike, line: int, column: int, message: str) -> None:
+        self.column = column
+        super().__init__(path, line, f"position {column}: {message}")
+
+
+_INFIX_TOKEN = re.compile(
+    r"(?P<space>\s+)|(?P<and>&&?|∧|/\\)|(?P<or>\|\|?|∨|\\/)|(?P<not>[-~!¬])"
+    r"|(?P<open>\()|(?P<close>\))|(?P<var>[xXvV]?[0-9]+)"
+)
+_INFIX_SHOW = {"and": "'&'", "or": "'|'", "open": "'('", "close": "')'"}
+
+
+def parse_infix(text: str, path: PathLike = "formula") -> CNF:
+    """Parse a CNF written as ``(x1 | -x2) & (x2 | x3) & -x1``.
+
+    Clauses are joined by ``&`` (or ``&&``, ``∧``, ``/\\``); a clause is a disjunction of
+    literals joined by ``|`` (or ``||``, ``∨``, ``\\/``), in parentheses or not (``&``
+    binds looser than ``|``); a literal is a variable ``x7`` (or ``X7``, ``v7``, ``V7``,
+    ``7``) after any number of negations ``-``, ``~``, ``!`` or ``¬``. Spaces and line
+    breaks are ignored. Variables are numbered from 1; the formula has as many variables
+    as its highest number.
+
+    >>> parse_infix("(x1 | -x2) & (x2 | ~x3) & x1").clauses
+    [[1, -2], [2, -3], [1]]
+
+    Raises
+    ------
+    FormulaSyntaxError
+        One line naming the line and the position of the problem: an unexpected
+        character or token, a missing literal, an unclosed or unopened parenthesis, an
+        empty clause, variable 0, a variable above the limit of
+        ``MJSAT_MAX_CNF_VARIABLES``, or no clause at all.
+
+    Notes
+    -----
+    :math:`O(L)` for ``L`` characters.
+    """
+    starts = [0] + [m.end() for m in re.finditer("\n", text)]
+
+    def where(offset: int) -> tuple[int, int]:
+        line = bisect.bisect_right(starts, offset) - 1
+        return line + 1, offset - starts[line] + 1
+
+    def fail(offset: int, message: str) -> FormulaSyntaxError:
+        return FormulaSyntaxError(path, *where(offset), message)
+
+    tokens: list[tuple[str, str, int]] = []
+    k = 0
+    while k < len(text):
+        m = _INFIX_TOKEN.match(text, k)
+        if m is None:
+            raise fail(k, f"unexpected character {text[k]!r} (write clauses like (x1 | -x2) & (x2 | x3))")
+        if m.lastgroup != "space":
+            tokens.append((m.lastgroup or "", m.group(), k))
+        k = m.end()
+    if not tokens:
+        raise fail(0, "the formula is empty: write clauses like (x1 | -x2) & (x2 | x3)")
+    tokens.append(("end", "", len(text.rstrip())))
+
+    def show(tok: tuple[str, str, int]) -> str:
+        return "the end of the formula" if tok[0] == "end" else repr(tok[1])
+
+    clauses: list[list[int]] = []
+    i = 0
+    while True:
+        opened = tokens[i] if tokens[i][0] == "open" else None
+        i += opened is not None
+        clause: list[int] = []
+        while True:
+            sign = 1
+            while tokens[i][0] == "not":
+                sign, i = -sign, i + 1
+            tok = tokens[i]
+            if tok[0] != "var":
+                if opened and tok[0] == "close" and not clause:
+                    raise fail(tok[2], "empty clause (): a clause needs at least one literal")
+                raise fail(tok[2], f"expected a literal (like x1 or -x2), got {show(tok)}")
+            digits = tok[1].lstrip("xXvV")
+            if len(digits) > MAX_DIGITS:
+                raise fail(tok[2], f"a variable number of {len(digits)} digits")
+            var = int(digits)
+            if var == 0:
+                raise fail(tok[2], "variables are numbered from 1: there is no variable 0")
+            if var > MAX_CNF_VARS.value:
+                raise fail(
+                    tok[2],
+                    f"variable {var:,} is above the limit of {MAX_CNF_VARS.value:,} variables "
+                    f"(set {MAX_CNF_VARS.env} to lift it)",
+                )
+            clause.append(sign * var)
+            i += 1
+            if tokens[i][0] != "or":
+                break
+            i += 1
+        tok = tokens[i]
+        if opened:
+            if tok[0] != "close":
+                line, col = where(opened[2])
+                at = f"position {col}" if line == where(tok[2])[0] else f"line {line}, position {col}"
+                raise fail(tok[2], f"expected '|' or the ')' that closes the '(' at {at}, got {show(tok)}")
+            i += 1
+            tok = tokens[i]
+        clauses.append(clause)
+        if tok[0] == "end":
+            break
+        if tok[0] != "and":
+            expected = "'&' between two clauses" if tok[0] in ("open", "var", "not") else "'&' or the end of the formula"
+            raise fail(tok[2], f"expected {expected}, got {show(tok)}")
+        i += 1
+    return CNF(from_clauses=clauses)
+
+
+_DIMACS_FIRST = re.compile(r"c(\s.*)?|p\s.*|%.*")
+
+
+def parse_formula(text: str, path: PathLike = "formula") -> CNF:
+    """A CNF from DIMACS text (:func:`parse_dimacs`) or from the infix form
+    (:func:`parse_infix`): the text is DIMACS when its first line that is not blank is a
+    comment (``c ...``), a header (``p ...``) or a line of integers.
+
+    >>> parse_formula("p cnf 2 1\\n1 -2 0\\n").clauses == parse_formula("x1 | -x2").clauses
+    True
+    """
+    first = next((line.strip() for line in text_lines(text) if line.strip()), "")
+    if _DIMACS_FIRST.fullmatch(first) or _LITERALS.fullmatch(first):
+        return parse_dimacs(text, path)
+    return parse_infix(text, path)
+
+
+def read_formula(path: PathLike) -> CNF:
+    """Read a formula file, DIMACS or infix (see :func:`parse_formula`)."""
+    return parse_formula(read_text(path), path)
 
 
 @dataclasses.dataclass

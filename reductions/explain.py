@@ -38,7 +38,9 @@ __all__ = [
     "explain_data",
     "explain_text",
     "explain_moves",
+    "clause_progress",
     "stuck_data",
+    "stuck_reasons",
     "assignments",
     "proof_steps",
     "INTENDED_PLAY",
@@ -335,6 +337,12 @@ _TARGET_MOVE = {
     "shisen-sho": "a private pair of the supertile: its a has gone, so the block clears inside its box",
 }
 _TARGET_MOVE["shisen-rows"] = _TARGET_MOVE["shisen-sho"]
+_TARGET_LEGAL = {
+    "rows": "; on the rows board they are the leftmost tiles left of their rows",
+    "shisen-sho": "; in the image they are their supertiles' a tiles, open to the margin above the board, "
+    "where a path of at most three segments joins them",
+}
+_TARGET_LEGAL["shisen-rows"] = _TARGET_LEGAL["shisen-sho"]
 
 
 def _kind(name: str) -> str:
@@ -375,7 +383,10 @@ def explain_moves(red: Any, moves: Sequence[Move], *, target: str | None = None)
     list of dict
         Per move: ``index`` (from 1), ``tiles``, ``group`` (its label), ``lemma``,
         ``gadgets`` (of its two tiles), ``stacks`` (of the stack board), ``why`` (a line
-        for humans) and, for a value choice, ``value`` (``"V2 = true"``).
+        for humans), ``free_since`` (for each tile, the index of the move that removed
+        the last tile above it in its stack, 0 when it was on top from the start; ``None``
+        for a target's own tiles), ``legal`` (why the move is legal now, in words) and,
+        for a value choice, ``value`` (``"V2 = true"``).
 
     Notes
     -----
@@ -389,6 +400,7 @@ def explain_moves(red: Any, moves: Sequence[Move], *, target: str | None = None)
     words = _role_words(st)
     heads = {st.roles[(side, i)]: f"V{i} = {'true' if side == 'thead' else 'false'}" for i in range(1, st.formula.n_vars + 1) for side in ("thead", "fhead")}
     target_lemma = TARGET_STEPS.get(target, ("", "", ""))[0]
+    removed = _stack_removals(red, moves)
     seen_sat = False
     out: list[dict[str, Any]] = []
     for k, (a, b) in enumerate(moves, 1):
@@ -404,8 +416,13 @@ def explain_moves(red: Any, moves: Sequence[Move], *, target: str | None = None)
         if sa is None or sb is None:
             entry["lemma"] = target_lemma
             entry["why"] = f"{_TARGET_MOVE.get(target, 'a tile of the target')} (stack {stacks[0]})"
+            entry["free_since"] = [None, None]
+            entry["legal"] = _TARGET_MOVE.get(target, "")
             out.append(entry)
             continue
+        since = [_free_since(t, removed, k) for t in (sa, sb)]
+        entry["free_since"] = since
+        entry["legal"] = _legal_text((a, b), since) + _TARGET_LEGAL.get(target, "")
         name = names[int(flat[sa])]
         kind = _kind(name)
         if kind == "SAT" and not seen_sat:
@@ -420,6 +437,94 @@ def explain_moves(red: Any, moves: Sequence[Move], *, target: str | None = None)
                 entry["value"] = heads[t]
                 entry["why"] += f": {heads[t]}"
         out.append(entry)
+    return out
+
+
+def _stack_removals(red: Any, moves: Sequence[Move]) -> dict[int, int]:
+    """Stack-board tile -> index (from 1) of the move of ``moves`` (on ``red.board``)
+    that removed it."""
+    out: dict[int, int] = {}
+    for k, (a, b) in enumerate(moves, 1):
+        for t in (a, b):
+            s = red.to_stack_tile(t)
+            if s is not None:
+                out[s] = k
+    return out
+
+
+def _free_since(t: int, removed: dict[int, int], before: int | None = None) -> int | None:
+    """The index of the move after which stack-board tile ``t`` is on top of its stack
+    (0: from the start), counting only moves before ``before``; ``None`` while a tile
+    above it is still there."""
+    since = 0
+    for u in range(3 * (t // 3), t):
+        k = removed.get(u)
+        if k is None or (before is not None and k >= before):
+            return None
+        since = max(since, k)
+    return since
+
+
+def _legal_text(tiles: tuple[int, int], since: list[int | None]) -> str:
+    parts = []
+    for t, k in zip(tiles, since):
+        parts.append(f"tile {t} from the start" if k == 0 else f"tile {t} since move {k} took the last tile above it")
+    if since == [0, 0]:
+        return f"both tiles ({tiles[0]} and {tiles[1]}) are on top of their stacks from the start"
+    return "both tiles are on top of their stacks: " + ", ".join(parts)
+
+
+def clause_progress(red: Any, moves: Sequence[Move]) -> list[dict[str, Any]]:
+    """When each clause's ``Cj`` tiles are freed and removed along a play on ``red.board``.
+
+    A literal's ``Cj`` tile (the bottom of ``[t,t,Cj]``) is *freed* by the move that takes
+    the last tile above it in its stack: its chain was unlocked, so the literal is true
+    (before the first ``SAT`` pair; after it every chain unlocks). A clause is satisfied
+    from the first move that frees one of its literal tiles.
+
+    Returns
+    -------
+    list of dict
+        Per normal clause: ``clause`` (``Cj``), ``literals``, ``x_chain_tile`` and
+        ``x_chain_removed`` (index of the move that removed it, from 1, or ``None``),
+        ``literal_tiles`` (per literal: ``literal``, ``tile``, ``freed`` and ``removed``,
+        move indices or ``None``), ``satisfied_at`` (the first ``freed``, or ``None``)
+        and ``satisfied_by`` (that literal).
+
+    Notes
+    -----
+    :math:`O(M + m)` for ``M`` moves and ``m`` clauses.
+    """
+    st = stack_reduction_of(red)
+    tm = _tile_map(red)
+    removed = _stack_removals(red, moves)
+    out = []
+    for j, clause in enumerate(st.formula.clauses, 1):
+        lits = []
+        for k, lit in enumerate(clause):
+            t = st.roles[("lit", j, k)]
+            lits.append(
+                {
+                    "literal": f"{'' if lit > 0 else '-'}V{abs(lit)}",
+                    "tile": tm(t),
+                    "freed": _free_since(t, removed),
+                    "removed": removed.get(t),
+                }
+            )
+        freed = [(l["freed"], l["literal"]) for l in lits if l["freed"] is not None]
+        first = min(freed) if freed else (None, None)
+        x = st.roles[("xclause", j)]
+        out.append(
+            {
+                "clause": f"C{j}",
+                "literals": [l["literal"] for l in lits],
+                "x_chain_tile": tm(x),
+                "x_chain_removed": removed.get(x),
+                "literal_tiles": lits,
+                "satisfied_at": first[0],
+                "satisfied_by": first[1],
+            }
+        )
     return out
 
 
@@ -516,3 +621,33 @@ def stuck_data(red: Any, values: dict[int, bool]) -> dict[str, Any]:
         "x_chain_sat": {"tile": tm(sat_tile), "present": on(sat_tile)},
         "clauses": clauses,
     }
+
+
+def stuck_reasons(stuck: dict[str, Any]) -> list[str]:
+    """Why the play of :func:`stuck_data` stopped: one sentence (without its full stop) per
+    falsified clause, naming the x-chain ``Cj`` that waits and why each literal's ``Cj``
+    cannot be freed, and a last one for the x-chain ``SAT`` when it never showed.
+
+    >>> from mjsat.reductions.cnf import normalize_3cnf
+    >>> from mjsat.reductions.stacks import reduce_to_stacks
+    >>> red = reduce_to_stacks(normalize_3cnf([[1], [-1]]))
+    >>> stuck_reasons(stuck_data(red, {1: True}))[0].startswith("The x-chain C2 (tile")
+    True
+    """
+    out = []
+    for c in stuck["clauses"]:
+        parts = []
+        for lit in c["literals"]:
+            if not lit["present"]:
+                parts.append(f"{lit['literal']} (tile {lit['tile']}) has gone")
+                continue
+            under = f"lies under tiles {', '.join(map(str, lit['under']))}" if lit["under"] else "is free"
+            chain = f"{lit['literal'].lstrip('-')}'s {'false' if lit['literal'].startswith('-') else 'true'} chain"
+            head = f", and the head of {chain} (tile {lit['head']}) is still on the board" if lit["head_present"] else ""
+            parts.append(f"the {c['clause']} of the literal {lit['literal']} (tile {lit['tile']}) {under}{head}")
+        state = "is free" if c["x_chain_free"] else ("is still covered" if c["x_chain_present"] else "has gone")
+        out.append(f"The x-chain {c['clause']} (tile {c['x_chain_tile']}) {state} but has no partner: " + "; ".join(parts))
+    sat = stuck["x_chain_sat"]
+    if sat["present"]:
+        out.append(f"So the x-chain SAT (tile {sat['tile']}) never shows and the first SAT pair cannot be played")
+    return out

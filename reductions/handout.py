@@ -36,7 +36,7 @@ from mjsat.board import Board
 from mjsat.render import svg_board
 from mjsat.replay import replay
 from mjsat.reductions.cnf import is_satisfiable, satisfies
-from mjsat.reductions.explain import assignments, explain_data, explain_moves, proof_steps, stuck_data
+from mjsat.reductions.explain import assignments, explain_data, explain_moves, proof_steps, stuck_data, stuck_reasons
 from mjsat.reductions.witness import stack_reduction_of, witness
 
 __all__ = ["handout_html"]
@@ -332,24 +332,10 @@ def _play_section(red: Any, target: str, values: dict[int, bool], titles: dict[s
 
 
 def _stuck_row(red: Any, s: dict[str, Any]) -> str:
-    reasons = []
-    for c in s["clauses"]:
-        parts = []
-        for lit in c["literals"]:
-            if not lit["present"]:
-                parts.append(f"{lit['literal']} (tile {lit['tile']}) has gone")
-                continue
-            under = f"lies under tiles {', '.join(map(str, lit['under']))}" if lit["under"] else "is free"
-            chain = f"{lit['literal'].lstrip('-')}'s {'false' if lit['literal'].startswith('-') else 'true'} chain"
-            head = f", and the head of {chain} (tile {lit['head']}) is still on the board" if lit["head_present"] else ""
-            parts.append(f"the {c['clause']} of the literal {lit['literal']} (tile {lit['tile']}) {under}{head}")
-        state = "is free" if c["x_chain_free"] else ("is still covered" if c["x_chain_present"] else "has gone")
-        reasons.append(f"the x-chain {c['clause']} (tile {c['x_chain_tile']}) {state} but has no partner: " + "; ".join(parts))
-    sat = s["x_chain_sat"]
-    tail = f" So the x-chain SAT (tile {sat['tile']}) never shows and the first SAT pair cannot be played." if sat["present"] else ""
+    why = " ".join(r + "." for r in stuck_reasons(s))
     return (
         f"<tr><td>{_e(' '.join(map(str, s['assignment'])) or '(none)')}</td><td>{_e(', '.join(s['falsified']))}</td>"
-        f"<td>{len(s['moves'])}</td><td>{s['tiles_left']}</td><td>{_e('. '.join(reasons) + '.' + tail)}</td></tr>"
+        f"<td>{len(s['moves'])}</td><td>{s['tiles_left']}</td><td>{_e(why)}</td></tr>"
     )
 
 

@@ -40,6 +40,7 @@ __all__ = [
     "lift_assignment",
     "witness",
     "lift",
+    "assignment_at_first_sat",
     "stack_reduction_of",
 ]
 
@@ -242,16 +243,78 @@ def lift_assignment(red: StackReduction, moves: Sequence[Move], *, progress: Pro
         replay(red.board, _tracked(moves, progress, "replay (stacks)"))
     except InvalidSolutionError as exc:
         raise LiftError(f"not a clearing sequence of the board: {exc}") from None
-    sat_group = red.board.groups[red.roles[("sat", 0)]]
-    when: dict[int, int] = {}
-    for k, (a, b) in enumerate(moves):
-        when[a] = when[b] = k
-    first_sat = min(k for k, (a, b) in enumerate(moves) if red.board.groups[a] == sat_group)
-    full = {i: when[red.roles[("thead", i)]] < first_sat for i in range(1, red.formula.n_vars + 1)}
+    first_sat, heads = _heads_before_first_sat(red, moves)
+    full = {i: "true" in heads[i] for i in heads}
     if not satisfies(full, red.formula.clauses):
         bad = next(c for c in red.formula.clauses if not satisfies(full, [c]))
         raise LiftError(f"the lifted assignment falsifies clause {bad}")
     return {v: full[v] for v in range(1, red.formula.original_vars + 1)}
+
+
+def _heads_before_first_sat(red: StackReduction, moves: Sequence[Move]) -> tuple[int | None, dict[int, set[str]]]:
+    """The index (from 0) of the first ``SAT`` pair of stack-board ``moves`` (``None``
+    when there is none) and, per variable, which of its heads (``"true"``, ``"false"``)
+    went before it."""
+    sat_group = red.board.groups[red.roles[("sat", 0)]]
+    groups = red.board.groups
+    first_sat = next((k for k, (a, b) in enumerate(moves) if groups[a] == sat_group), None)
+    gone = {t for a, b in moves[:first_sat] for t in (a, b)} if first_sat is not None else set()
+    heads: dict[int, set[str]] = {}
+    for i in range(1, red.formula.n_vars + 1):
+        heads[i] = {side for side, role in (("true", "thead"), ("false", "fhead")) if red.roles[(role, i)] in gone}
+    return first_sat, heads
+
+
+def assignment_at_first_sat(red: Any, moves: Sequence[Move]) -> dict[str, Any] | None:
+    """The assignment a play on ``red.board`` (any target) has chosen by its first ``SAT``
+    pair, read as :func:`lift` reads a clearing sequence: ``Vi`` is true iff the head of
+    its true chain went before that pair. ``None`` while no ``SAT`` pair has gone.
+
+    ``moves`` may stop anywhere after the first ``SAT`` pair (they are replayed, not
+    required to clear the board). In a play that can still clear the board exactly one
+    head of each variable went before the pair (the x-chain ``Vi`` took it); a play that
+    stranded the y-chain open may have taken both or neither, which is reported.
+
+    Returns
+    -------
+    dict or None
+        ``move`` (index of the first ``SAT`` pair in ``moves``, from 1), ``values``
+        (original variable -> bool), ``assignment`` (signed original variables),
+        ``heads`` (per variable ``"true"``, ``"false"``, ``"both"`` or ``"neither"``:
+        the heads gone before the pair), ``clauses`` (per original clause, whether the
+        assignment satisfies it) and ``satisfied`` (all of them).
+
+    Raises
+    ------
+    mjsat.replay.InvalidSolutionError
+        A move is not legal where it is played.
+
+    Notes
+    -----
+    :math:`O(M)` for ``M`` moves (one replay).
+    """
+    replay(red.board, moves, require_clear=False)
+    st = stack_reduction_of(red)
+    stack_moves = list(moves) if red is st else red.lift_moves(moves)
+    first, heads = _heads_before_first_sat(st, stack_moves)
+    if first is None:
+        return None
+    if red is st:
+        index = first + 1
+    else:  # the target's move that plays the first SAT pair of the stack board
+        pair = set(stack_moves[first])
+        index = next(k for k, (x, y) in enumerate(moves, 1) if {red.to_stack_tile(x), red.to_stack_tile(y)} == pair)
+    f = st.formula
+    values = {v: "true" in heads[v] for v in range(1, f.original_vars + 1)}
+    word = {frozenset(): "neither", frozenset({"true"}): "true", frozenset({"false"}): "false"}
+    return {
+        "move": index,
+        "values": values,
+        "assignment": [v if values[v] else -v for v in values],
+        "heads": {v: word.get(frozenset(heads[v]), "both") for v in values},
+        "clauses": [satisfies(values, [c]) for c in f.original],
+        "satisfied": satisfies(values, f.original),
+    }
 
 
 def stack_reduction_of(red: Any) -> StackReduction:

@@ -203,6 +203,26 @@ def test_fuzz_dimacs(budget, tmp_path, small_limits):
     run()
 
 
+INFIX_SEEDS = ["(x1 | -x2 | x3) & (-x1 | x2) & (x2 | ~x3)", "x1 & (!x2 || 3) && (v4 ∨ ¬V1)\n& -x5"]
+
+
+@pytest.mark.parametrize("budget", BUDGETS)
+def test_fuzz_infix_formulas(budget, tmp_path, small_limits):
+    from mjsat.reductions.cnf import read_formula
+
+    @fuzz(budget)
+    @given(raw=st.one_of(*(mutated_bytes(s) for s in INFIX_SEEDS)))
+    def run(raw):
+        path = write_input(tmp_path, "f.txt", raw)
+        cnf = read_or_refuse(lambda: read_formula(path), path)
+        if cnf is None:
+            return
+        assert cnf.nv <= 500
+        assert all(0 < abs(lit) <= cnf.nv for c in cnf.clauses for lit in c)
+
+    run()
+
+
 @pytest.mark.parametrize("budget", BUDGETS)
 def test_fuzz_assignments(budget):
     @fuzz(budget)

@@ -5,23 +5,13 @@ from __future__ import annotations
 import asyncio
 import time
 
-import pytest
 from textual.widgets import Input
 
 from mjsat.deal import deal_solvable
 from mjsat.game.engine import Game
 from mjsat.game.tui import BoardView, GameApp
 from mjsat.game.web import GameSettings
-from mjsat.game.worker import SolverProcess
 from mjsat.layouts import load_layout
-
-
-@pytest.fixture(scope="module")
-def worker():
-    w = SolverProcess()
-    w.warm_up()
-    yield w
-    w.close()
 
 
 def _app(worker, spec, game_name, seed):

@@ -5,58 +5,15 @@ from __future__ import annotations
 
 import http.client
 import json
-import os
-import shutil
 
-import pytest
+from game_page import click_pair as _click_pair
+from game_page import open_page as _open
+from game_page import tiles_shown as _tiles
 
 from mjsat.deal import deal_solvable
 from mjsat.game.engine import Game
 from mjsat.game.web import GameSettings, ServerThread, Session
-from mjsat.game.worker import SolverProcess
 from mjsat.layouts import load_layout
-
-CHROMIUM = os.environ.get("MJSAT_CHROMIUM", "/usr/bin/chromium")
-FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-
-
-@pytest.fixture(scope="module")
-def worker():
-    w = SolverProcess()
-    w.warm_up()
-    yield w
-    w.close()
-
-
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory):
-    if not (os.path.exists(CHROMIUM) or shutil.which(CHROMIUM)):
-        pytest.fail(
-            f"the browser tests need Debian's chromium at {CHROMIUM}: install it with "
-            "`apt-get install -y chromium` (`make install` does it when run as root), "
-            "or point MJSAT_CHROMIUM at a Chromium binary"
-        )
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        context = p.chromium.launch_persistent_context(
-            str(tmp_path_factory.mktemp("chromium-profile")),
-            executable_path=CHROMIUM,
-            headless=True,
-            args=FLAGS,
-            accept_downloads=True,
-        )
-        yield context
-        context.close()
 
 
 def _session(worker, spec, game_name, seed, **settings):
@@ -64,24 +21,6 @@ def _session(worker, spec, game_name, seed, **settings):
     s = GameSettings(layout=spec, game=game_name, seed=seed, **settings)
     game = Game(board, undo_limit=s.undo_limit, hint_limit=s.hint_limit, meta={"difficulty": "normal", "seed": seed})
     return Session(game, s, worker=worker), order
-
-
-def _open(browser, url):
-    page = browser.new_page()
-    page.goto(url)
-    page.wait_for_selector("body[data-ready='1']")
-    return page
-
-
-def _tiles(page):
-    return page.locator("#board .tile").count()
-
-
-def _click_pair(page, a, b):
-    before = _tiles(page)
-    page.click(f'.tile[data-tile="{a}"]')
-    page.click(f'.tile[data-tile="{b}"]')
-    page.wait_for_function(f"document.querySelectorAll('#board .tile').length < {before}")
 
 
 def test_play_a_small_board_to_the_end_by_clicking(browser, worker):

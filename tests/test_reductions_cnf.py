@@ -129,3 +129,76 @@ def test_to_dimacs_round_trips():
     clauses = [[1, -2, 3], [-1], [2, 3]]
     again = C.parse_dimacs(C.to_dimacs(clauses, 4, comments=["x"]))
     assert again.clauses == clauses and again.nv == 4
+
+
+# ---------------------------------------------------------------- the infix form
+
+
+@pytest.mark.parametrize(
+    "text, clauses",
+    [
+        ("(x1 | -x2) & (x2 | ~x3) & x1", [[1, -2], [2, -3], [1]]),
+        ("x1 | x2 & x3", [[1, 2], [3]]),
+        ("¬V1 ∨ v2 ∧ !!X3", [[-1, 2], [3]]),
+        ("(1 || -2) && (2 \\/ 3) /\\ -1", [[1, -2], [2, 3], [-1]]),
+        ("(x1 | x2)\n & (-x1)\n", [[1, 2], [-1]]),
+        ("--x4", [[4]]),
+    ],
+)
+def test_infix_formulas_parse(text, clauses):
+    cnf = C.parse_infix(text)
+    assert cnf.clauses == clauses
+    assert cnf.nv == max(abs(l) for c in clauses for l in c)
+    assert C.parse_formula(text).clauses == clauses
+
+
+@pytest.mark.parametrize(
+    "text, line, column, words",
+    [
+        ("", 1, 1, "the formula is empty"),
+        ("   \n", 1, 1, "the formula is empty"),
+        ("(x1 | ", 1, 6, "expected a literal (like x1 or -x2), got the end of the formula"),
+        ("(x1 x2)", 1, 5, "expected '|' or the ')' that closes the '(' at position 1, got 'x2'"),
+        ("x1 & & x2", 1, 6, "expected a literal (like x1 or -x2), got '&'"),
+        ("()", 1, 2, "empty clause"),
+        ("(x1) & x0", 1, 8, "no variable 0"),
+        ("(x1 | x2", 1, 9, "closes the '(' at position 1, got the end of the formula"),
+        ("x1 | x2)", 1, 8, "expected '&' or the end of the formula, got ')'"),
+        ("(x1) (x2)", 1, 6, "expected '&' between two clauses, got '('"),
+        ("x1 # x2", 1, 4, "unexpected character '#'"),
+        ("(x1)\n& (x2 |\n", 2, 8, "got the end of the formula"),
+        ("(x1 |\n x2\n& x3)", 3, 1, "closes the '(' at line 1, position 1, got '&'"),
+        ("x99999999999", 1, 1, "above the limit of 10,000,000 variables (set MJSAT_MAX_CNF_VARIABLES"),
+        ("y1 | x2", 1, 1, "unexpected character 'y'"),
+    ],
+)
+def test_malformed_infix_names_line_and_position(text, line, column, words):
+    with pytest.raises(C.FormulaSyntaxError) as err:
+        C.parse_formula(text, "typed")
+    e = err.value
+    assert (e.line, e.column) == (line, column)
+    assert str(e).startswith(f"typed:{line}: position {column}: ")
+    assert words in str(e) and "\n" not in str(e)
+    assert isinstance(e, InputFileError)
+
+
+def test_parse_formula_tells_dimacs_from_infix(tmp_path):
+    assert C.parse_formula("c a comment\np cnf 3 1\n1 -3 0\n").nv == 3
+    assert C.parse_formula("p cnf 2 1\n1 -2 0").clauses == C.parse_formula("x1 | -x2").clauses
+    with pytest.raises(InputFileError, match="before the 'p cnf"):
+        C.parse_formula("1 -2 0\n")  # DIMACS without its header: DIMACS's own error
+    path = tmp_path / "f.txt"
+    path.write_text("(x1 | -x2) & x2\n")
+    assert C.read_formula(path).clauses == [[1, -2], [2]]
+    path.write_text("(x1 | -x2) &\n")
+    with pytest.raises(C.FormulaSyntaxError, match=f"^{path}:1: position 13: expected a literal"):
+        C.read_formula(path)
+
+
+@given(st.lists(st.lists(st.integers(-9, 9).filter(bool), min_size=1, max_size=4), min_size=1, max_size=6))
+@settings(max_examples=60, deadline=None)
+def test_infix_and_dimacs_agree(clauses):
+    infix = " & ".join("(" + " | ".join(f"{'-' if l < 0 else ''}x{abs(l)}" for l in c) + ")" for c in clauses)
+    nv = max(abs(l) for c in clauses for l in c)
+    dimacs = C.to_dimacs(clauses, nv)
+    assert C.parse_formula(infix).clauses == C.parse_formula(dimacs).clauses == clauses

@@ -36,3 +36,94 @@ def test_text_lists_chains_clauses_and_the_intended_play():
         assert words in text
     short = explain_text(red, max_stacks=5)
     assert "first 5 stacks shown" in short
+
+
+def _three_vars(target="stacks"):
+    from pathlib import Path
+
+    from mjsat.reductions.cnf import read_dimacs
+
+    path = Path(__file__).resolve().parents[1] / "instances" / "three-vars.cnf"
+    return reduce_formula(normalize_3cnf(read_dimacs(path)), target)
+
+
+def test_free_since_says_when_each_tile_of_a_move_came_on_top():
+    from mjsat.reductions.explain import explain_moves
+    from mjsat.reductions.witness import witness
+
+    red = _three_vars()
+    moves = witness(red, {1: False, 2: True, 3: True})
+    board = red.board.copy()
+    history = []
+    for m in explain_moves(red, moves):
+        history.append(board.copy())
+        for t, k in zip(m["tiles"], m["free_since"]):
+            assert board.is_free(t)  # legal now
+            if k:  # and not before the move that took the last tile above it
+                assert not history[k - 1].is_free(t) and history[k].is_free(t)
+            else:
+                assert red.board.is_free(t)
+        assert "on top of their stacks" in m["legal"]
+        board.play(tuple(m["tiles"]))
+
+
+@pytest.mark.parametrize("target", ["rows", "shisen-sho"])
+def test_free_since_agrees_across_targets(target):
+    from mjsat.reductions.explain import explain_moves
+    from mjsat.reductions.witness import witness
+
+    values = {1: True, 2: True, 3: False}
+    base = explain_moves(_three_vars(), witness(_three_vars(), values))
+    other = _three_vars(target)
+    lowered = explain_moves(other, witness(other, values))
+    mine = [m for m in lowered if m["free_since"][0] is not None]
+    position = {m["index"]: i + 1 for i, m in enumerate(mine)}  # target move index -> stack move index
+    assert len(mine) == len(base) < len(lowered)  # the target's own moves come in between
+    for m, b in zip(mine, base):  # the same moves, numbered on the target's play
+        assert [position.get(k, 0) for k in m["free_since"]] == b["free_since"]
+    assert all(m["free_since"] == [None, None] and m["legal"] for m in lowered if m["free_since"][0] is None)
+
+
+def test_clause_progress_marks_each_clause_when_a_true_literal_frees_its_tile():
+    from mjsat.reductions.cnf import satisfies
+    from mjsat.reductions.explain import clause_progress, explain_moves
+    from mjsat.reductions.witness import witness
+
+    red = _three_vars()
+    values = {1: False, 2: True, 3: True}
+    moves = witness(red, values)
+    first_sat = next(m["index"] for m in explain_moves(red, moves) if m["lemma"] == "first-sat")
+    progress = clause_progress(red, moves)
+    assert [c["clause"] for c in progress] == ["C1", "C2", "C3"]
+    for c in progress:
+        k = c["satisfied_at"]
+        assert k is not None and k < first_sat
+        lit = c["satisfied_by"]
+        assert satisfies(values, [[int(lit.replace("V", ""))]])
+        tile = next(l["tile"] for l in c["literal_tiles"] if l["literal"] == lit and l["freed"] == k)
+        before = red.board.copy()
+        for m in moves[: k - 1]:
+            before.play(m)
+        assert not before.is_free(tile)
+        before.play(moves[k - 1])
+        assert before.is_free(tile)
+        x = c["x_chain_removed"]
+        assert x is not None and c["x_chain_tile"] in moves[x - 1] and k < x < first_sat
+    # a prefix: nothing freed yet is None
+    assert all(c["satisfied_at"] is None and c["x_chain_removed"] is None for c in clause_progress(red, moves[:1]))
+
+
+def test_stuck_reasons_name_the_waiting_clause_and_its_locked_tiles():
+    from mjsat.reductions.explain import stuck_data, stuck_reasons
+
+    red = _three_vars()
+    s = stuck_data(red, {1: True, 2: False, 3: False})  # falsifies C2 = (-V1 v V2 v V2)
+    reasons = stuck_reasons(s)
+    assert s["falsified"] == ["C2"] and len(reasons) == 2
+    c = s["clauses"][0]
+    assert reasons[0].startswith(f"The x-chain C2 (tile {c['x_chain_tile']}) is free but has no partner")
+    for lit in c["literals"]:
+        assert f"(tile {lit['tile']}) lies under tiles {', '.join(map(str, lit['under']))}" in reasons[0]
+        assert f"(tile {lit['head']}) is still on the board" in reasons[0]
+    assert reasons[1].startswith("So the x-chain SAT")
+    assert stuck_reasons(stuck_data(red, {1: True, 2: True, 3: True})) == []

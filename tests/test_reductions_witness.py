@@ -205,3 +205,31 @@ def test_unsatisfiable_small_formulas_shisen(target):
     assert len(unsat) > 50
     for clauses in unsat:
         assert check_equivalence(clauses, 3, target) is False
+
+
+@pytest.mark.parametrize("target", ["stacks", "rows", "shisen-sho"])
+def test_assignment_at_first_sat_reads_the_choice_off_a_prefix(target):
+    from mjsat.replay import InvalidSolutionError
+    from mjsat.reductions.witness import assignment_at_first_sat
+
+    clauses = [[1, -2, 3], [-1, 2], [2, -3], [4, 5, 6, -1]]  # a long clause: fresh variables
+    red = reduce_formula(normalize_3cnf(clauses, n_vars=6), target)
+    st = red if target == "stacks" else red.stack
+    sat_group = st.board.groups[st.roles[("sat", 0)]]
+    for bits in [(True, True, True, False, True, False), (False, False, False, True, False, False)]:
+        values = dict(zip(range(1, 7), bits))
+        if not satisfies(values, clauses):
+            continue
+        moves = witness(red, values)
+        stack_moves = moves if red is st else red.lift_moves(moves)
+        first = next(k for k, (a, b) in enumerate(stack_moves) if st.board.groups[a] == sat_group)
+        k = next(i for i, (a, b) in enumerate(moves, 1) if red.to_stack_tile(a) in stack_moves[first])
+        assert assignment_at_first_sat(red, moves[: k - 1]) is None
+        got = assignment_at_first_sat(red, moves[:k])
+        assert got["move"] == k and got["values"] == values == lift(red, moves)
+        assert got["assignment"] == [v if values[v] else -v for v in range(1, 7)]
+        assert set(got["heads"].values()) <= {"true", "false"}
+        assert got["satisfied"] and got["clauses"] == [True] * 4
+        assert assignment_at_first_sat(red, moves)["values"] == values  # the whole play reads the same
+    with pytest.raises(InvalidSolutionError, match="^move 1 "):  # a move that is not legal there
+        assignment_at_first_sat(red, [moves[1]])

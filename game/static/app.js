@@ -31,6 +31,10 @@ function el(name, attrs, parent) {
 function hue(group) { return `hsl(${(group * 137.508) % 360}, 65%, 30%)`; }
 
 function draw() {
+  if (window.teachDraw && window.teachDraw(state)) {  // a lesson draws its own picture (teach.js)
+    if (selected !== null) mark(selected, "selected");
+    return;
+  }
   const [r0, c0, r1, c1] = state.bounds;
   const unit = 18, ux = unit, uy = Math.floor(unit * 1.3), shift = Math.max(3, Math.floor(unit / 4));
   const levels = Math.max(state.levels, 1);
@@ -110,6 +114,7 @@ function update(newState, redraw = true) {
   state = newState;
   if (redraw) draw();
   showStatus();
+  if (window.teachUpdate) window.teachUpdate(state);
   if (state.status.checking) waitVerdict();
 }
 
@@ -195,7 +200,7 @@ async function load(event) {
 }
 
 document.addEventListener("keydown", (e) => {
-  if (e.target.tagName === "INPUT") return;
+  if (e.target.tagName === "INPUT" || e.target.tagName === "TEXTAREA" || e.target.tagName === "SELECT") return;
   if (e.key === "u") undoRedo("undo");
   else if (e.key === "r") undoRedo("redo");
   else if (e.key === "h") hint();
