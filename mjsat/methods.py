@@ -126,9 +126,8 @@ METHODS: dict[str, MethodInfo] = {
 """The registered methods by name. Each part's method has one entry here."""
 
 
-@functools.cache
 def _resolve(target: str) -> Any:
-    """The object ``"module:attribute"`` names (imported once)."""
+    """The object ``"module:attribute"`` names (the module is imported once, by Python)."""
     module, _, attr = target.partition(":")
     return getattr(importlib.import_module(module), attr)
 
