@@ -62,7 +62,7 @@ THRESHOLDS: dict[str, Thresholds] = {
     "shisen-sho": Thresholds(normal_min=0.50, hard_max=0.10),
 }
 """Per game, chosen from the distribution of shares of uniform random deals (section
-"The game" of benchmarks/README.md): with 100 playouts, a hard Mahjong deal is one that
+``game`` of benchmarks/README.md): with 100 playouts, a hard Mahjong deal is one that
 no playout cleared, a hard Shisen-Sho deal one that fewer than 10 cleared."""
 DEFAULT_PLAYOUTS = 100
 """Playouts per candidate deal."""
