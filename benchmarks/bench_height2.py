@@ -3,7 +3,7 @@ and how often Theorem 5's player without peeking clears boards solvable with pee
 
 ``python -m benchmarks.bench_height2 [--quick] [--time-limit S] [--boards K]``
 
-Board kinds per size (seeded, :mod:`mjsat.search.height2_gen`): ``four`` (uniform deal,
+Board kinds per size (seeded, :mod:`mjsat.generate`): ``four`` (uniform deal,
 groups of four: always solvable, Theorem 5), ``mixed`` (groups of 2 and 4, solvable by
 construction), ``planted`` (groups of four around a planted blocked cycle of 8 groups:
 unsolvable). Each board is decided by ``height2`` and by ``search`` (the numba pairing
@@ -29,7 +29,7 @@ QUICK_SIZES = (16, 64, 256, 1024)
 
 
 def _board(kind: str, n: int, seed: int) -> Any:
-    from mjsat.search.height2_gen import planted_cycle_board, random_height2_board
+    from mjsat.generate import planted_cycle_board, random_height2_board
 
     rng = np.random.default_rng([n, seed])
     if kind == "four":
@@ -85,8 +85,8 @@ def scaling(sizes: tuple[int, ...], boards: int, time_limit: float, methods: tup
 
 
 def nopeek(boards: int, seed: int) -> dict[str, Any]:
-    from mjsat.search.height2_gen import random_height2_board
-    from mjsat.search.nopeek import measure
+    from mjsat.generate import random_height2_board
+    from mjsat.play.height2 import measure
 
     out = {}
     for n in (16, 48, 96, 144):
@@ -108,9 +108,9 @@ def main(argv: list[str] | None = None) -> int:
     boards = args.boards or (2 if args.quick else 3)
     npb = args.nopeek_boards or (50 if args.quick else 300)
     from mjsat.methods import solve
-    from mjsat.search.height2_gen import random_height2_board
+    from mjsat.generate import random_height2_board
 
-    from mjsat.search.height2_gen import planted_cycle_board
+    from mjsat.generate import planted_cycle_board
 
     warm = [random_height2_board(np.random.default_rng(0), n_tiles=16, solvable=True)]
     warm.append(planted_cycle_board(np.random.default_rng(0), n_tiles=16, cycle_length=4, group_sizes=(4,)))

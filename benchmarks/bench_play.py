@@ -66,7 +66,8 @@ def _all_games(stem: str, target: int) -> tuple[list[dict[str, Any]], int]:
 
 def summarize_games(all_games: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Per configuration: our figures, the paper's, and whether they agree."""
-    from mjsat.search.play import summarize, wilson_interval
+    from mjsat.play.batch import summarize
+    from mjsat.runs.stats import wilson_interval
 
     out = []
     for strategy, heuristic in CONFIGS:
@@ -76,7 +77,7 @@ def summarize_games(all_games: list[dict[str, Any]]) -> list[dict[str, Any]]:
         ours = summarize(games)
         s, sp, r, t = PAPER[(strategy, heuristic)]
         lo, hi = ours["ci95"]
-        plo, phi = wilson_interval(s, 20_000)
+        plo, phi = (100 * x for x in wilson_interval(s, 20_000))
         ours.update(
             strategy=strategy,
             heuristic=heuristic,
@@ -122,7 +123,7 @@ def fatal_run(layout: Any, positions: int, *, time_limit: float, workers: int) -
     fatal move of each game lost; histograms per configuration."""
     from rich.progress import Progress
 
-    from mjsat.search.play import BoardSource, play_batch
+    from mjsat.play.batch import BoardSource, play_batch
     method = "auto"
     source = BoardSource(layout=layout, solvable=True, seed=0)
     rows = []
@@ -131,7 +132,7 @@ def fatal_run(layout: Any, positions: int, *, time_limit: float, workers: int) -
         for res in play_batch(source, CONFIGS, range(positions), workers=workers, fatal={"method": method, "time_limit": time_limit}):
             rows.append(res)
             progress.advance(bar)
-    from mjsat.search.play import summarize
+    from mjsat.play.batch import summarize
 
     out = []
     for strategy, heuristic in CONFIGS:
@@ -171,7 +172,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from rich.progress import Progress
 
-    from mjsat.search.play import BoardSource, play_batch
+    from mjsat.play.batch import BoardSource, play_batch
 
     try:
         from mjsat.layouts import load_layout

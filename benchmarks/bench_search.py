@@ -66,7 +66,7 @@ def main(argv: list[str] | None = None) -> int:
     from rich.console import Console
     from rich.table import Table
 
-    from mjsat.search.sample import sample, summarize
+    from mjsat.runs.sample import sample, summarize
 
     if args.layouts == "all":
         names = ["turtle"] + sorted(p.name for p in XMAHJONGG.iterdir() if p.is_file() and p.name != "README.md") if XMAHJONGG.is_dir() else ["turtle"]

@@ -18,7 +18,7 @@ for the page (JSON):
 * :class:`Height2Lesson` -- a board of isolated stacks of height at most two: its blocked
   cycles (:func:`~mjsat.search.height2.blocked_cycle_graph`, de Bondt's Definition 6 and
   Theorem 7), or, when there are none, a play of Theorem 5's strategy without peeking
-  (:mod:`mjsat.search.nopeek`) or of Theorem 7's with peeking
+  (:class:`mjsat.play.strategies.Theorem5Strategy`) or of Theorem 7's with peeking
   (:func:`~mjsat.search.height2.clearing_sequence`), move by move.
 
 >>> lesson = FormulaLesson.from_text("(x1 | -x2) & x2", "stacks")
@@ -395,8 +395,8 @@ class Height2Lesson:
 
     @classmethod
     def planted(cls, seed: int, n_tiles: int = 16, *, cycle_length: int | None = None) -> Height2Lesson:
-        """A board with a planted blocked cycle (:func:`~mjsat.search.height2_gen.planted_cycle_board`)."""
-        from mjsat.search.height2_gen import planted_cycle_board
+        """A board with a planted blocked cycle (:func:`~mjsat.generate.planted_cycle_board`)."""
+        from mjsat.generate import planted_cycle_board
 
         board = planted_cycle_board(np.random.default_rng(seed), n_tiles=n_tiles, cycle_length=cycle_length)
         board.meta["seed"] = seed
@@ -404,11 +404,11 @@ class Height2Lesson:
 
     @classmethod
     def random(cls, seed: int, n_tiles: int = 16, *, group_sizes: Sequence[int] = (2, 4)) -> Height2Lesson:
-        """A random height-two board (:func:`~mjsat.search.height2_gen.random_height2_board`),
+        """A random height-two board (:func:`~mjsat.generate.random_height2_board`),
         drawn again with the next seeds until it has no blocked cycle (so Theorem 5's
         strategy has something to clear)."""
         from mjsat.search.height2 import has_blocked_cycle
-        from mjsat.search.height2_gen import random_height2_board
+        from mjsat.generate import random_height2_board
 
         for s in range(seed, seed + 1000):
             board = random_height2_board(np.random.default_rng(s), n_tiles=n_tiles, p_two=0.8, group_sizes=group_sizes)
@@ -476,7 +476,7 @@ class Height2Lesson:
         """A play of the board move by move, each move with the rule that chose it.
 
         ``theorem5`` plays Theorem 5's strategy without peeking
-        (:class:`~mjsat.search.nopeek.Theorem5Player`, its arbitrary choices seeded by
+        (:class:`~mjsat.play.strategies.Theorem5Strategy`, its arbitrary choices seeded by
         ``seed``), and marks each guess (three tiles of a group of four off the ground)
         and the move after which a blocked cycle is present (found with peeking);
         ``theorem7`` plays the clearing of Theorem 7's proof with peeking
@@ -500,12 +500,12 @@ class Height2Lesson:
         :math:`O(n^2)` for ``n`` tiles (a blocked-cycle test after each move).
         """
         from mjsat.search.height2 import BlockedCycleError, clearing_sequence
-        from mjsat.search.nopeek import Theorem5Player
-        from mjsat.search.nopeek import play as play_without_peeking
+        from mjsat.play.game import play_game
+        from mjsat.play.strategies import Theorem5Strategy
 
         b = self._board.copy(stack=False)
         if strategy == "theorem5":
-            game = play_without_peeking(b, Theorem5Player(np.random.default_rng(seed)))
+            game = play_game(b, Theorem5Strategy(), rng=np.random.default_rng(seed))
             moves = game.moves
             guesses = {k: d for k, d in enumerate(game.decisions)}
         elif strategy == "theorem7":

@@ -30,12 +30,12 @@ __all__ = ["main", "cli", "LAZY_COMMANDS", "board_options", "board_from_options"
 
 LAZY_COMMANDS: dict[str, str] = {
     # name -> "module:command"; each part registers its commands here, explicitly.
-    "crossval": "mjsat.search.cli_crossval:crossval",
-    "play": "mjsat.search.cli_play:play",
+    "crossval": "mjsat.runs.cli:crossval",
+    "play": "mjsat.play.cli:play",
     "encode": "mjsat.encoders.cli:encode",
     "reduce": "mjsat.reductions.cli:reduce",
     "decode": "mjsat.encoders.cli:decode",
-    "sample": "mjsat.search.cli:sample",
+    "sample": "mjsat.runs.cli:sample",
     "game": "mjsat.game.cli:game",
 }
 

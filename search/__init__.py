@@ -1,10 +1,8 @@
-"""Direct search and its companions (imported as ``mjsat.search``).
+"""Direct deciders (imported as ``mjsat.search``).
 
 * the pairing-set search of Gimeno Fortea with de Bondt's improvements (cleaning rules,
   pruning scan, critical groups, random attempts), compiled with numba, with a
-  pure-Python reference, and batch sampling of seeded deals;
+  pure-Python reference;
 * height two: blocked-cycle detection with networkx that decides layouts of isolated
-  stacks of height at most two in polynomial time (de Bondt, Theorem 7);
-* cross-validation of every exact method against every other, and the ``auto`` portfolio;
-* play without peeking: the strategies and heuristics of Stam's thesis.
+  stacks of height at most two in polynomial time (de Bondt, Theorem 7).
 """

@@ -9,7 +9,7 @@ import pytest
 from mjsat import methods as methods_mod
 from mjsat.generate import random_small_board
 from mjsat.methods import solve
-from mjsat.search.height2_gen import random_height2_board
+from mjsat.generate import random_height2_board
 from mjsat.methods import MethodInfo
 from mjsat.plans import AUTO, UnknownPlanStepError, plan, run_plan, solve_auto
 

@@ -48,7 +48,7 @@ from mjsat.limits import SizeLimitError
 from mjsat.reductions.cnf import normalize_3cnf, parse_assignment, read_dimacs, to_dimacs
 from mjsat.reductions.targets import reduce_formula
 from mjsat.render import ascii_board, ascii_top_view, svg_board
-from mjsat.search.sample import read_done, summarize
+from mjsat.runs.sample import read_done, summarize
 
 # --------------------------------------------------------------------------- valid seeds
 

@@ -28,7 +28,7 @@ from mjsat.search.height2 import (
     safe_matches,
     solve_height2,
 )
-from mjsat.search.height2_gen import height2_boards, planted_cycle_board, random_height2_board, stack_layout
+from mjsat.generate import height2_boards, planted_cycle_board, random_height2_board, stack_layout
 
 
 def _canon(cycle):

@@ -159,7 +159,7 @@ def test_search_agrees_with_ref_on_1500_boards_both_engines():
 
 def test_sample_shisen_sho_3d_deals_agree_with_ref(tmp_path):
     from mjsat.deal import deal_random
-    from mjsat.search.sample import sample, summarize
+    from mjsat.runs.sample import sample, summarize
 
     lay = Layout([(r, c, 0) for r in (0, 2) for c in (0, 2, 4, 6)] + [(1, 2, 1), (1, 4, 1)], name="ziggurat")
     rows = sample(lay, range(12), tmp_path / "z.jsonl", game="shisen-sho-3d")

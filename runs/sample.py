@@ -48,8 +48,9 @@ from typing import Any
 import numpy as np
 
 from mjsat.board import Layout
-from mjsat.deal import deal_random
 from mjsat.fileio import InputFileError, OutputFileError, decode_text, parse_json, prepare_output, write_text_atomic
+from mjsat.runs.boards import SeedRange
+from mjsat.runs.stats import wilson_interval
 
 __all__ = [
     "SampleError",
@@ -57,7 +58,6 @@ __all__ = [
     "FORMAT",
     "layout_digest",
     "VERSION",
-    "wilson_interval",
     "solve_deal",
     "read_sample",
     "read_done",
@@ -142,27 +142,6 @@ def _header_from(path: Path, line: int, obj: dict[str, Any]) -> SampleHeader:
     return header
 
 
-def wilson_interval(k: int, n: int, *, z: float = 1.959963984540054) -> tuple[float, float]:
-    """The Wilson score interval of a proportion ``k / n`` (95 % by default).
-
-    >>> lo, hi = wilson_interval(3, 100)
-    >>> round(lo, 4), round(hi, 4)
-    (0.0103, 0.0845)
-
-    Notes
-    -----
-    :math:`O(1)`. Unlike the normal approximation it stays inside ``[0, 1]`` and is sound
-    for proportions near 0, which is where unsolvable deals live.
-    """
-    if n <= 0:
-        return (0.0, 1.0)
-    p = k / n
-    den = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / den
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
-    return (max(0.0, centre - half), min(1.0, centre + half))
-
-
 def solve_deal(
     layout: Layout,
     seed: int,
@@ -172,7 +151,7 @@ def solve_deal(
     time_limit: float | None = 10.0,
     options: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Deal ``layout`` with ``seed`` (uniformly random groups), decide it, return one row.
+    """Deal ``seed`` of ``layout`` (uniformly random groups, :class:`~mjsat.runs.boards.SeedRange`), decide it, return one row.
 
     The row holds ``seed``, ``status``, ``seconds`` (the method's own time, without the
     replay that checks every solution), ``cpu_seconds`` (this process's CPU time for the
@@ -180,7 +159,7 @@ def solve_deal(
     """
     from mjsat.methods import solve
 
-    board = deal_random(layout, seed=seed, game=game)
+    board = SeedRange(layout, game=game).board(seed)
     cpu = time.process_time()
     result = solve(board, method, time_limit=time_limit, seed=seed, **(options or {}))
     cpu = time.process_time() - cpu
@@ -373,8 +352,8 @@ def sample(
 
     Notes
     -----
-    The cost is the sum of the solving times divided by ``workers``, plus about a
-    millisecond of process traffic per deal when ``workers > 1``; a retry adds one
+    The cost is the sum of the solving times divided by ``workers``, plus the process
+    traffic of each deal when ``workers > 1``; a retry adds one
     rewrite of the file (:math:`O(L)`).
     """
     from mjsat.board import find_variant

@@ -1,9 +1,11 @@
-"""The four playing strategies of seed 003 (Stam, section 3.4).
+"""The strategies of a player without peeking: policies over one :class:`~mjsat.play.view.PlayerView`.
 
-Each strategy sees the board only through a :class:`~mjsat.search.play.PlayerView` and
-answers one move at a time through :meth:`Strategy.choose` (``None``: no move left).
-A strategy that plans several moves at once keeps them in a queue and plays them one
-by one; a planned pair whose tiles are gone is dropped, one not yet free waits.
+Each strategy sees the board only through the view and answers one move at a time
+through :meth:`Strategy.choose` (``None``: no move left). A strategy that plans several
+moves at once keeps them in a queue and plays them one by one; a planned pair whose
+tiles are gone is dropped, one not yet free waits.
+
+Stam's four [St07]_ (section 3.4), each with a heuristic of :mod:`mjsat.play.heuristics`:
 
 * :class:`RandomStrategy` (Algorithm 2): the heuristic's best pair among all free pairs.
 * :class:`MultipleFirstStrategy` (Algorithm 3): all free quadruples first, else one pair
@@ -13,30 +15,51 @@ by one; a planned pair whose tiles are gone is dropped, one not yet free waits.
 * :class:`ObstructionTreeStrategy` (Algorithms 5-9): iterative deepening over a tree that
   alternates matches and obstructors, from a root stone chosen by the heuristic.
 
+De Bondt's player for isolated stacks of height two [dB12]_ (Theorem 5), and its baseline:
+
+* :class:`Theorem5Strategy`: an arbitrary face with a free match, then a match of it
+  with the most tiles off the ground. No player without peeking does better on such
+  boards; it can go wrong only when a face has exactly three free tiles, all off the
+  ground, and four tiles left: it must then leave one of three stacks that look alike.
+* :class:`RandomMatchStrategy`: a uniformly random free pair.
+
+These two explain every move with a :class:`Decision` (kept in ``decisions``).
+
 >>> from mjsat.board import Layout, MahjongBoard
->>> from mjsat.search.play import play_game
+>>> from mjsat.play.game import play_game
 >>> lay = Layout([(0, 2 * i, 0) for i in range(6)])
 >>> board = MahjongBoard(lay, [0, 1, 2, 2, 1, 0])
 >>> [play_game(board, s, "maxblock", seed=3).cleared for s in STRATEGIES]
-[True, True, True, True]
+[True, True, True, True, True, True]
+
+References
+----------
+.. [St07] T. Stam, "Solving Mahjong Solitaire Positions", Leiden University, 2007.
+.. [dB12] M. de Bondt, "Solving Mahjong Solitaire boards with peeking", arXiv:1203.6559, 2012.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 
 import numpy as np
 
-from mjsat.board import Move, TileId
-from mjsat.search.heuristics import Heuristic, make_heuristic
+from mjsat.board import GroupId, Move, TileId, normalize_move
+from mjsat.play.heuristics import Heuristic, make_heuristic
+from mjsat.play.view import PlayerView
 
 __all__ = [
     "Strategy",
+    "Decision",
     "RandomStrategy",
     "MultipleFirstStrategy",
     "GreedyStrategy",
     "ObstructionTreeStrategy",
+    "Theorem5Strategy",
+    "RandomMatchStrategy",
     "STRATEGIES",
+    "STAM_STRATEGIES",
     "make_strategy",
     "UnknownStrategyError",
 ]
@@ -54,11 +77,13 @@ class Strategy:
     def __init__(self, heuristic: str | Heuristic = "random") -> None:
         self.heuristic = make_heuristic(heuristic)
         self._queue: list[Move] = []
+        self.decisions: list[Decision] = []
+        """The choices behind the moves, for a strategy that explains them."""
 
-    def choose(self, view, rng: np.random.Generator) -> Move | None:  # pragma: no cover - abstract
+    def choose(self, view: PlayerView, rng: np.random.Generator) -> Move | None:  # pragma: no cover - abstract
         raise NotImplementedError
 
-    def _next_planned(self, view) -> Move | None:
+    def _next_planned(self, view: PlayerView) -> Move | None:
         """The first queued pair that is playable now; pairs with a tile gone are dropped."""
         q = self._queue
         i = 0
@@ -77,6 +102,23 @@ class Strategy:
         return f"{type(self).__name__}({self.heuristic.name!r})"
 
 
+@dataclasses.dataclass(frozen=True)
+class Decision:
+    """One move of a game and the choice behind it.
+
+    ``candidates`` are the free tiles of the chosen face; ``guess`` is True when there
+    were exactly three of them, all off the ground, and four tiles of the face left, so
+    the player had to leave one of three look-alike stacks (Theorem 5's only way to go
+    wrong); ``left_behind`` is then the free tile it left.
+    """
+
+    move: Move
+    group: GroupId
+    candidates: tuple[TileId, ...]
+    guess: bool
+    left_behind: TileId | None = None
+
+
 class RandomStrategy(Strategy):
     """Algorithm 2: among all free pairs, the one the heuristic likes best.
 
@@ -87,7 +129,7 @@ class RandomStrategy(Strategy):
 
     name = "random"
 
-    def choose(self, view, rng: np.random.Generator) -> Move | None:
+    def choose(self, view: PlayerView, rng: np.random.Generator) -> Move | None:
         pairs = view.free_pairs()
         return self.heuristic.best_pair(view, pairs, rng) if pairs else None
 
@@ -107,14 +149,14 @@ class MultipleFirstStrategy(Strategy):
 
     name = "multiple-first"
 
-    def choose(self, view, rng: np.random.Generator) -> Move | None:
+    def choose(self, view: PlayerView, rng: np.random.Generator) -> Move | None:
         move = self._next_planned(view)
         if move is None:
             self._queue = self._plan(view, rng)
             move = self._next_planned(view)
         return move
 
-    def _plan(self, view, rng: np.random.Generator) -> list[Move]:
+    def _plan(self, view: PlayerView, rng: np.random.Generator) -> list[Move]:
         by_face = view.free_by_face()
         top = max((len(ts) for ts in by_face.values()), default=0)
         if top < 2:
@@ -148,7 +190,7 @@ class GreedyStrategy(Strategy):
 
     name = "greedy"
 
-    def choose(self, view, rng: np.random.Generator) -> Move | None:
+    def choose(self, view: PlayerView, rng: np.random.Generator) -> Move | None:
         pairs = view.free_pairs()
         if not pairs:
             return None
@@ -197,7 +239,7 @@ class _Search:
 
 
 class _TwoStageNode:
-    """A stone and its visible matches (seed 003's TwoStageNode).
+    """A stone and its visible matches (Stam's TwoStageNode).
 
     Status ``1``: a pickPath (``path``) ends by picking the stone with a match; ``-1``: no
     path exists below; ``0``: undecided, search deeper. Decided statuses are kept.
@@ -358,7 +400,7 @@ class ObstructionTreeStrategy(Strategy):
         self.max_nodes = int(max_nodes)
         self.max_level = int(max_level)
 
-    def choose(self, view, rng: np.random.Generator) -> Move | None:
+    def choose(self, view: PlayerView, rng: np.random.Generator) -> Move | None:
         move = self._next_planned(view)
         if move is not None:
             return move
@@ -388,24 +430,94 @@ class ObstructionTreeStrategy(Strategy):
         return node.path if node.status == 1 else None
 
 
+def _matches(view: PlayerView) -> dict[GroupId, list[TileId]]:
+    """Faces with at least two free tiles, and those tiles (in tile order)."""
+    return {g: ts for g, ts in view.free_by_face().items() if len(ts) >= 2}
+
+
+def _is_guess(view: PlayerView, off: list[TileId], g: GroupId) -> bool:
+    return len(off) == 3 and view.tiles_left(g) == 4
+
+
+class Theorem5Strategy(Strategy):
+    """Theorem 5's player [dB12]_: an arbitrary (here uniformly random) face with a free
+    match, then a match of it with the most tiles off the ground (ties uniformly at random).
+
+    Notes
+    -----
+    :math:`O(f \\log f)` per move for ``f`` free tiles. The heuristic is not used.
+    """
+
+    name = "theorem5"
+
+    def choose(self, view: PlayerView, rng: np.random.Generator) -> Move | None:
+        matches = _matches(view)
+        if not matches:
+            return None
+        groups = sorted(matches)
+        g = groups[int(rng.integers(len(groups)))]
+        tiles = matches[g]
+        off = [t for t in tiles if view.is_off_ground(t)]
+        ground = [t for t in tiles if not view.is_off_ground(t)]
+        if len(off) >= 2:
+            pick = [off[i] for i in rng.choice(len(off), size=2, replace=False)]
+        elif off:
+            pick = [off[0], ground[int(rng.integers(len(ground)))]]
+        else:
+            pick = [ground[i] for i in rng.choice(len(ground), size=2, replace=False)]
+        guess = _is_guess(view, off, g)
+        behind = next((t for t in off if t not in pick), None) if guess else None
+        move = normalize_move(*pick)
+        self.decisions.append(Decision(move, g, tuple(tiles), guess, behind))
+        return move
+
+
+class RandomMatchStrategy(Strategy):
+    """A uniformly random free pair (the baseline of :class:`Theorem5Strategy`).
+
+    Notes
+    -----
+    :math:`O(f^2)` per move for ``f`` free tiles.
+    """
+
+    name = "random-match"
+
+    def choose(self, view: PlayerView, rng: np.random.Generator) -> Move | None:
+        matches = _matches(view)
+        pairs = [(g, pair) for g, ts in sorted(matches.items()) for pair in itertools.combinations(ts, 2)]
+        if not pairs:
+            return None
+        g, pair = pairs[int(rng.integers(len(pairs)))]
+        off = [t for t in matches[g] if view.is_off_ground(t)]
+        move = normalize_move(*pair)
+        self.decisions.append(Decision(move, g, tuple(matches[g]), _is_guess(view, off, g)))
+        return move
+
+
 STRATEGIES: dict[str, type[Strategy]] = {
     "random": RandomStrategy,
     "multiple-first": MultipleFirstStrategy,
     "greedy": GreedyStrategy,
     "obstruction-tree": ObstructionTreeStrategy,
+    "theorem5": Theorem5Strategy,
+    "random-match": RandomMatchStrategy,
 }
-"""The strategies by name, in the order of Table 1."""
+"""The strategies by name: Stam's four in the order of his Table 1, then de Bondt's
+Theorem 5 player and its random baseline."""
+
+STAM_STRATEGIES: tuple[str, ...] = ("random", "multiple-first", "greedy", "obstruction-tree")
+"""Stam's strategies, in the order of his Table 1 (``mjsat play -s all``)."""
 
 
 def make_strategy(name: str | Strategy, heuristic: str | Heuristic = "random", **options) -> Strategy:
-    """A fresh strategy by name (``random``, ``multiple-first``, ``greedy``, ``obstruction-tree``).
+    """A fresh strategy by name (a key of :data:`STRATEGIES`).
 
     Spellings without dashes and the initials ``mf`` and ``ot`` also work.
     """
     if isinstance(name, Strategy):
         return name
     key = str(name).strip().lower().replace("_", "-")
-    aliases = {"multiplefirst": "multiple-first", "mf": "multiple-first", "obstructiontree": "obstruction-tree", "ot": "obstruction-tree"}
+    aliases = {"multiplefirst": "multiple-first", "mf": "multiple-first", "obstructiontree": "obstruction-tree", "ot": "obstruction-tree", "randommatch": "random-match"}
     key = aliases.get(key.replace("-", ""), key)
     if key not in STRATEGIES:
         raise UnknownStrategyError(f"unknown strategy {name!r} (known: {', '.join(STRATEGIES)})")

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from mjsat.replay import replay
 from mjsat.search.height2 import applies, is_blocked_cycle
-from mjsat.search.height2_gen import (
+from mjsat.generate import (
     height2_boards,
     planted_cycle_board,
     random_heights,

@@ -1,4 +1,4 @@
-"""The four strategies of seed 003 on hand-made positions, and their names."""
+"""Stam's four strategies on hand-made positions, and the names of every strategy."""
 
 from __future__ import annotations
 
@@ -7,9 +7,11 @@ import pytest
 
 from mjsat.board import Layout, MahjongBoard
 from mjsat.replay import replay
-from mjsat.search.heuristics import MaxBlockHeuristic
-from mjsat.search.play import Game, PlayerView, play_game
-from mjsat.search.strategies import (
+from mjsat.play.heuristics import MaxBlockHeuristic
+from mjsat.play.game import Game, play_game
+from mjsat.play.view import PlayerView
+from mjsat.play.strategies import (
+    STAM_STRATEGIES,
     STRATEGIES,
     GreedyStrategy,
     MultipleFirstStrategy,
@@ -101,7 +103,8 @@ def test_random_strategy_plays_every_free_pair_sometimes():
 
 
 def test_names():
-    assert list(STRATEGIES) == ["random", "multiple-first", "greedy", "obstruction-tree"]
+    assert list(STAM_STRATEGIES) == ["random", "multiple-first", "greedy", "obstruction-tree"]
+    assert list(STRATEGIES) == [*STAM_STRATEGIES, "theorem5", "random-match"]
     assert isinstance(make_strategy("MultipleFirst"), MultipleFirstStrategy)
     assert isinstance(make_strategy("ot", "maxblock", max_nodes=10), ObstructionTreeStrategy)
     assert make_strategy("greedy", "max-block").heuristic.name == "maxblock"

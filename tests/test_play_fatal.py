@@ -11,8 +11,8 @@ from mjsat.generate import random_small_board
 from mjsat.layouts import load_layout
 from mjsat.methods import solve
 from mjsat.deal import deal_solvable
-from mjsat.search.play import play_game
-from mjsat.search.play_analysis import (
+from mjsat.play.game import play_game
+from mjsat.play.fatal import (
     FatalMove,
     fatal_histogram,
     fatal_move,

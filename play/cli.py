@@ -1,4 +1,4 @@
-"""The ``mjsat play`` command: strategies that play without peeking (seed 003)."""
+"""The ``mjsat play`` command: Stam's strategies play without peeking."""
 
 from __future__ import annotations
 
@@ -19,12 +19,12 @@ _HEURISTICS = ("random", "maxblock", "all")
 @click.option("--map", "map_name", metavar="MAP", help="Map of a GNOME .map file (name or scorename).")
 @click.option("-n", "--boards", "count", type=click.IntRange(min=1), default=None, help="Boards to deal with --layout (default 100), or games on BOARD (default 1).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Deal i comes from seed SEED+i; the play on it from a seed derived from that.")
-@click.option("--solvable", is_flag=True, help="With --layout: deals solvable by construction (seed 003, Algorithm 1).")
+@click.option("--solvable", is_flag=True, help="With --layout: deals solvable by construction (Stam's Algorithm 1).")
 @click.option("-s", "--strategy", "strategies", multiple=True, type=click.Choice(_STRATEGIES, case_sensitive=False), help="Strategy (repeatable; `all` for the four). Default random.")
 @click.option("-H", "--heuristic", "heuristics", multiple=True, type=click.Choice(_HEURISTICS, case_sensitive=False), help="Heuristic (repeatable; `all` for both). Default maxblock.")
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True, help="Processes playing in parallel.")
 @click.option("--fatal", is_flag=True, help="For every game not cleared, find the fatal move with an exact solver.")
-@click.option("--method", default=None, help="Exact method for --fatal (default: the best registered: search, sat, cpsat, ref).")
+@click.option("--method", default=None, help="Exact method for --fatal (default: auto; see `mjsat methods`).")
 @click.option("--time-limit", type=float, default=10.0, show_default=True, metavar="SECONDS", help="Per position solved by --fatal; beyond it the answer is `unknown`.")
 @click.option("--moves", "with_moves", is_flag=True, help="With --json: include every game's moves.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON: percent_cleared, avg_tiles_left, boards, ... (see below).")
@@ -47,7 +47,7 @@ def play(
     """Play boards the way a person does: no peeking under tiles, no undo.
 
     The player sees the faces of the tiles that are not completely covered, and plays
-    until the board is clear or no free pair is left. Strategies (seed 003, Stam):
+    until the board is clear or no free pair is left. Strategies (Stam 2007):
     `random` (the heuristic's best free pair), `multiple-first` (free quadruples, then
     triples, then pairs), `greedy` (the pair that frees most stones), `obstruction-tree`
     (search for a path that frees a stone's match). Heuristics: `random`, `maxblock`
@@ -69,9 +69,9 @@ def play(
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    from mjsat.search.heuristics import HEURISTICS
-    from mjsat.search.play import BoardSource, play_batch, summarize
-    from mjsat.search.strategies import STRATEGIES
+    from mjsat.play.batch import BoardSource, play_batch, summarize
+    from mjsat.play.heuristics import HEURISTICS
+    from mjsat.play.strategies import STAM_STRATEGIES
 
     if board_file and layout_spec:
         raise click.UsageError("give either a BOARD file or --layout, not both")
@@ -79,7 +79,7 @@ def play(
         raise click.UsageError("name a BOARD file or a layout with --layout NAME (see `mjsat layouts`)")
     if board_file and solvable:
         raise click.UsageError("--solvable goes with --layout, not with a BOARD file")
-    strat = _expand(strategies or ("random",), list(STRATEGIES))
+    strat = _expand(strategies or ("random",), list(STAM_STRATEGIES))
     heur = _expand(heuristics or ("maxblock",), list(HEURISTICS))
     configs = [(s, h) for h in heur for s in strat]
     if board_file:
@@ -93,7 +93,7 @@ def play(
         source = BoardSource(layout=load_layout(layout_spec, map_name=map_name), solvable=solvable, seed=seed)
         n = count or 100
     if source.board is not None:
-        from mjsat.search.play import PlayerView
+        from mjsat.play.view import PlayerView
 
         PlayerView(source.board)  # a Shisen-Sho board fails here, with a one-line message
     fatal_opts: dict[str, Any] | None = None

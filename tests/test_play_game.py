@@ -17,19 +17,11 @@ from mjsat.deal import deal_random, deal_solvable
 from mjsat.generate import random_small_board
 from mjsat.layouts import load_layout
 from mjsat.replay import replay
-from mjsat.search.play import (
-    BoardSource,
-    Game,
-    HiddenFaceError,
-    PlayerView,
-    StrategyError,
-    UnsupportedGameError,
-    play_batch,
-    play_game,
-    summarize,
-    wilson_interval,
-)
-from mjsat.search.strategies import STRATEGIES, Strategy
+from mjsat.play.batch import BoardSource, play_batch, summarize
+from mjsat.play.game import Game, StrategyError, play_game
+from mjsat.play.strategies import STAM_STRATEGIES, STRATEGIES, Strategy
+from mjsat.play.view import HiddenFaceError, PlayerView, UnsupportedGameError
+from mjsat.runs.stats import wilson_interval
 
 from naive import naive_free
 
@@ -249,9 +241,9 @@ def test_random_deals_in_batches():
 
 
 def test_wilson_interval_and_summary():
-    lo, hi = wilson_interval(0, 10)
+    lo, hi = (100 * x for x in wilson_interval(0, 10))
     assert lo == 0.0 and 0 < hi < 40
-    lo, hi = wilson_interval(7934, 20000)
+    lo, hi = (100 * x for x in wilson_interval(7934, 20000))
     assert lo < 39.67 < hi and hi - lo < 1.4
     games = [{"cleared": True, "tiles_left": 0}, {"cleared": False, "tiles_left": 10}, {"cleared": False, "tiles_left": 4}]
     s = summarize(games)
@@ -284,7 +276,7 @@ def test_cli_several_configurations_and_a_board_file(tmp_path):
     res = CliRunner().invoke(cli, ["play", str(path), "-n", "3", "-s", "all", "-H", "random", "--json"])
     assert res.exit_code == 0, res.output
     data = json.loads(res.output)
-    assert [c["strategy"] for c in data["configurations"]] == list(STRATEGIES)
+    assert [c["strategy"] for c in data["configurations"]] == list(STAM_STRATEGIES)
     assert all(c["boards"] == 3 for c in data["configurations"])
     res = CliRunner().invoke(cli, ["play", str(path), "-n", "2"])
     assert res.exit_code == 0 and "maxblock" in res.output
@@ -326,8 +318,8 @@ def test_cli_refuses_shisen_sho_and_unknown_methods(tmp_path):
 @pytest.mark.slow
 @pytest.mark.parametrize("strategy,paper", [("random", 39.67), ("multiple-first", 48.01), ("greedy", 46.25)])
 def test_random_heuristic_rows_of_table_1(turtle, strategy, paper):
-    """Seed 003, Table 1, Random heuristic: the paper's % lies in our 99.9 % interval."""
+    """Stam, Table 1, Random heuristic: the paper's % lies in our 99.9 % interval."""
     n = 1500
     cleared = sum(play_game(deal_solvable(turtle, seed=i)[0], strategy, "random", seed=i + 1_000_000_007).cleared for i in range(n))
-    lo, hi = wilson_interval(cleared, n, z=3.29)
+    lo, hi = (100 * x for x in wilson_interval(cleared, n, z=3.29))
     assert lo <= paper <= hi

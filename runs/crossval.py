@@ -17,7 +17,7 @@ decided and answered differently, a wrong solution, or an answer against what th
 known to be (solvable by construction, a planted blocked cycle, a CNF's satisfiability)
 is a *disagreement*: the board is written to a file with every answer.
 
->>> from mjsat.search.crossval import random_small_cases, run_crossval, MethodSpec
+>>> from mjsat.runs.crossval import random_small_cases, run_crossval, MethodSpec
 >>> report = run_crossval(random_small_cases(seed=1, count=5), [MethodSpec("ref", "ref")])
 >>> report.disagreements, report.per_method["ref"].decided
 ([], 5)
@@ -26,9 +26,7 @@ is a *disagreement*: the board is written to a file with every answer.
 from __future__ import annotations
 
 import dataclasses
-import inspect
 import itertools
-import json
 import math
 import statistics
 import time
@@ -36,13 +34,11 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
-from mjsat.board import GAMES, Board, find_variant
-from mjsat.boardio import board_to_json, load_board
-from mjsat.fileio import InputFileError, write_text_atomic
-from mjsat.limits import SizeLimitError
+from mjsat.board import GAMES, Board
+from mjsat.boardio import board_to_json
+from mjsat.fileio import write_text_atomic
 from mjsat.result import SOLVABLE, UNSOLVABLE, MethodNotApplicableError, SolveResult, SolverError
+from mjsat.runs.boards import SeedRange, board_files
 
 __all__ = [
     "CrossvalError",
@@ -58,7 +54,6 @@ __all__ = [
     "layout_cases",
     "folder_cases",
     "cnf_cases",
-    "cnf_builder",
     "random_small_cases",
     "exhaustive_cases",
     "height2_cases",
@@ -200,145 +195,53 @@ class BoardCase:
 
 
 def layout_cases(spec: str, count: int, *, seed_start: int = 0, solvable_every: int = 0) -> Iterator[BoardCase]:
-    """Seeded random deals of a named layout (:func:`mjsat.deal.deal_random`).
+    """Seeded random deals of a named layout (a :class:`~mjsat.runs.boards.SeedRange`).
 
     With ``solvable_every = k > 0`` every ``k``-th deal is solvable by construction instead
     (its ``expected`` is then ``solvable``).
 
     Notes
     -----
-    ``O(count)`` deals, each :math:`O(n)` (solvable ones: seed 003's restarts).
+    ``O(count)`` deals, each :math:`O(n)` (solvable ones: Stam's restarts).
     """
-    from mjsat.deal import deal_random, deal_solvable
     from mjsat.layouts import load_layout
 
-    layout = load_layout(spec)
-    for i in range(count):
-        seed = seed_start + i
-        if solvable_every and i % solvable_every == solvable_every - 1:
-            board, _ = deal_solvable(layout, seed=seed)
+    deals = SeedRange(load_layout(spec), seed_start, count, solvable_every=solvable_every)
+    for seed, board in deals:
+        if deals.is_solvable_deal(seed):
             yield BoardCase(f"{spec}:solvable:{seed}", board, f"layout {spec}", SOLVABLE)
         else:
-            yield BoardCase(f"{spec}:{seed}", deal_random(layout, seed=seed), f"layout {spec}")
-
-
-def _manifest(folder: Path) -> dict[str, str]:
-    """``{file name: expected status}`` from a ``manifest.json`` in ``folder`` (best effort)."""
-    path = folder / "manifest.json"
-    if not path.is_file():
-        return {}
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError):
-        return {}
-    entries = data.get("boards", data.get("instances", data)) if isinstance(data, dict) else data
-    out: dict[str, str] = {}
-    items = entries.items() if isinstance(entries, dict) else enumerate(entries if isinstance(entries, list) else [])
-    for key, entry in items:
-        if isinstance(entry, dict):
-            name = entry.get("board") or entry.get("file") or entry.get("path") or (key if isinstance(key, str) else None)
-            status = entry.get("expected") or entry.get("status") or entry.get("answer")
-        else:
-            name, status = key, entry
-        if isinstance(name, str) and status in (SOLVABLE, UNSOLVABLE):
-            out[Path(name).name] = status
-    return out
+            yield BoardCase(f"{spec}:{seed}", board, f"layout {spec}")
 
 
 def folder_cases(folder: str | Path) -> Iterator[BoardCase]:
-    """Every board file (``.json`` boards, ``.txt`` boards) under ``folder``, sorted.
-
-    JSON files that are not boards (a manifest, a layout) are skipped; a malformed board
-    file raises :class:`~mjsat.fileio.InputFileError`. Expected answers come from a
-    ``manifest.json`` beside the boards when it names them.
+    """Every board file under ``folder`` (:func:`mjsat.runs.boards.board_files`), sorted,
+    with the expected answers a manifest or the board states.
 
     Notes
     -----
     :math:`O(F)` file reads for ``F`` files, each parsed in :math:`O(n)`.
     """
-    root = Path(folder)
-    if not root.is_dir():
-        raise InputFileError(folder, None, "not a folder")
-    for path in sorted(p for p in root.rglob("*") if p.suffix.lower() in (".json", ".txt") and p.is_file()):
-        try:
-            text = path.read_text(encoding="utf-8", errors="replace")  # only sniffed; load_board reads strictly
-        except OSError as exc:
-            raise InputFileError(path, None, exc.strerror or str(exc)) from None
-        if path.suffix.lower() == ".json" and '"mjsat-board"' not in text:
-            continue
-        if path.suffix.lower() == ".txt" and not text.strip():
-            continue
-        board = load_board(path)
-        expected = _manifest(path.parent).get(path.name) or board.meta.get("expected")
-        yield BoardCase(str(path), board, f"folder {folder}", expected if expected in (SOLVABLE, UNSOLVABLE) else None)
-
-
-def cnf_builder() -> tuple[Callable[[str], list[tuple[str, Board, bool]]] | None, str]:
-    """The function that turns a CNF file into reduction boards, if mjsat.reductions has one.
-
-    Returns
-    -------
-    (callable or None, str)
-        ``build(path) -> [(target, board, satisfiable), ...]``, or ``None`` with the reason.
-
-    Notes
-    -----
-    Imports only; the builder costs what the reductions cost (:math:`O(n + m)` stacks) plus one SAT call on the formula.
-    """
-    try:
-        from mjsat.reductions.cnf import is_satisfiable, normalize_3cnf, read_dimacs
-        from mjsat.reductions.stacks import reduce_to_stacks
-    except ImportError as exc:
-        return None, f"mjsat.reductions provides no CNF-to-board builder yet ({exc})"
-    targets: list[tuple[str, Callable[[Any], Any]]] = [("stacks", reduce_to_stacks)]
-    try:
-        from mjsat.reductions.rows import reduce_to_rows  # type: ignore[import-not-found]
-
-        targets.append(("rows", reduce_to_rows))
-    except ImportError:
-        pass
-
-    def build(path: str) -> list[tuple[str, Board, bool]]:
-        formula = normalize_3cnf(read_dimacs(path))
-        sat, _ = is_satisfiable(formula.clauses)
-        out = []
-        for target, fn in targets:
-            try:
-                red = fn(formula)
-            except SizeLimitError as exc:
-                raise InputFileError(path, None, str(exc)) from None
-            out.append((target, getattr(red, "board", red), bool(sat)))
-        return out
-
-    return build, "ok: targets " + ", ".join(t for t, _ in targets)
+    for f in board_files(folder):
+        yield BoardCase(f.path, f.board, f"folder {folder}", f.expected)
 
 
 def cnf_cases(paths: Iterable[str | Path]) -> Iterator[BoardCase]:
-    """Boards built on the fly by the reductions from CNF files (``.cnf`` files of folders
-    too); ``expected`` is the formula's satisfiability.
-
-    Raises
-    ------
-    ValueError
-        :mod:`mjsat.reductions` has no builder yet (the message says so).
+    """The reductions' boards of CNF files (``.cnf`` files of folders too;
+    :func:`mjsat.generate.boards_from_cnf`); ``expected`` is the formula's satisfiability.
 
     Notes
     -----
-    One reduction and one SAT call per file and target.
+    One reduction per file and target, and one SAT call per file.
     """
-    build, why = cnf_builder()
-    if build is None:
-        raise ValueError(why)
+    from mjsat.generate import boards_from_cnf
+
     files: list[Path] = []
     for p in map(Path, paths):
         files.extend(sorted(p.rglob("*.cnf")) if p.is_dir() else [p])
     for f in files:
-        for target, board, sat in build(str(f)):
+        for target, board, sat in boards_from_cnf(f):
             yield BoardCase(f"{f}:{target}", board, "cnf", SOLVABLE if sat else UNSOLVABLE)
-
-
-RANDOM_SHAPES: tuple[str, ...] = ("rectangle", "holes")
-"""Shapes of the random Shisen-Sho boards, in turn: a full rectangle, a grid with holes."""
 
 
 def random_small_cases(
@@ -349,36 +252,18 @@ def random_small_cases(
     max_levels: int = 3,
     games: Sequence[str] = GAMES,
 ) -> Iterator[BoardCase]:
-    """Random small boards of :mod:`mjsat.generate` (seeded), of every game in turn.
-
-    Board ``i`` is of ``games[i % len(games)]``; the ``j``-th board of a game
-    (``j = i // len(games)``) has groups of the choice ``j % 3`` of
-    :data:`mjsat.generate.GROUP_SIZE_CHOICES` (pairs, fours, both mixed), and on
-    Shisen-Sho the shape ``(j // 3) % 2`` of :data:`RANDOM_SHAPES` (a full rectangle, or a
-    grid with holes), so every combination comes every six boards of a game. Boards
-    have at most ``max_tiles`` tiles (Shisen-Sho grids at most 6 x 5); Mahjong layouts are
-    :func:`mjsat.generate.random_small_layout` (at most ``max_levels`` levels).
+    """The random small boards of :func:`mjsat.generate.random_small_boards` (seeded), of
+    every game in turn.
 
     Notes
     -----
     ``O(count * max_tiles)``.
     """
-    from mjsat.generate import GROUP_SIZE_CHOICES, random_grid_board, random_small_board
+    from mjsat.generate import random_small_boards
 
-    rng = np.random.default_rng(seed)
-    choices = list(GROUP_SIZE_CHOICES.items())
-    for i in range(count):
-        game = find_variant(games[i % len(games)]).game
-        j = i // len(games)
-        kind, sizes = choices[j % len(choices)]
-        if game == "shisen-sho":
-            shape = RANDOM_SHAPES[(j // len(choices)) % len(RANDOM_SHAPES)]
-            board = random_grid_board(rng, max_tiles=max_tiles, full=shape == "rectangle", group_sizes=sizes)
-            what = f"{shape}-{kind}"
-        else:
-            board = random_small_board(rng, game=game, max_tiles=max_tiles, max_levels=max_levels, group_sizes=sizes)
-            what = kind
-        yield BoardCase(f"random-small:{seed}:{i}:{game}:{what}", board, f"random-small {game}")
+    boards = random_small_boards(seed, count, max_tiles=max_tiles, max_levels=max_levels, games=games)
+    for i, (label, board) in enumerate(boards):
+        yield BoardCase(f"random-small:{seed}:{i}:{label}", board, f"random-small {board.game}")
 
 
 def exhaustive_cases(max_tiles: int, *, games: Sequence[str] = GAMES) -> Iterator[BoardCase]:
@@ -397,14 +282,14 @@ def exhaustive_cases(max_tiles: int, *, games: Sequence[str] = GAMES) -> Iterato
 
 
 def height2_cases(*, seed: int, count: int, max_tiles: int = 16) -> Iterator[BoardCase]:
-    """Height-two boards (:mod:`mjsat.search.height2_gen`); a planted cycle is expected
+    """Height-two boards (:func:`mjsat.generate.height2_boards`); a planted cycle is expected
     ``unsolvable``.
 
     Notes
     -----
     ``O(count * max_tiles)``.
     """
-    from mjsat.search.height2_gen import height2_boards
+    from mjsat.generate import height2_boards
 
     for i, board in enumerate(height2_boards(seed, count, max_tiles=max_tiles)):
         expected = UNSOLVABLE if "planted_cycle" in board.meta else None

@@ -1,4 +1,4 @@
-"""The selection heuristics of seed 003 (Stam, section 3.3): Random and MaxBlock.
+"""The selection heuristics of Stam [St07]_ (section 3.3): Random and MaxBlock.
 
 A heuristic ranks stones and picks the best of a set of pairs. **Random** answers at
 random. **MaxBlock** prefers what blocks most: the *blocking value* of a stone ``S`` is
@@ -14,11 +14,15 @@ Everything here reads only the shape of the pile (never a face), as a player may
 Ties are broken at random (the paper does not say how).
 
 >>> from mjsat.board import Layout, MahjongBoard
->>> from mjsat.search.play import PlayerView
+>>> from mjsat.play.view import PlayerView
 >>> row = Layout([(0, 2 * i, 0) for i in range(8)])
 >>> view = PlayerView(MahjongBoard(row, [0, 1, 2, 3, 3, 2, 1, 0]))
 >>> [horizontal(view, t) for t in (0, 1, 3)]
 [3, 2, 0]
+
+References
+----------
+.. [St07] T. Stam, "Solving Mahjong Solitaire Positions", Leiden University, 2007.
 """
 
 from __future__ import annotations
@@ -37,7 +41,7 @@ class UnknownHeuristicError(ValueError):
 
 
 def horizontal(view, t: TileId) -> int:
-    """``hor(S)`` of seed 003, eq. 1: half the difference of the two side chains, floored.
+    """``hor(S)`` of Stam, eq. 1: half the difference of the two side chains, floored.
 
     Notes
     -----
@@ -48,7 +52,7 @@ def horizontal(view, t: TileId) -> int:
 
 
 def vertical(view, t: TileId) -> int:
-    """``ver(S)`` of seed 003, eq. 2: ``sum(hor(b) + 1)`` over the stones under ``S``.
+    """``ver(S)`` of Stam, eq. 2: ``sum(hor(b) + 1)`` over the stones under ``S``.
 
     Notes
     -----
@@ -60,7 +64,7 @@ def vertical(view, t: TileId) -> int:
 
 
 def blocking_value(view, t: TileId) -> int:
-    """The blocking value of seed 003, eq. 3: ``hor(S) + ver(S)``.
+    """The blocking value of Stam, eq. 3: ``hor(S) + ver(S)``.
 
     Notes
     -----

@@ -15,7 +15,8 @@ from mjsat.board import Layout
 from mjsat.cli import cli
 from mjsat.deal import deal_random
 from mjsat.fileio import InputFileError
-from mjsat.search.sample import SampleError, read_done, read_sample, sample, solve_deal, summarize, wilson_interval
+from mjsat.runs.sample import SampleError, read_done, read_sample, sample, solve_deal, summarize
+from mjsat.runs.stats import wilson_interval
 
 ROW = Layout([(0, 2 * i, 0) for i in range(8)], name="row-8")
 PY = {"engine": "python"}

@@ -16,8 +16,8 @@ from click.testing import CliRunner
 from mjsat import methods as methods_mod
 from mjsat.boardio import load_board, write_board
 from mjsat.cli import cli
-from mjsat.search import crossval as cv
-from mjsat.search.height2_gen import random_height2_board
+from mjsat.runs import crossval as cv
+from mjsat.generate import random_height2_board
 
 LIAR = textwrap.dedent(
     '''
@@ -109,16 +109,12 @@ def test_folder_and_manifest(tmp_path):
     assert [c.expected for c in cases] == ["solvable", None, None]
 
 
-def test_cnf_set_when_the_reductions_provide_it(tmp_path):
+def test_cnf_set_from_the_reductions(tmp_path):
     cnf = tmp_path / "f.cnf"
     cnf.write_text("p cnf 2 2\n1 2 0\n-1 0\n")
-    build, why = cv.cnf_builder()
-    if build is None:
-        with pytest.raises(ValueError, match="no CNF-to-board builder"):
-            list(cv.cnf_cases([cnf]))
-        return
     cases = list(cv.cnf_cases([cnf]))
-    assert cases and all(c.expected == "solvable" for c in cases)
+    assert [c.name.rsplit(":", 1)[1] for c in cases] == ["stacks", "rows"]
+    assert all(c.expected == "solvable" for c in cases)
 
 
 def test_cli_json_and_exit_codes(tmp_path, liar_methods):

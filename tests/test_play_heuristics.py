@@ -1,4 +1,4 @@
-"""The blocking value of seed 003 (eqs. 1-3) and the two heuristics."""
+"""Stam's blocking value (eqs. 1-3) and the two heuristics."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from mjsat.board import Layout, MahjongBoard
 from mjsat.generate import random_small_board
 from mjsat.layouts import load_layout
-from mjsat.search.heuristics import (
+from mjsat.play.heuristics import (
     MaxBlockHeuristic,
     RandomHeuristic,
     UnknownHeuristicError,
@@ -19,7 +19,7 @@ from mjsat.search.heuristics import (
     make_heuristic,
     vertical,
 )
-from mjsat.search.play import PlayerView
+from mjsat.play.view import PlayerView
 
 
 def naive_chain(positions, present, t, step):

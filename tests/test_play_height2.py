@@ -9,8 +9,23 @@ import pytest
 from mjsat.ref import solve_ref
 from mjsat.replay import replay
 from mjsat.search.height2 import has_blocked_cycle
-from mjsat.search.height2_gen import random_height2_board
-from mjsat.search.nopeek import RandomPlayer, Theorem5Player, measure, play, trace_loss, view_of
+from mjsat.generate import random_height2_board
+from mjsat.play.game import play_game
+from mjsat.play.height2 import measure, trace_loss
+from mjsat.play.strategies import Theorem5Strategy
+from mjsat.play.view import PlayerView
+
+
+def play(board, rng):
+    """Theorem 5's player on ``board``, drawing from ``rng``."""
+    return play_game(board, Theorem5Strategy(), rng=rng)
+
+
+def choose(board, rng):
+    """Theorem 5's first decision on ``board`` (what it sees through the view)."""
+    player = Theorem5Strategy()
+    player.choose(PlayerView(board), rng)
+    return player.decisions[-1]
 
 
 def _boards(seed, count, **kw):
@@ -32,7 +47,7 @@ def test_every_loss_is_the_three_off_the_ground_guess():
     for i, board in enumerate(boards):
         if has_blocked_cycle(board):
             continue
-        game = play(board, Theorem5Player(np.random.default_rng(i)))
+        game = play(board, np.random.default_rng(i))
         if game.cleared:
             replay(board, game.moves)
             continue
@@ -56,7 +71,7 @@ def test_every_loss_is_the_three_off_the_ground_guess():
 
 def test_no_guess_no_loss():
     for i, board in enumerate(_groups_of_four(3, 150)):
-        game = play(board, Theorem5Player(np.random.default_rng(i)))
+        game = play(board, np.random.default_rng(i))
         if not any(d.guess for d in game.decisions):
             assert game.cleared
 
@@ -65,7 +80,7 @@ def test_player_never_reads_a_covered_face():
     rng = np.random.default_rng(4)
     checked = 0
     for i, board in enumerate(_groups_of_four(5, 80)):
-        hidden = sorted(view_of(board).hidden)
+        hidden = sorted(PlayerView(board).seen().hidden)
         pairs = [(a, b) for a in hidden for b in hidden if a < b and board.groups[a] != board.groups[b]]
         if not pairs:
             continue
@@ -73,10 +88,9 @@ def test_player_never_reads_a_covered_face():
         groups = list(board.groups)
         groups[a], groups[b] = groups[b], groups[a]
         other = board.with_groups(groups)
-        assert view_of(other) == view_of(board)
-        left = {g: 4 for g in set(board.groups)}
-        d1 = Theorem5Player(np.random.default_rng(i)).choose(view_of(board), left)
-        d2 = Theorem5Player(np.random.default_rng(i)).choose(view_of(other), left)
+        assert PlayerView(other).seen() == PlayerView(board).seen()
+        d1 = choose(board, np.random.default_rng(i))
+        d2 = choose(other, np.random.default_rng(i))
         assert d1 == d2
         checked += 1
     assert checked > 30
@@ -84,8 +98,8 @@ def test_player_never_reads_a_covered_face():
 
 def test_reproducible_and_better_than_random():
     boards = _groups_of_four(6, 120)
-    a = [play(b, Theorem5Player(np.random.default_rng(7))).moves for b in boards[:10]]
-    b = [play(b, Theorem5Player(np.random.default_rng(7))).moves for b in boards[:10]]
+    a = [play(b, np.random.default_rng(7)).moves for b in boards[:10]]
+    b = [play(b, np.random.default_rng(7)).moves for b in boards[:10]]
     assert a == b
     m = measure(boards, seed=3)
     t5, rnd = m["players"]["theorem5"], m["players"]["random"]
@@ -96,15 +110,15 @@ def test_reproducible_and_better_than_random():
 
 
 def test_trace_loss_refuses_won_and_unsolvable_games():
-    from mjsat.search.height2_gen import planted_cycle_board
+    from mjsat.generate import planted_cycle_board
 
     won = next(
-        (b, g) for b in _groups_of_four(8, 20) for g in [play(b, Theorem5Player(np.random.default_rng(0)))] if g.cleared
+        (b, g) for b in _groups_of_four(8, 20) for g in [play(b, np.random.default_rng(0))] if g.cleared
     )
     with pytest.raises(ValueError, match="won"):
         trace_loss(*won)
     planted = planted_cycle_board(np.random.default_rng(1), n_tiles=12)
-    lost = play(planted, Theorem5Player(np.random.default_rng(0)))
+    lost = play(planted, np.random.default_rng(0))
     assert not lost.cleared
     with pytest.raises(ValueError, match="blocked cycle from the start"):
         trace_loss(planted, lost)
