@@ -135,5 +135,6 @@ def test_a_race_alternates_doubling_slices_until_one_decides(monkeypatch, tmp_pa
     race_fakes.calls.clear()
     r = run_plan(board, steps, name="race", time_limit=0.5)
     assert r.status == "unknown" and r.reason == "time limit"
-    assert sum(t for _, t in race_fakes.calls) <= 0.5 + 0.05  # the limit holds across the turns
-    assert [name for name, _ in race_fakes.calls] == ["never", "slow", "never", "slow", "never"]
+    # each turn asks for at most what is left and takes at least what it asked: the limit holds
+    assert sum(t for _, t in race_fakes.calls) <= 0.5 + 1e-6
+    assert [name for name, _ in race_fakes.calls][:2] == ["never", "slow"]
