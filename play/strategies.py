@@ -209,12 +209,14 @@ class GreedyStrategy(Strategy):
 
 
 class _Search:
-    """State of one root search: the view, the node budget, whether a frontier remains."""
+    """State of one root search: the view, the reading, the node budget, whether a frontier remains."""
 
-    __slots__ = ("view", "nodes", "max_nodes", "frontier", "exhausted", "cache")
+    __slots__ = ("view", "reading", "order", "nodes", "max_nodes", "frontier", "exhausted", "cache")
 
-    def __init__(self, view, max_nodes: int, cache: dict | None = None) -> None:
+    def __init__(self, view, reading: OTReading, max_nodes: int, order, cache: dict | None = None) -> None:
         self.view = view
+        self.reading = reading
+        self.order = order  # matches -> matches in the order they are tried
         self.nodes = 0
         self.max_nodes = max_nodes
         self.frontier = False
@@ -283,40 +285,46 @@ class _TwoStageNode:
     def _find_matches(self, s: _Search) -> None:
         stone = self.stone
         view = s.view
-        # a hidden face has no visible match
-        matches = [m for m in s.matches(stone) if m not in self.ancestors]
+        reading = s.reading
+        found = s.matches(stone)  # a hidden face has no visible match
+        if reading.cycles == "negative" and any(m in self.ancestors for m in found):
+            self.status = -1  # a match already used higher in the tree
+            return
+        matches = s.order([m for m in found if m not in self.ancestors])
         if not matches:
             self.status = -1
             return
-        if view.is_free(stone):
+        if self.depth == 0 or reading.pickable(view, stone):
             for m in matches:
                 if view.is_free(m):
                     self.status, self.path = 1, [(stone, m) if stone < m else (m, stone)]
                     return
-        self.sets = [_MatchObstructorSet(stone, m, self.depth, self.ancestors | {m}) for m in matches]
+        own = () if self.depth == 0 else reading.own_obstructors(s, stone)
+        self.sets = [_MatchObstructorSet(stone, m, self.depth, self.ancestors | {m}, own) for m in matches]
 
 
 class _MatchObstructorSet:
-    """The obstructors (left, above, right) of a stone and its match (MatchObstructorSet).
+    """The obstructors (left, above, right) of a match (Stam's MatchObstructorSet).
 
-    For the root the stone is free and only the match's obstructors count, as in the
-    paper; deeper down the stone itself must be freed too, so its obstructors join.
+    ``own`` are the obstructors of the stone itself that the reading adds below the root
+    (see :class:`OTReading`); the match's are added when it is not free.
     """
 
-    __slots__ = ("stone", "match", "depth", "ancestors", "status", "path", "needs", "children")
+    __slots__ = ("stone", "match", "depth", "ancestors", "status", "path", "needs", "children", "own")
 
-    def __init__(self, stone: TileId, match: TileId, depth: int, ancestors: frozenset[TileId]) -> None:
+    def __init__(self, stone: TileId, match: TileId, depth: int, ancestors: frozenset[TileId], own) -> None:
         self.stone = stone
         self.match = match
         self.depth = depth
         self.ancestors = ancestors
+        self.own = own
         self.status = 0
         self.path: list[Move] = []
         self.needs: list[tuple[list[TileId], list[TileId], list[TileId]]] | None = None
         self.children: dict[TileId, _TwoStageNode] = {}
 
     def _build(self, s: _Search) -> None:
-        self.needs = [s.obstructors(x) for x in (self.stone, self.match) if not s.view.is_free(x)]
+        self.needs = [*self.own, *([s.obstructors(self.match)] if not s.view.is_free(self.match) else [])]
         for group in self.needs:
             for tiles in group:
                 for o in tiles:
@@ -355,8 +363,7 @@ class _MatchObstructorSet:
                 self.status = -1
                 return
             if a == 1 and (l == 1 or r == 1):
-                side = left if l == 1 and (r != 1 or len(self._paths(left)) <= len(self._paths(right))) else right
-                path += self._paths(above) + self._paths(side)
+                path += self._paths(above) + self._paths(s.reading.choose_side(left, l, right, r, self._paths))
             else:
                 decided = False
         if decided:
@@ -364,6 +371,96 @@ class _MatchObstructorSet:
             seen: set[Move] = set()
             self.path = [m for m in [*path, pair] if not (m in seen or seen.add(m))]
             self.status = 1
+
+
+def _free_pickable(view, t: TileId) -> bool:
+    return view.is_free(t)
+
+
+def _always_pickable(view, t: TileId) -> bool:
+    return True
+
+
+def _uncovered_pickable(view, t: TileId) -> bool:
+    return not view.covering(t)
+
+
+def _own_all(s: _Search, t: TileId):
+    return () if s.view.is_free(t) else (s.obstructors(t),)
+
+
+def _own_none(s: _Search, t: TileId):
+    return ()
+
+
+def _own_above(s: _Search, t: TileId):
+    above = s.obstructors(t)[0]
+    return ((above, [], []),) if above else ()
+
+
+def _side_shorter(left, l, right, r, paths) -> list[TileId]:
+    return left if l == 1 and (r != 1 or len(paths(left)) <= len(paths(right))) else right
+
+
+def _side_left(left, l, right, r, paths) -> list[TileId]:
+    return left if l == 1 else right
+
+
+@dataclasses.dataclass(frozen=True)
+class OTReading:
+    """One reading of the choices section 3.4 of [St07]_ leaves open in Obstruction-Tree.
+
+    Parameters
+    ----------
+    stones : {"pair", "match", "match-above"}
+        What an obstructor below the root needs before it goes with a free match.
+        ``pair``: the obstructor must be free too, so its own obstructors (left, above,
+        right) join its match's. ``match``: only its match's obstructors count, as in
+        Algorithms 6 and 7 (the obstructor's side neighbours are its chain's outer
+        stones, picked before it). ``match-above``: the match's obstructors and the
+        stones covering the obstructor.
+    matches : {"tile", "heuristic"}
+        The order a stone's visible matches are tried in ("first pickpath with free
+        status"): tile order, or the heuristic's ranking.
+    cycles : {"skip", "negative"}
+        A match that is already higher in the tree: skipped, or the node is negative
+        (the paper's "the current node will return a negative status").
+    side : {"shorter", "left"}
+        When both sides of a match are cleared by pickPaths: the shorter one (left on a
+        tie), or always the left one.
+    """
+
+    stones: str = "pair"
+    matches: str = "tile"
+    cycles: str = "skip"
+    side: str = "shorter"
+
+    def __post_init__(self) -> None:
+        for field, known in _READING_CHOICES.items():
+            if getattr(self, field) not in known:
+                raise UnknownReadingError(f"unknown Obstruction-Tree {field} reading {getattr(self, field)!r} (known: {', '.join(known)})")
+
+    def pickable(self, view, t: TileId) -> bool:
+        """Whether obstructor ``t`` may go with a free match now."""
+        return _PICKABLE[self.stones](view, t)
+
+    def own_obstructors(self, s: _Search, t: TileId):
+        """The obstructor groups of stone ``t`` (below the root) that must go before it."""
+        return _OWN[self.stones](s, t)
+
+    def choose_side(self, left, l, right, r, paths) -> list[TileId]:
+        """The side whose pickPaths clear a match, given both statuses."""
+        return _SIDE[self.side](left, l, right, r, paths)
+
+
+_PICKABLE = {"pair": _free_pickable, "match": _always_pickable, "match-above": _uncovered_pickable}
+_OWN = {"pair": _own_all, "match": _own_none, "match-above": _own_above}
+_SIDE = {"shorter": _side_shorter, "left": _side_left}
+_READING_CHOICES = {"stones": tuple(_PICKABLE), "matches": ("tile", "heuristic"), "cycles": ("skip", "negative"), "side": tuple(_SIDE)}
+
+
+class UnknownReadingError(ValueError):
+    """No Obstruction-Tree reading of that name."""
 
 
 class ObstructionTreeStrategy(Strategy):
@@ -395,10 +492,19 @@ class ObstructionTreeStrategy(Strategy):
 
     name = "obstruction-tree"
 
-    def __init__(self, heuristic: str | Heuristic = "random", *, max_nodes: int = 4000, max_level: int = 12) -> None:
+    def __init__(
+        self,
+        heuristic: str | Heuristic = "random",
+        *,
+        max_nodes: int = 4000,
+        max_level: int = 12,
+        reading: OTReading | None = None,
+        **choices: str,
+    ) -> None:
         super().__init__(heuristic)
         self.max_nodes = int(max_nodes)
         self.max_level = int(max_level)
+        self.reading = dataclasses.replace(reading or OTReading(), **choices)
 
     def choose(self, view: PlayerView, rng: np.random.Generator) -> Move | None:
         move = self._next_planned(view)
@@ -407,7 +513,7 @@ class ObstructionTreeStrategy(Strategy):
         self._queue = []
         cache: dict = {}
         for root in self.heuristic.rank(view, view.free_tiles(), rng):
-            path = self.pick_path(view, root, cache=cache)
+            path = self.pick_path(view, root, cache=cache, rng=rng)
             if path:
                 self._queue = list(path)
                 move = self._next_planned(view)
@@ -415,12 +521,18 @@ class ObstructionTreeStrategy(Strategy):
                     return move
         return None
 
-    def pick_path(self, view, root: TileId, *, cache: dict | None = None) -> list[Move] | None:
+    def pick_path(
+        self, view, root: TileId, *, cache: dict | None = None, rng: np.random.Generator | None = None
+    ) -> list[Move] | None:
         """The pickPath found for ``root`` by iterative deepening, or ``None``.
 
-        ``cache`` may be shared by the searches of one position (matches, obstructors).
+        ``cache`` may be shared by the searches of one position (matches, obstructors);
+        ``rng`` breaks the heuristic's ties when it orders matches (default: seed 0).
         """
-        s = _Search(view, self.max_nodes, cache)
+        gen = np.random.default_rng(0) if rng is None else rng
+        heuristic = self.heuristic
+        order = _ORDERS[self.reading.matches](heuristic, view, gen)
+        s = _Search(view, self.reading, self.max_nodes, order, cache)
         node = _TwoStageNode(root, 0, frozenset())
         for level in range(self.max_level + 1):
             s.frontier = False
@@ -428,6 +540,17 @@ class ObstructionTreeStrategy(Strategy):
             if node.status or not s.frontier or s.exhausted:
                 break
         return node.path if node.status == 1 else None
+
+
+def _tile_order(heuristic, view, rng):
+    return lambda matches: matches
+
+
+def _heuristic_order(heuristic, view, rng):
+    return lambda matches: heuristic.rank(view, matches, rng) if len(matches) > 1 else matches
+
+
+_ORDERS = {"tile": _tile_order, "heuristic": _heuristic_order}
 
 
 def _matches(view: PlayerView) -> dict[GroupId, list[TileId]]:
