@@ -40,6 +40,7 @@ __all__ = [
     "MaxBlockLiteralHeuristic",
     "HEURISTICS",
     "CHAIN_READINGS",
+    "TIE_RULES",
     "make_heuristic",
     "horizontal",
     "vertical",
@@ -127,9 +128,14 @@ def _is_static(chains: str) -> bool:
 
 
 class Heuristic:
-    """Ranks stones and picks pairs; subclasses define :meth:`stone_score`."""
+    """Ranks stones and picks pairs; subclasses define :meth:`stone_score`.
+
+    ``ties`` (one of :data:`TIE_RULES`) breaks ties between equal scores: ``random``,
+    or the ``first`` / ``last`` in the order given (tile order for the strategies).
+    """
 
     name = ""
+    ties = "random"
 
     def stone_score(self, view, t: TileId) -> float:  # pragma: no cover - abstract
         raise NotImplementedError
@@ -141,7 +147,7 @@ class Heuristic:
         -----
         :math:`O(s \\log s)` plus one score per stone.
         """
-        keys = rng.random(len(stones))
+        keys = _TIE_KEYS[self.ties](rng, len(stones))
         scored = [(-self.stone_score(view, t), float(k), t) for t, k in zip(stones, keys)]
         return [t for _, _, t in sorted(scored)]
 
@@ -164,10 +170,25 @@ class Heuristic:
         values = [score(a) + score(b) for a, b in pairs]
         top = max(values)
         best = [p for p, v in zip(pairs, values) if v == top]
-        return best[int(rng.integers(len(best)))] if len(best) > 1 else best[0]
+        return best[_TIE_PICK[self.ties](rng, len(best))] if len(best) > 1 else best[0]
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"
+
+
+TIE_RULES: tuple[str, ...] = ("random", "first", "last")
+"""How a heuristic breaks ties: at random, or the first or last in the order given."""
+
+_TIE_KEYS = {
+    "random": lambda rng, n: rng.random(n),
+    "first": lambda rng, n: range(n),
+    "last": lambda rng, n: range(0, -n, -1),
+}
+_TIE_PICK = {
+    "random": lambda rng, n: int(rng.integers(n)),
+    "first": lambda rng, n: 0,
+    "last": lambda rng, n: n - 1,
+}
 
 
 class RandomHeuristic(Heuristic):
@@ -190,6 +211,8 @@ class MaxBlockHeuristic(Heuristic):
     chains : {"static", "present"}, optional (default="static")
         Count the side chains of eq. 1 on the static layout (every stone, picked or not)
         or through the present stones only (see :func:`horizontal`).
+    ties : {"random", "first", "last"}, optional (default="random")
+        Which of equally valued stones or pairs wins (see :class:`Heuristic`).
 
     Notes
     -----
@@ -199,11 +222,15 @@ class MaxBlockHeuristic(Heuristic):
     :func:`blocking_value` costs.
     """
 
-    def __init__(self, *, transitive: bool = True, chains: str = "static") -> None:
+    def __init__(self, *, transitive: bool = True, chains: str = "static", ties: str = "random") -> None:
         self.static = _is_static(chains)
+        if ties not in TIE_RULES:
+            raise UnknownHeuristicError(f"unknown tie rule {ties!r} (known: {', '.join(TIE_RULES)})")
         self.transitive = bool(transitive)
         self.chains = chains
-        self.name = _MAXBLOCK_NAMES.get((self.transitive, chains), f"maxblock(transitive={self.transitive}, chains={chains})")
+        self.ties = ties
+        known = _MAXBLOCK_NAMES.get((self.transitive, chains)) if ties == "random" else None
+        self.name = known or f"maxblock(transitive={self.transitive}, chains={chains}, ties={ties})"
 
     def stone_score(self, view, t: TileId) -> float:
         if self.static:
@@ -211,7 +238,7 @@ class MaxBlockHeuristic(Heuristic):
         return float(blocking_value(view, t, transitive=self.transitive, chains=self.chains))
 
     def __repr__(self) -> str:
-        return f"MaxBlockHeuristic(transitive={self.transitive}, chains={self.chains!r})"
+        return f"MaxBlockHeuristic(transitive={self.transitive}, chains={self.chains!r}, ties={self.ties!r})"
 
 
 class MaxBlockLiteralHeuristic(MaxBlockHeuristic):

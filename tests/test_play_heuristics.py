@@ -219,7 +219,10 @@ def test_names():
     mb = make_heuristic("maxblock")
     assert mb.transitive and mb.chains == "static"
     assert MaxBlockHeuristic(transitive=False, chains="present").name == "maxblock-literal"
-    assert MaxBlockHeuristic(chains="present").name == "maxblock(transitive=True, chains=present)"
+    assert MaxBlockHeuristic(chains="present").name == "maxblock(transitive=True, chains=present, ties=random)"
+    assert MaxBlockHeuristic(ties="first").name == "maxblock(transitive=True, chains=static, ties=first)"
+    with pytest.raises(UnknownHeuristicError):
+        MaxBlockHeuristic(ties="never")
     with pytest.raises(UnknownHeuristicError):
         make_heuristic("minblock")
     with pytest.raises(UnknownHeuristicError):
