@@ -247,7 +247,7 @@ class _TwoStageNode:
     path exists below; ``0``: undecided, search deeper. Decided statuses are kept.
     """
 
-    __slots__ = ("stone", "depth", "ancestors", "status", "path", "sets", "built")
+    __slots__ = ("stone", "depth", "ancestors", "status", "path", "sets", "built", "matches", "own")
 
     def __init__(self, stone: TileId, depth: int, ancestors: frozenset[TileId]) -> None:
         self.stone = stone
@@ -255,8 +255,10 @@ class _TwoStageNode:
         self.ancestors = ancestors | {stone}
         self.status = 0
         self.path: list[Move] = []
-        self.sets: list[_MatchObstructorSet] = []
+        self.sets: list[_MatchObstructorSet] | None = None  # made when the node is expanded
         self.built = False
+        self.matches: list[TileId] = []
+        self.own: tuple = ()
 
     def evaluate(self, s: _Search, level: int) -> None:
         """findMatches (Algorithm 6) and expandObstructors (Algorithm 8) to ``level``."""
@@ -274,6 +276,9 @@ class _TwoStageNode:
         if self.depth >= level:
             s.frontier = True
             return
+        if self.sets is None:
+            stone, depth, ancestors, own = self.stone, self.depth, self.ancestors, self.own
+            self.sets = [_MatchObstructorSet(stone, m, depth, ancestors | {m}, own) for m in self.matches]
         for mos in self.sets:
             mos.evaluate(s, level)
             if mos.status == 1:  # the first pickPath found
@@ -299,8 +304,8 @@ class _TwoStageNode:
                 if view.is_free(m):
                     self.status, self.path = 1, [(stone, m) if stone < m else (m, stone)]
                     return
-        own = () if self.depth == 0 else reading.own_obstructors(s, stone)
-        self.sets = [_MatchObstructorSet(stone, m, self.depth, self.ancestors | {m}, own) for m in matches]
+        self.own = () if self.depth == 0 else reading.own_obstructors(s, stone)
+        self.matches = matches
 
 
 class _MatchObstructorSet:
@@ -331,12 +336,18 @@ class _MatchObstructorSet:
                     if o not in self.ancestors and o not in self.children:
                         self.children[o] = _TwoStageNode(o, self.depth + 1, self.ancestors)
 
-    def _direction(self, tiles: list[TileId]) -> int:
+    def _direction(self, s: _Search, level: int, tiles: list[TileId]) -> int:
+        """The status of one direction: its obstructors searched to ``level``, stopping at
+        the first negative one (one is enough to close the direction)."""
         status = 1
         for o in tiles:
             if o in self.ancestors:  # cyclic: a stone higher up in the tree
                 return -1
-            status = min(status, self.children[o].status)
+            child = self.children[o]
+            child.evaluate(s, level)
+            if child.status == -1:
+                return -1
+            status = min(status, child.status)
         return status
 
     def _paths(self, tiles: list[TileId]) -> list[Move]:
@@ -349,19 +360,20 @@ class _MatchObstructorSet:
         if self.needs is None:
             self._build(s)
         assert self.needs is not None
-        for above, left, right in self.needs:  # a blocked stone above: fatal at once
-            if self._direction(above) == -1:
+        statuses = []
+        for above, left, right in self.needs:  # above first: one negative there is fatal
+            a = self._direction(s, level, above)
+            if a == -1:
                 self.status = -1
                 return
-        for child in self.children.values():
-            child.evaluate(s, level)
+            l, r = self._direction(s, level, left), self._direction(s, level, right)
+            if l == -1 and r == -1:
+                self.status = -1
+                return
+            statuses.append((a, l, r))
         path: list[Move] = []
         decided = True
-        for above, left, right in self.needs:
-            a, l, r = self._direction(above), self._direction(left), self._direction(right)
-            if a == -1 or (l == -1 and r == -1):
-                self.status = -1
-                return
+        for (above, left, right), (a, l, r) in zip(self.needs, statuses):
             if a == 1 and (l == 1 or r == 1):
                 path += self._paths(above) + self._paths(s.reading.choose_side(left, l, right, r, self._paths))
             else:
