@@ -37,7 +37,17 @@ PAPER: dict[tuple[str, str], tuple[int, float, float, int]] = {
 }
 """Seed 003, Table 1: solved positions, % solved, tiles left when not solved, seconds."""
 
-CONFIGS = tuple((s, h) for h in ("random", "maxblock") for s in ("random", "multiple-first", "greedy", "obstruction-tree"))
+HEURISTIC_ORDER = ("random", "maxblock", "maxblock-literal")
+"""The heuristics of the table: ``maxblock`` (eq. 2 transitive, static chains) and
+``maxblock-literal`` both stand for the paper's MaxBlock rows."""
+
+CONFIGS = tuple((s, h) for h in HEURISTIC_ORDER for s in ("random", "multiple-first", "greedy", "obstruction-tree"))
+
+
+def paper_row(strategy: str, heuristic: str) -> tuple[int, float, float, int]:
+    """The paper's Table 1 row a configuration is compared with (every MaxBlock reading
+    with the MaxBlock rows)."""
+    return PAPER[(strategy, "maxblock" if heuristic.startswith("maxblock") else heuristic)]
 
 
 def _load(path: Path) -> dict[int, dict[str, Any]]:
@@ -75,7 +85,7 @@ def summarize_games(all_games: list[dict[str, Any]]) -> list[dict[str, Any]]:
         if not games:
             continue
         ours = summarize(games)
-        s, sp, r, t = PAPER[(strategy, heuristic)]
+        s, sp, r, t = paper_row(strategy, heuristic)
         lo, hi = ours["ci95"]
         plo, phi = (100 * x for x in wilson_interval(s, 20_000))
         ours.update(
@@ -166,6 +176,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--fresh", action="store_true", help="forget earlier positions")
     parser.add_argument("--layout", default="turtle")
     parser.add_argument("--strategies", default="all", help="comma-separated strategies to play now (default all)")
+    parser.add_argument("--heuristics", default="all", help="comma-separated heuristics to play now (default all)")
     parser.add_argument("--fatal", type=int, default=None, metavar="K", help="instead: fatal-move histograms on positions 0..K-1")
     parser.add_argument("--time-limit", type=float, default=10.0, help="per solve, with --fatal")
     args = parser.parse_args(argv)
@@ -193,14 +204,15 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     target = 200 if args.quick else args.positions
     stem = "play_quick" if args.quick else "play"
-    if args.strategies == "all":
-        configs, suffix = CONFIGS, ""
-    else:
-        wanted = [s.strip() for s in args.strategies.split(",")]
-        configs = tuple(c for c in CONFIGS if c[0] in wanted)
+    configs, suffix = CONFIGS, ""
+    for field, chosen in ((0, args.strategies), (1, args.heuristics)):
+        if chosen == "all":
+            continue
+        wanted = [s.strip() for s in chosen.split(",")]
+        configs = tuple(c for c in configs if c[field] in wanted)
         if not configs:
-            parser.error(f"no strategy among {wanted} (known: {', '.join(sorted({c[0] for c in CONFIGS}))})")
-        suffix = "_" + "_".join(sorted({c[0] for c in configs}))
+            parser.error(f"no configuration with {wanted} (known: {', '.join(sorted({c[field] for c in CONFIGS}))})")
+        suffix += "_" + "_".join(sorted({c[field] for c in configs}))
     jsonl = RESULTS / f"{stem}_positions{suffix}.jsonl"
     if args.fresh and jsonl.exists():
         jsonl.unlink()
@@ -232,7 +244,8 @@ def main(argv: list[str] | None = None) -> int:
         "configurations": summary,
         "resume": f"python -m benchmarks.bench_play --positions {target} --workers {args.workers}"
         + (" --quick" if args.quick else "")
-        + ("" if args.strategies == "all" else f" --strategies {args.strategies}"),
+        + ("" if args.strategies == "all" else f" --strategies {args.strategies}")
+        + ("" if args.heuristics == "all" else f" --heuristics {args.heuristics}"),
     }
     write_text_atomic(RESULTS / f"{stem}.json", json.dumps(data, indent=1) + "\n")
     return 0

@@ -10,7 +10,7 @@ import click
 __all__ = ["play"]
 
 _STRATEGIES = ("random", "multiple-first", "greedy", "obstruction-tree", "all")
-_HEURISTICS = ("random", "maxblock", "all")
+_HEURISTICS = ("random", "maxblock", "maxblock-literal", "all")
 
 
 @click.command()
@@ -21,7 +21,7 @@ _HEURISTICS = ("random", "maxblock", "all")
 @click.option("--seed", type=int, default=0, show_default=True, help="Deal i comes from seed SEED+i; the play on it from a seed derived from that.")
 @click.option("--solvable", is_flag=True, help="With --layout: deals solvable by construction (Stam's Algorithm 1).")
 @click.option("-s", "--strategy", "strategies", multiple=True, type=click.Choice(_STRATEGIES, case_sensitive=False), help="Strategy (repeatable; `all` for the four). Default random.")
-@click.option("-H", "--heuristic", "heuristics", multiple=True, type=click.Choice(_HEURISTICS, case_sensitive=False), help="Heuristic (repeatable; `all` for both). Default maxblock.")
+@click.option("-H", "--heuristic", "heuristics", multiple=True, type=click.Choice(_HEURISTICS, case_sensitive=False), help="Heuristic (repeatable; `all` for the three). Default maxblock.")
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True, help="Processes playing in parallel.")
 @click.option("--fatal", is_flag=True, help="For every game not cleared, find the fatal move with an exact solver.")
 @click.option("--method", default=None, help="Exact method for --fatal (default: auto; see `mjsat methods`).")
@@ -51,8 +51,12 @@ def play(
     `random` (the heuristic's best free pair), `multiple-first` (free quadruples, then
     triples, then pairs), `greedy` (the pair that frees most stones), `obstruction-tree`
     (search for a path that frees a stone's match). Heuristics: `random`, `maxblock`
-    (the stone that blocks most). Per configuration it prints the boards cleared, with a
-    95 % Wilson interval, and the tiles left on average on boards not cleared.
+    (the stone that blocks most: eq. 2 read transitively, every stone of the pile
+    underneath adding its own blocking value, and the side chains of eq. 1 counted on
+    the layout as dealt) and `maxblock-literal` (eq. 2 over the stones directly below,
+    chains of the stones still present). Per configuration it prints the boards
+    cleared, with a 95 % Wilson interval, and the tiles left on average on boards not
+    cleared.
 
     \b
     mjsat play --layout turtle -n 200 --solvable -s random -H maxblock

@@ -33,50 +33,109 @@ import numpy as np
 
 from mjsat.board import Move, TileId
 
-__all__ = ["Heuristic", "RandomHeuristic", "MaxBlockHeuristic", "HEURISTICS", "make_heuristic", "horizontal", "vertical", "blocking_value", "UnknownHeuristicError"]
+__all__ = [
+    "Heuristic",
+    "RandomHeuristic",
+    "MaxBlockHeuristic",
+    "MaxBlockLiteralHeuristic",
+    "HEURISTICS",
+    "CHAIN_READINGS",
+    "TIE_RULES",
+    "make_heuristic",
+    "horizontal",
+    "vertical",
+    "blocking_value",
+    "static_blocking_values",
+    "UnknownHeuristicError",
+]
 
 
 class UnknownHeuristicError(ValueError):
     """No heuristic of that name."""
 
 
-def horizontal(view, t: TileId) -> int:
+def horizontal(view, t: TileId, *, chains: str = "present") -> int:
     """``hor(S)`` of Stam, eq. 1: half the difference of the two side chains, floored.
+
+    Parameters
+    ----------
+    view : PlayerView
+    t : int
+        The stone.
+    chains : {"present", "static"}
+        ``present``: the chains run through the stones still on the board (a gap ends
+        them); ``static``: through every stone of the layout, picked or not.
 
     Notes
     -----
     :math:`O(c)` for ``c`` the tiles in the two chains.
     """
-    left, right = view.side_chains(t)
+    left, right = view.side_chains(t, static=_is_static(chains))
     return abs(len(left) - len(right)) // 2
 
 
-def vertical(view, t: TileId) -> int:
-    """``ver(S)`` of Stam, eq. 2: ``sum(hor(b) + 1)`` over the stones under ``S``.
+def vertical(view, t: TileId, *, transitive: bool = False, chains: str = "present") -> int:
+    """``ver(S)`` of Stam, eq. 2, over the stones ``B`` under ``S`` (0 on the bottom level).
+
+    Parameters
+    ----------
+    view : PlayerView
+    t : int
+        The stone.
+    transitive : bool
+        False (the literal eq. 2): ``sum(hor(b) + 1 for b in B)``. True: every stone of
+        the pile underneath counts, each with its own blocking value,
+        ``sum(hor(b) + ver(b) + 1 for b in B)`` with ``ver(b)`` read the same way; a stone
+        reached along two piles (a tile bridging two others) counts once per pile.
+    chains : {"present", "static"}
+        The side chains of ``hor`` (see :func:`horizontal`).
 
     Notes
     -----
-    :math:`O(k c)` for ``k`` stones below (at most four) with chains of ``c`` tiles.
+    :math:`O(k c)` for ``k`` stones in the pile underneath with chains of ``c`` tiles.
     """
     if view.level(t) == 0:
         return 0
-    return sum(horizontal(view, b) + 1 for b in view.below(t))
+    total = 0
+    for b in view.below(t):
+        total += horizontal(view, b, chains=chains) + 1
+        if transitive:
+            total += vertical(view, b, transitive=True, chains=chains)
+    return total
 
 
-def blocking_value(view, t: TileId) -> int:
+def blocking_value(view, t: TileId, *, transitive: bool = False, chains: str = "present") -> int:
     """The blocking value of Stam, eq. 3: ``hor(S) + ver(S)``.
+
+    The keywords choose the reading (see :func:`vertical` and :func:`horizontal`); the
+    defaults are the literal equations.
 
     Notes
     -----
-    :math:`O(c)`, see :func:`horizontal` and :func:`vertical`.
+    :math:`O(k c)`, see :func:`horizontal` and :func:`vertical`.
     """
-    return horizontal(view, t) + vertical(view, t)
+    return horizontal(view, t, chains=chains) + vertical(view, t, transitive=transitive, chains=chains)
+
+
+CHAIN_READINGS: tuple[str, ...] = ("present", "static")
+"""How the side chains of eq. 1 are read: through the present stones, or the whole layout."""
+
+
+def _is_static(chains: str) -> bool:
+    if chains not in CHAIN_READINGS:
+        raise UnknownHeuristicError(f"unknown chain reading {chains!r} (known: {', '.join(CHAIN_READINGS)})")
+    return chains == "static"
 
 
 class Heuristic:
-    """Ranks stones and picks pairs; subclasses define :meth:`stone_score`."""
+    """Ranks stones and picks pairs; subclasses define :meth:`stone_score`.
+
+    ``ties`` (one of :data:`TIE_RULES`) breaks ties between equal scores: ``random``,
+    or the ``first`` / ``last`` in the order given (tile order for the strategies).
+    """
 
     name = ""
+    ties = "random"
 
     def stone_score(self, view, t: TileId) -> float:  # pragma: no cover - abstract
         raise NotImplementedError
@@ -88,7 +147,7 @@ class Heuristic:
         -----
         :math:`O(s \\log s)` plus one score per stone.
         """
-        keys = rng.random(len(stones))
+        keys = _TIE_KEYS[self.ties](rng, len(stones))
         scored = [(-self.stone_score(view, t), float(k), t) for t, k in zip(stones, keys)]
         return [t for _, _, t in sorted(scored)]
 
@@ -111,10 +170,25 @@ class Heuristic:
         values = [score(a) + score(b) for a, b in pairs]
         top = max(values)
         best = [p for p, v in zip(pairs, values) if v == top]
-        return best[int(rng.integers(len(best)))] if len(best) > 1 else best[0]
+        return best[_TIE_PICK[self.ties](rng, len(best))] if len(best) > 1 else best[0]
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"
+
+
+TIE_RULES: tuple[str, ...] = ("random", "first", "last")
+"""How a heuristic breaks ties: at random, or the first or last in the order given."""
+
+_TIE_KEYS = {
+    "random": lambda rng, n: rng.random(n),
+    "first": lambda rng, n: range(n),
+    "last": lambda rng, n: range(0, -n, -1),
+}
+_TIE_PICK = {
+    "random": lambda rng, n: int(rng.integers(n)),
+    "first": lambda rng, n: 0,
+    "last": lambda rng, n: n - 1,
+}
 
 
 class RandomHeuristic(Heuristic):
@@ -127,23 +201,96 @@ class RandomHeuristic(Heuristic):
 
 
 class MaxBlockHeuristic(Heuristic):
-    """Prefer the stone or pair with the highest blocking value (:func:`blocking_value`)."""
+    """Prefer the stone or pair with the highest blocking value (:func:`blocking_value`).
 
-    name = "maxblock"
+    Parameters
+    ----------
+    transitive : bool, optional (default=True)
+        Read eq. 2 transitively: every stone of the pile underneath counts, each with its
+        own horizontal and vertical value (see :func:`vertical`).
+    chains : {"static", "present"}, optional (default="static")
+        Count the side chains of eq. 1 on the static layout (every stone, picked or not)
+        or through the present stones only (see :func:`horizontal`).
+    ties : {"random", "first", "last"}, optional (default="random")
+        Which of equally valued stones or pairs wins (see :class:`Heuristic`).
+
+    Notes
+    -----
+    With static chains the blocking value of a stone never changes (the stones under a
+    present stone are all present), so the values are computed once per layout and a
+    score costs :math:`O(1)`; with present chains each score costs what
+    :func:`blocking_value` costs.
+    """
+
+    def __init__(self, *, transitive: bool = True, chains: str = "static", ties: str = "random") -> None:
+        self.static = _is_static(chains)
+        if ties not in TIE_RULES:
+            raise UnknownHeuristicError(f"unknown tie rule {ties!r} (known: {', '.join(TIE_RULES)})")
+        self.transitive = bool(transitive)
+        self.chains = chains
+        self.ties = ties
+        known = _MAXBLOCK_NAMES.get((self.transitive, chains)) if ties == "random" else None
+        self.name = known or f"maxblock(transitive={self.transitive}, chains={chains}, ties={ties})"
 
     def stone_score(self, view, t: TileId) -> float:
-        return float(blocking_value(view, t))
+        if self.static:
+            return static_blocking_values(view, transitive=self.transitive)[t]
+        return float(blocking_value(view, t, transitive=self.transitive, chains=self.chains))
+
+    def __repr__(self) -> str:
+        return f"MaxBlockHeuristic(transitive={self.transitive}, chains={self.chains!r}, ties={self.ties!r})"
 
 
-HEURISTICS: dict[str, type[Heuristic]] = {"random": RandomHeuristic, "maxblock": MaxBlockHeuristic}
-"""The heuristics by name."""
+class MaxBlockLiteralHeuristic(MaxBlockHeuristic):
+    """MaxBlock read literally: eq. 2 over the stones directly below, chains of present stones."""
+
+    def __init__(self) -> None:
+        super().__init__(transitive=False, chains="present")
+
+
+_MAXBLOCK_NAMES: dict[tuple[bool, str], str] = {(True, "static"): "maxblock", (False, "present"): "maxblock-literal"}
+
+
+def static_blocking_values(view, *, transitive: bool = True) -> tuple[float, ...]:
+    """Every stone's blocking value with the chains counted on the static layout.
+
+    Built once per layout and sides (kept by :meth:`mjsat.layout.Layout.memo`): with
+    static chains a stone's value depends on the layout only.
+
+    Notes
+    -----
+    :math:`O(n c)` to build, for ``n`` stones and chains of ``c`` tiles; :math:`O(1)` after.
+    """
+    layout = view.layout
+
+    def build() -> tuple[float, ...]:
+        below = layout.below
+        hor = [horizontal(view, t, chains="static") for t in range(len(layout))]
+        ver = [0] * len(layout)
+        for t in sorted(range(len(layout)), key=lambda u: layout.positions[u][2]):
+            if layout.positions[t][2] > 0:
+                ver[t] = sum(hor[b] + 1 + (ver[b] if transitive else 0) for b in below[t])
+        return tuple(float(h + v) for h, v in zip(hor, ver))
+
+    return layout.memo(("maxblock-static", view.sides, bool(transitive)), build)
+
+
+HEURISTICS: dict[str, type[Heuristic]] = {
+    "random": RandomHeuristic,
+    "maxblock": MaxBlockHeuristic,
+    "maxblock-literal": MaxBlockLiteralHeuristic,
+}
+"""The heuristics by name: ``maxblock`` is Stam's MaxBlock read transitively with static
+chains, ``maxblock-literal`` the equations read literally (see :class:`MaxBlockHeuristic`)."""
 
 
 def make_heuristic(name: str | Heuristic) -> Heuristic:
-    """A heuristic by name (``random``, ``maxblock``; ``max-block`` also works)."""
+    """A heuristic by name (``random``, ``maxblock``, ``maxblock-literal``; ``max-block``
+    and ``max_block_literal`` also work)."""
     if isinstance(name, Heuristic):
         return name
+    by_key = {k.replace("-", ""): cls for k, cls in HEURISTICS.items()}
     key = str(name).strip().lower().replace("-", "").replace("_", "")
-    if key not in HEURISTICS:
+    if key not in by_key:
         raise UnknownHeuristicError(f"unknown heuristic {name!r} (known: {', '.join(HEURISTICS)})")
-    return HEURISTICS[key]()
+    return by_key[key]()

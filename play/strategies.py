@@ -209,12 +209,14 @@ class GreedyStrategy(Strategy):
 
 
 class _Search:
-    """State of one root search: the view, the node budget, whether a frontier remains."""
+    """State of one root search: the view, the reading, the node budget, whether a frontier remains."""
 
-    __slots__ = ("view", "nodes", "max_nodes", "frontier", "exhausted", "cache")
+    __slots__ = ("view", "reading", "order", "nodes", "max_nodes", "frontier", "exhausted", "cache")
 
-    def __init__(self, view, max_nodes: int, cache: dict | None = None) -> None:
+    def __init__(self, view, reading: OTReading, max_nodes: int, order, cache: dict | None = None) -> None:
         self.view = view
+        self.reading = reading
+        self.order = order  # matches -> matches in the order they are tried
         self.nodes = 0
         self.max_nodes = max_nodes
         self.frontier = False
@@ -245,7 +247,7 @@ class _TwoStageNode:
     path exists below; ``0``: undecided, search deeper. Decided statuses are kept.
     """
 
-    __slots__ = ("stone", "depth", "ancestors", "status", "path", "sets", "built")
+    __slots__ = ("stone", "depth", "ancestors", "status", "path", "sets", "built", "matches", "own")
 
     def __init__(self, stone: TileId, depth: int, ancestors: frozenset[TileId]) -> None:
         self.stone = stone
@@ -253,8 +255,10 @@ class _TwoStageNode:
         self.ancestors = ancestors | {stone}
         self.status = 0
         self.path: list[Move] = []
-        self.sets: list[_MatchObstructorSet] = []
+        self.sets: list[_MatchObstructorSet] | None = None  # made when the node is expanded
         self.built = False
+        self.matches: list[TileId] = []
+        self.own: tuple = ()
 
     def evaluate(self, s: _Search, level: int) -> None:
         """findMatches (Algorithm 6) and expandObstructors (Algorithm 8) to ``level``."""
@@ -272,6 +276,9 @@ class _TwoStageNode:
         if self.depth >= level:
             s.frontier = True
             return
+        if self.sets is None:
+            stone, depth, ancestors, own = self.stone, self.depth, self.ancestors, self.own
+            self.sets = [_MatchObstructorSet(stone, m, depth, ancestors | {m}, own) for m in self.matches]
         for mos in self.sets:
             mos.evaluate(s, level)
             if mos.status == 1:  # the first pickPath found
@@ -283,52 +290,64 @@ class _TwoStageNode:
     def _find_matches(self, s: _Search) -> None:
         stone = self.stone
         view = s.view
-        # a hidden face has no visible match
-        matches = [m for m in s.matches(stone) if m not in self.ancestors]
+        reading = s.reading
+        found = s.matches(stone)  # a hidden face has no visible match
+        if reading.cycles == "negative" and any(m in self.ancestors for m in found):
+            self.status = -1  # a match already used higher in the tree
+            return
+        matches = s.order([m for m in found if m not in self.ancestors])
         if not matches:
             self.status = -1
             return
-        if view.is_free(stone):
+        if self.depth == 0 or reading.pickable(view, stone):
             for m in matches:
                 if view.is_free(m):
                     self.status, self.path = 1, [(stone, m) if stone < m else (m, stone)]
                     return
-        self.sets = [_MatchObstructorSet(stone, m, self.depth, self.ancestors | {m}) for m in matches]
+        self.own = () if self.depth == 0 else reading.own_obstructors(s, stone)
+        self.matches = matches
 
 
 class _MatchObstructorSet:
-    """The obstructors (left, above, right) of a stone and its match (MatchObstructorSet).
+    """The obstructors (left, above, right) of a match (Stam's MatchObstructorSet).
 
-    For the root the stone is free and only the match's obstructors count, as in the
-    paper; deeper down the stone itself must be freed too, so its obstructors join.
+    ``own`` are the obstructors of the stone itself that the reading adds below the root
+    (see :class:`OTReading`); the match's are added when it is not free.
     """
 
-    __slots__ = ("stone", "match", "depth", "ancestors", "status", "path", "needs", "children")
+    __slots__ = ("stone", "match", "depth", "ancestors", "status", "path", "needs", "children", "own")
 
-    def __init__(self, stone: TileId, match: TileId, depth: int, ancestors: frozenset[TileId]) -> None:
+    def __init__(self, stone: TileId, match: TileId, depth: int, ancestors: frozenset[TileId], own) -> None:
         self.stone = stone
         self.match = match
         self.depth = depth
         self.ancestors = ancestors
+        self.own = own
         self.status = 0
         self.path: list[Move] = []
         self.needs: list[tuple[list[TileId], list[TileId], list[TileId]]] | None = None
         self.children: dict[TileId, _TwoStageNode] = {}
 
     def _build(self, s: _Search) -> None:
-        self.needs = [s.obstructors(x) for x in (self.stone, self.match) if not s.view.is_free(x)]
+        self.needs = [*self.own, *([s.obstructors(self.match)] if not s.view.is_free(self.match) else [])]
         for group in self.needs:
             for tiles in group:
                 for o in tiles:
                     if o not in self.ancestors and o not in self.children:
                         self.children[o] = _TwoStageNode(o, self.depth + 1, self.ancestors)
 
-    def _direction(self, tiles: list[TileId]) -> int:
+    def _direction(self, s: _Search, level: int, tiles: list[TileId]) -> int:
+        """The status of one direction: its obstructors searched to ``level``, stopping at
+        the first negative one (one is enough to close the direction)."""
         status = 1
         for o in tiles:
             if o in self.ancestors:  # cyclic: a stone higher up in the tree
                 return -1
-            status = min(status, self.children[o].status)
+            child = self.children[o]
+            child.evaluate(s, level)
+            if child.status == -1:
+                return -1
+            status = min(status, child.status)
         return status
 
     def _paths(self, tiles: list[TileId]) -> list[Move]:
@@ -341,22 +360,22 @@ class _MatchObstructorSet:
         if self.needs is None:
             self._build(s)
         assert self.needs is not None
-        for above, left, right in self.needs:  # a blocked stone above: fatal at once
-            if self._direction(above) == -1:
+        statuses = []
+        for above, left, right in self.needs:  # above first: one negative there is fatal
+            a = self._direction(s, level, above)
+            if a == -1:
                 self.status = -1
                 return
-        for child in self.children.values():
-            child.evaluate(s, level)
+            l, r = self._direction(s, level, left), self._direction(s, level, right)
+            if l == -1 and r == -1:
+                self.status = -1
+                return
+            statuses.append((a, l, r))
         path: list[Move] = []
         decided = True
-        for above, left, right in self.needs:
-            a, l, r = self._direction(above), self._direction(left), self._direction(right)
-            if a == -1 or (l == -1 and r == -1):
-                self.status = -1
-                return
+        for (above, left, right), (a, l, r) in zip(self.needs, statuses):
             if a == 1 and (l == 1 or r == 1):
-                side = left if l == 1 and (r != 1 or len(self._paths(left)) <= len(self._paths(right))) else right
-                path += self._paths(above) + self._paths(side)
+                path += self._paths(above) + self._paths(s.reading.choose_side(left, l, right, r, self._paths))
             else:
                 decided = False
         if decided:
@@ -364,6 +383,96 @@ class _MatchObstructorSet:
             seen: set[Move] = set()
             self.path = [m for m in [*path, pair] if not (m in seen or seen.add(m))]
             self.status = 1
+
+
+def _free_pickable(view, t: TileId) -> bool:
+    return view.is_free(t)
+
+
+def _always_pickable(view, t: TileId) -> bool:
+    return True
+
+
+def _uncovered_pickable(view, t: TileId) -> bool:
+    return not view.covering(t)
+
+
+def _own_all(s: _Search, t: TileId):
+    return () if s.view.is_free(t) else (s.obstructors(t),)
+
+
+def _own_none(s: _Search, t: TileId):
+    return ()
+
+
+def _own_above(s: _Search, t: TileId):
+    above = s.obstructors(t)[0]
+    return ((above, [], []),) if above else ()
+
+
+def _side_shorter(left, l, right, r, paths) -> list[TileId]:
+    return left if l == 1 and (r != 1 or len(paths(left)) <= len(paths(right))) else right
+
+
+def _side_left(left, l, right, r, paths) -> list[TileId]:
+    return left if l == 1 else right
+
+
+@dataclasses.dataclass(frozen=True)
+class OTReading:
+    """One reading of the choices section 3.4 of [St07]_ leaves open in Obstruction-Tree.
+
+    Parameters
+    ----------
+    stones : {"pair", "match", "match-above"}
+        What an obstructor below the root needs before it goes with a free match.
+        ``pair``: the obstructor must be free too, so its own obstructors (left, above,
+        right) join its match's. ``match``: only its match's obstructors count, as in
+        Algorithms 6 and 7 (the obstructor's side neighbours are its chain's outer
+        stones, picked before it). ``match-above``: the match's obstructors and the
+        stones covering the obstructor.
+    matches : {"tile", "heuristic"}
+        The order a stone's visible matches are tried in ("first pickpath with free
+        status"): tile order, or the heuristic's ranking.
+    cycles : {"skip", "negative"}
+        A match that is already higher in the tree: skipped, or the node is negative
+        (the paper's "the current node will return a negative status").
+    side : {"shorter", "left"}
+        When both sides of a match are cleared by pickPaths: the shorter one (left on a
+        tie), or always the left one.
+    """
+
+    stones: str = "pair"
+    matches: str = "tile"
+    cycles: str = "skip"
+    side: str = "shorter"
+
+    def __post_init__(self) -> None:
+        for field, known in _READING_CHOICES.items():
+            if getattr(self, field) not in known:
+                raise UnknownReadingError(f"unknown Obstruction-Tree {field} reading {getattr(self, field)!r} (known: {', '.join(known)})")
+
+    def pickable(self, view, t: TileId) -> bool:
+        """Whether obstructor ``t`` may go with a free match now."""
+        return _PICKABLE[self.stones](view, t)
+
+    def own_obstructors(self, s: _Search, t: TileId):
+        """The obstructor groups of stone ``t`` (below the root) that must go before it."""
+        return _OWN[self.stones](s, t)
+
+    def choose_side(self, left, l, right, r, paths) -> list[TileId]:
+        """The side whose pickPaths clear a match, given both statuses."""
+        return _SIDE[self.side](left, l, right, r, paths)
+
+
+_PICKABLE = {"pair": _free_pickable, "match": _always_pickable, "match-above": _uncovered_pickable}
+_OWN = {"pair": _own_all, "match": _own_none, "match-above": _own_above}
+_SIDE = {"shorter": _side_shorter, "left": _side_left}
+_READING_CHOICES = {"stones": tuple(_PICKABLE), "matches": ("tile", "heuristic"), "cycles": ("skip", "negative"), "side": tuple(_SIDE)}
+
+
+class UnknownReadingError(ValueError):
+    """No Obstruction-Tree reading of that name."""
 
 
 class ObstructionTreeStrategy(Strategy):
@@ -395,10 +504,19 @@ class ObstructionTreeStrategy(Strategy):
 
     name = "obstruction-tree"
 
-    def __init__(self, heuristic: str | Heuristic = "random", *, max_nodes: int = 4000, max_level: int = 12) -> None:
+    def __init__(
+        self,
+        heuristic: str | Heuristic = "random",
+        *,
+        max_nodes: int = 4000,
+        max_level: int = 12,
+        reading: OTReading | None = None,
+        **choices: str,
+    ) -> None:
         super().__init__(heuristic)
         self.max_nodes = int(max_nodes)
         self.max_level = int(max_level)
+        self.reading = dataclasses.replace(reading or OTReading(), **choices)
 
     def choose(self, view: PlayerView, rng: np.random.Generator) -> Move | None:
         move = self._next_planned(view)
@@ -407,7 +525,7 @@ class ObstructionTreeStrategy(Strategy):
         self._queue = []
         cache: dict = {}
         for root in self.heuristic.rank(view, view.free_tiles(), rng):
-            path = self.pick_path(view, root, cache=cache)
+            path = self.pick_path(view, root, cache=cache, rng=rng)
             if path:
                 self._queue = list(path)
                 move = self._next_planned(view)
@@ -415,12 +533,18 @@ class ObstructionTreeStrategy(Strategy):
                     return move
         return None
 
-    def pick_path(self, view, root: TileId, *, cache: dict | None = None) -> list[Move] | None:
+    def pick_path(
+        self, view, root: TileId, *, cache: dict | None = None, rng: np.random.Generator | None = None
+    ) -> list[Move] | None:
         """The pickPath found for ``root`` by iterative deepening, or ``None``.
 
-        ``cache`` may be shared by the searches of one position (matches, obstructors).
+        ``cache`` may be shared by the searches of one position (matches, obstructors);
+        ``rng`` breaks the heuristic's ties when it orders matches (default: seed 0).
         """
-        s = _Search(view, self.max_nodes, cache)
+        gen = np.random.default_rng(0) if rng is None else rng
+        heuristic = self.heuristic
+        order = _ORDERS[self.reading.matches](heuristic, view, gen)
+        s = _Search(view, self.reading, self.max_nodes, order, cache)
         node = _TwoStageNode(root, 0, frozenset())
         for level in range(self.max_level + 1):
             s.frontier = False
@@ -428,6 +552,17 @@ class ObstructionTreeStrategy(Strategy):
             if node.status or not s.frontier or s.exhausted:
                 break
         return node.path if node.status == 1 else None
+
+
+def _tile_order(heuristic, view, rng):
+    return lambda matches: matches
+
+
+def _heuristic_order(heuristic, view, rng):
+    return lambda matches: heuristic.rank(view, matches, rng) if len(matches) > 1 else matches
+
+
+_ORDERS = {"tile": _tile_order, "heuristic": _heuristic_order}
 
 
 def _matches(view: PlayerView) -> dict[GroupId, list[TileId]]:

@@ -138,6 +138,8 @@ class PlayerView:
         self._board = board.copy(stack=True)
         self._faces = self._board.groups
         self.layout: Layout = board.layout
+        self.sides: tuple[str, str] = board.rule_tables().sides
+        """The two sides of the rules (``("left", "right")``, or front and rear when transposed)."""
         self._geo = _geometry(board)
         n = len(board.layout)
         present = self._board.presence  # shared with the private board: one truth
@@ -244,12 +246,16 @@ class PlayerView:
         """The tiles ``t`` lies on (one level down); all are present while ``t`` is."""
         return [o for o in self._geo.below[t] if self._present[o]]
 
-    def side_chains(self, t: TileId) -> tuple[list[TileId], list[TileId]]:
+    def side_chains(self, t: TileId, *, static: bool = False) -> tuple[list[TileId], list[TileId]]:
         """The present tiles touching ``t`` on its left (right) side, and those touching
-        them on that side, and so on: Stam's ``obstructorsLeft/Right``."""
-        return self._chain(t, self._geo.side1), self._chain(t, self._geo.side2)
+        them on that side, and so on: Stam's ``obstructorsLeft/Right``.
 
-    def _chain(self, t: TileId, side: tuple[tuple[TileId, ...], ...]) -> list[TileId]:
+        With ``static`` the chains run through every tile of the layout, present or not
+        (the shape of the pile as dealt). Each chain lists the nearest tiles first.
+        """
+        return self._chain(t, self._geo.side1, static), self._chain(t, self._geo.side2, static)
+
+    def _chain(self, t: TileId, side: tuple[tuple[TileId, ...], ...], static: bool = False) -> list[TileId]:
         seen: list[TileId] = []
         frontier = [t]
         marked = {t}
@@ -257,7 +263,7 @@ class PlayerView:
             nxt = []
             for u in frontier:
                 for o in side[u]:
-                    if self._present[o] and o not in marked:
+                    if (static or self._present[o]) and o not in marked:
                         marked.add(o)
                         seen.append(o)
                         nxt.append(o)

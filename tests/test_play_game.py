@@ -25,7 +25,7 @@ from mjsat.runs.stats import wilson_interval
 
 from naive import naive_free
 
-HEURISTICS = ("random", "maxblock")
+HEURISTICS = ("random", "maxblock", "maxblock-literal")
 CONFIGS = [(s, h) for s in STRATEGIES for h in HEURISTICS]
 
 

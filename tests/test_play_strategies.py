@@ -87,6 +87,48 @@ def test_obstruction_tree_never_looks_under_tiles():
     replay(board, rec.moves)
 
 
+def _chain_board():
+    """M (face 0) in a row L M c1 c2, the root R (face 0) apart; c1's and c2's matches free.
+
+    L lies exactly under CL, so its face is hidden and it has no visible match: M cannot
+    be freed from the left. On the right the chain is c1 (touching M) and c2 (the row's
+    end): c2 goes with m2, then c1 with m1, then M with R.
+    """
+    lay = Layout(
+        [(0, 0, 0), (0, 2, 0), (0, 4, 0), (0, 6, 0), (4, 0, 0), (8, 0, 0), (12, 0, 0), (0, 0, 1), (16, 0, 0), (20, 0, 0)]
+    )
+    # L  M  c1 c2 R  m1 m2 CL X  Y
+    return MahjongBoard(lay, [5, 0, 1, 2, 0, 1, 2, 4, 4, 5])
+
+
+def test_obstruction_tree_readings_of_an_obstructor_below_the_root():
+    board = _chain_board()
+    L, M, C1, C2, R, M1, M2 = range(7)
+    view = PlayerView(board)
+    assert not view.is_visible(L) and not view.is_free(C1) and not view.is_free(M)
+    want = [(C2, M2), (C1, M1), (M, R)]  # outer chain stone first, the root pair last
+    # "match" (Algorithms 6-7): an obstructor goes as soon as its match is free, so one
+    # level finds the path; "pair": c1 must be free itself, its own obstructor c2 sits
+    # one level deeper
+    assert ObstructionTreeStrategy("random", stones="match", max_level=1).pick_path(view, R) == want
+    assert ObstructionTreeStrategy("random", stones="pair", max_level=1).pick_path(view, R) is None
+    assert ObstructionTreeStrategy("random", stones="pair", max_level=2).pick_path(view, R) == want
+    replay(board, want, require_clear=False)
+    for stones in ("pair", "match", "match-above"):
+        rec = play_game(board, ObstructionTreeStrategy("random", stones=stones), seed=0)
+        assert rec.cleared and replay(board, rec.moves).remaining() == 0
+
+
+def test_obstruction_tree_readings_are_checked():
+    from mjsat.play.strategies import OTReading, UnknownReadingError
+
+    with pytest.raises(UnknownReadingError):
+        ObstructionTreeStrategy("random", stones="both")
+    with pytest.raises(UnknownReadingError):
+        OTReading(cycles="sometimes")
+    assert ObstructionTreeStrategy("maxblock", matches="heuristic").reading == OTReading(matches="heuristic")
+
+
 def test_obstruction_tree_respects_its_node_budget():
     lay = Layout([(0, 0, 0), (0, 2, 0), (0, 4, 0), (4, 0, 0), (4, 4, 0), (8, 0, 0)])
     board = MahjongBoard(lay, [0, 1, 2, 1, 0, 2])
