@@ -139,13 +139,12 @@ class Runner:
         from distributed import Client, LocalCluster
 
         if self.scheduler is None:
-            dashboard = f"{LOOPBACK}:0" if _has_dashboard() else None
             self._cluster = LocalCluster(
                 n_workers=self.workers,
                 threads_per_worker=1,
                 processes=True,
                 host=LOOPBACK,
-                dashboard_address=dashboard,
+                dashboard_address=f"{LOOPBACK}:0",  # any free port, loopback only
                 silence_logs=logging.ERROR,
             )
             self.client = Client(self._cluster)
