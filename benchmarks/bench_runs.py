@@ -10,7 +10,8 @@
   cost of one task;
 * ``crossval``: turtle deals through ``run_crossval`` with the ``search`` method, the same
   three ways;
-* the memory of a worker process after its run, and the machine's load before each part.
+* the memory of a worker process after its run, the CPU time the run took in the client
+  and in each worker, and the machine's load before each part.
 
 Writes ``benchmarks/results/runs.json``.
 """
@@ -53,19 +54,37 @@ def _rss_mib(runner: Any) -> list[float]:
     return [round(v / 2**20, 1) for v in runner.client.run(rss).values()]
 
 
+def _cpu(runner: Any) -> dict[str, float]:
+    """CPU seconds so far of this process and of each worker process."""
+    out = {"client": time.process_time()}
+    if runner.client is not None:
+        out.update(runner.client.run(time.process_time))
+    return out
+
+
+def _timed(fn: Any, runner: Any) -> dict[str, Any]:
+    """``fn(runner)`` with the CPU time it took in the client and in the workers."""
+    before = _cpu(runner)
+    res = fn(runner)
+    after = _cpu(runner)
+    res["client_cpu_seconds"] = round(after["client"] - before["client"], 2)
+    res["worker_cpu_seconds"] = [round(after[k] - before[k], 2) for k in after if k != "client" and k in before]
+    return res
+
+
 def _ways(fn: Any) -> dict[str, Any]:
     """``fn(runner)`` in this process, then on clusters of 1 and 2 workers."""
     from mjsat.runs.cluster import Runner
 
     out: dict[str, Any] = {}
     with Runner() as runner:
-        out["in-process"] = {"load": os.getloadavg()[0], **fn(runner)}
+        out["in-process"] = {"load": os.getloadavg()[0], **_timed(fn, runner)}
     for w in (1, 2):
         t0 = time.perf_counter()
         with _cluster(w) as lc, Runner(scheduler=lc.scheduler_address) as runner:
             runner.start()
             start = time.perf_counter() - t0
-            out[f"dask-{w}"] = {"load": os.getloadavg()[0], "start_seconds": round(start, 2), **fn(runner)}
+            out[f"dask-{w}"] = {"load": os.getloadavg()[0], "start_seconds": round(start, 2), **_timed(fn, runner)}
     return out
 
 
