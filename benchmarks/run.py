@@ -19,6 +19,7 @@ BENCHMARKS: dict[str, str] = {
     "height2": "benchmarks.bench_height2",
     "auto": "benchmarks.bench_auto",
     "game": "benchmarks.bench_game",
+    "runs": "benchmarks.bench_runs",
 }
 
 

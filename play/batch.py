@@ -24,6 +24,7 @@ from typing import Any
 from mjsat.board import Board, Layout
 from mjsat.play.game import play_game, play_seed
 from mjsat.runs.boards import SeedRange
+from mjsat.runs.cluster import Runner
 from mjsat.runs.stats import wilson_interval
 
 __all__ = ["BoardSource", "play_batch", "summarize"]
@@ -51,8 +52,9 @@ class BoardSource:
         return SeedRange(self.layout, solvable=self.solvable).board(s), play_seed(s)
 
 
-def _play_index(args: tuple[BoardSource, int, tuple[tuple[str, str], ...], dict[str, Any] | None]) -> dict[str, Any]:
-    source, i, configs, fatal = args
+def _play_index(shared: tuple[BoardSource, tuple[tuple[str, str], ...], dict[str, Any] | None], i: int) -> dict[str, Any]:
+    """Every configuration on board ``i`` (a task of :class:`~mjsat.runs.cluster.Runner`)."""
+    source, configs, fatal = shared
     board, seed = source.deal(i)
     games = []
     for strategy, heuristic in configs:
@@ -73,6 +75,8 @@ def play_batch(
     indices: Iterable[int],
     *,
     workers: int = 1,
+    scheduler: str | None = None,
+    runner: Runner | None = None,
     fatal: dict[str, Any] | None = None,
     on_result: Callable[[dict[str, Any]], None] | None = None,
 ) -> Iterator[dict[str, Any]]:
@@ -83,8 +87,12 @@ def play_batch(
     source : BoardSource
     configs : sequence of (strategy, heuristic)
     indices : iterable of int
-    workers : int
-        Processes (1 plays in this process). Results come in completion order.
+    workers, scheduler : int, str
+        Where the games run (:class:`~mjsat.runs.cluster.Runner`): this process, a local
+        Dask cluster of ``workers`` processes, or the cluster of a Dask scheduler.
+        In-process results come in index order, on a cluster as its tasks end.
+    runner : Runner, optional
+        An entered runner to use instead of ``workers`` and ``scheduler``.
     fatal : dict or None
         Options of :func:`mjsat.play.fatal.fatal_move` (``method``, ``time_limit``)
         to find the fatal move of every game not cleared; ``None`` skips the analysis.
@@ -94,23 +102,21 @@ def play_batch(
     Notes
     -----
     Every configuration plays the same deal, with the same play seed, so configurations
-    are compared on equal terms; results depend only on the seeds, not on ``workers``.
+    are compared on equal terms; results depend only on the seeds, not on where they ran.
     """
-    tasks = ((source, int(i), tuple(configs), fatal) for i in indices)
-    if workers <= 1:
-        results: Iterator[dict[str, Any]] = map(_play_index, tasks)
-        for res in results:
-            if on_result:
-                on_result(res)
-            yield res
+    shared = (source, tuple(configs), fatal)
+    if runner is None:
+        with Runner(workers, scheduler, warm=fatal is not None) as own:
+            yield from _stream(own, shared, indices, on_result)
         return
-    import multiprocessing
+    yield from _stream(runner, shared, indices, on_result)
 
-    with multiprocessing.get_context("fork").Pool(workers) as pool:
-        for res in pool.imap_unordered(_play_index, tasks, chunksize=4):
-            if on_result:
-                on_result(res)
-            yield res
+
+def _stream(runner: Runner, shared: Any, indices: Iterable[int], on_result: Callable[[dict[str, Any]], None] | None) -> Iterator[dict[str, Any]]:
+    for res in runner.run(_play_index, shared, [int(i) for i in indices]):
+        if on_result:
+            on_result(res)
+        yield res
 
 
 def summarize(games: Sequence[dict[str, Any]]) -> dict[str, Any]:

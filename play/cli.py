@@ -7,6 +7,8 @@ from typing import Any
 
 import click
 
+from mjsat.runs.cli import scheduler_option, workers_option
+
 __all__ = ["play"]
 
 _STRATEGIES = ("random", "multiple-first", "greedy", "obstruction-tree", "all")
@@ -22,7 +24,8 @@ _HEURISTICS = ("random", "maxblock", "maxblock-literal", "all")
 @click.option("--solvable", is_flag=True, help="With --layout: deals solvable by construction (Stam's Algorithm 1).")
 @click.option("-s", "--strategy", "strategies", multiple=True, type=click.Choice(_STRATEGIES, case_sensitive=False), help="Strategy (repeatable; `all` for the four). Default random.")
 @click.option("-H", "--heuristic", "heuristics", multiple=True, type=click.Choice(_HEURISTICS, case_sensitive=False), help="Heuristic (repeatable; `all` for the three). Default maxblock.")
-@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True, help="Processes playing in parallel.")
+@workers_option
+@scheduler_option
 @click.option("--fatal", is_flag=True, help="For every game not cleared, find the fatal move with an exact solver.")
 @click.option("--method", default=None, help="Exact method for --fatal (default: auto; see `mjsat methods`).")
 @click.option("--time-limit", type=float, default=10.0, show_default=True, metavar="SECONDS", help="Per position solved by --fatal; beyond it the answer is `unknown`.")
@@ -38,6 +41,7 @@ def play(
     strategies: tuple[str, ...],
     heuristics: tuple[str, ...],
     workers: int,
+    scheduler: str | None,
     fatal: bool,
     method: str | None,
     time_limit: float,
@@ -61,6 +65,7 @@ def play(
     \b
     mjsat play --layout turtle -n 200 --solvable -s random -H maxblock
     mjsat play --layout turtle -n 1000 --solvable -s all -H all --workers 2
+    mjsat play --layout turtle -n 100000 --solvable --scheduler tcp://10.0.0.5:8786
     mjsat play board.json -n 50 -s greedy --json
     mjsat play --layout pyramid -n 20 --solvable -s random -H random --fatal
 
@@ -70,12 +75,11 @@ def play(
     several configurations, an object {"configurations": [...]} of those. With --fatal
     the histogram of fatal move numbers is under `fatal_histogram`.
     """
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
     from mjsat.play.batch import BoardSource, play_batch, summarize
     from mjsat.play.heuristics import HEURISTICS
     from mjsat.play.strategies import STAM_STRATEGIES
+    from mjsat.runs.cluster import Runner
+    from mjsat.runs.progress import RunProgress
 
     if board_file and layout_spec:
         raise click.UsageError("give either a BOARD file or --layout, not both")
@@ -113,12 +117,11 @@ def play(
             raise click.BadParameter(f"unknown method {chosen!r} (known: {', '.join(sorted(METHODS))})", param_hint="--method")
         fatal_opts = {"method": chosen, "time_limit": time_limit}
     results: list[dict[str, Any]] = []
-    columns = (TextColumn("[progress.description]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
-    with Progress(*columns, console=Console(stderr=True), transient=True, disable=not _is_tty()) as progress:
-        task = progress.add_task("playing", total=n)
-        for res in play_batch(source, configs, range(n), workers=workers, fatal=fatal_opts):
+    runner = Runner(workers, scheduler, warm=fatal_opts is not None)
+    with runner, RunProgress("playing", n, runner, enabled=_is_tty(), transient=True) as bar:
+        for res in play_batch(source, configs, range(n), runner=runner, fatal=fatal_opts):
             results.append(res)
-            progress.advance(task)
+            bar.advance()
     results.sort(key=lambda r: r["index"])
     summaries = []
     for strategy, heuristic in configs:

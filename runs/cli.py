@@ -14,7 +14,16 @@ import click
 
 from mjsat.board import GAMES
 
-__all__ = ["sample", "crossval"]
+__all__ = ["sample", "crossval", "workers_option", "scheduler_option"]
+
+workers_option = click.option(
+    "--workers", type=click.IntRange(min=1), default=1, show_default=True,
+    help="Worker processes: 1 runs in this process; more start a local Dask cluster on 127.0.0.1.",
+)
+scheduler_option = click.option(
+    "--scheduler", metavar="ADDRESS", default=None,
+    help="Run on an existing Dask cluster (tcp://HOST:8786) instead; its workers need the same mjsat.",
+)
 
 
 @click.command("sample")
@@ -23,7 +32,8 @@ __all__ = ["sample", "crossval"]
 @click.option("--game", type=click.Choice(list(GAMES), case_sensitive=False), default="mahjong", show_default=True, help="Game rules.")
 @click.option("-n", "count", type=click.IntRange(min=1), required=True, help="Number of deals (seeds S .. S+N-1).")
 @click.option("--seed-start", type=int, default=0, show_default=True, help="First seed.")
-@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True, help="Worker processes.")
+@workers_option
+@scheduler_option
 @click.option("--out", "out", required=True, type=click.Path(dir_okay=False), help="JSONL results file (appended; resumable).")
 @click.option("--method", default="search", show_default=True, help="Solving method (see `mjsat methods`).")
 @click.option("--time-limit", type=float, default=10.0, show_default=True, help="Seconds per deal before `unknown`.")
@@ -37,6 +47,7 @@ def sample(
     count: int,
     seed_start: int,
     workers: int,
+    scheduler: str | None,
     out: str,
     method: str,
     time_limit: float,
@@ -56,23 +67,25 @@ def sample(
     at the given time limit (the only argument that may then differ) and replaces them,
     keeping every seed once; the file's header then records the new limit. The summary
     gives the share of unsolvable deals with its Wilson 95 % interval, the time per deal
-    and the hardest seeds.
+    and the hardest seeds. --workers W (W > 1) decides the deals on a local Dask cluster
+    of W processes, --scheduler on an existing one, in tasks of up to 200 deals; rows are
+    appended as tasks end, and a task of a worker that died runs again elsewhere.
 
     \b
     Examples:
       mjsat sample --layout turtle -n 1000 --out turtle.jsonl
       mjsat sample --layout turtle -n 10000 --workers 2 --out turtle.jsonl --json
+      mjsat sample --layout turtle -n 100000 --scheduler tcp://10.0.0.5:8786 --out turtle.jsonl
       mjsat sample --layout turtle -n 1000 --out turtle.jsonl --time-limit 60 --retry-unknown
       mjsat sample --layout ../shared/layout-sources/xmahjongg/bridge -n 500 --out bridge.jsonl
       mjsat sample --layout rect-6x5 --game shisen-sho -n 200 --out s.jsonl -O critical=off
     """
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
     from mjsat.cli import parse_key_values
     from mjsat.fileio import prepare_output
     from mjsat.layouts import load_layout
     from mjsat.methods import check_options
+    from mjsat.runs.cluster import Runner
+    from mjsat.runs.progress import RunProgress
     from mjsat.runs.sample import read_done
     from mjsat.runs.sample import sample as run_sample
     from mjsat.runs.sample import summarize
@@ -80,28 +93,24 @@ def sample(
     if time_limit is not None and not 0 < time_limit < math.inf:
         raise click.BadParameter(f"must be a positive number of seconds, got {time_limit}", param_hint="--time-limit")
     options = check_options(method, parse_key_values(option_items))  # before any file is read or deal run
+    runner = Runner(workers, scheduler, warm=method == "search" and options.get("engine", "numba") == "numba")
     layout = load_layout(layout_spec, map_name=map_name)
     prepare_output(out)
     read_done(out, repair=False)  # a bad results file is refused before the progress bar starts
     seeds = range(seed_start, seed_start + count)
-    console = Console(stderr=True)
     tally = {"unsolvable": 0, "unknown": 0}
-    with Progress(
-        TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-        TextColumn("{task.fields[tally]}"), TimeRemainingColumn(), console=console, transient=as_json,
-    ) as bar:
-        task = bar.add_task(f"{layout.name or layout_spec} ({game})", total=count, tally="")
+    with runner, RunProgress(f"{layout.name or layout_spec} ({game})", count, runner, transient=as_json) as bar:
 
         def progress(row: dict[str, Any]) -> None:
             if row["status"] in tally:
                 tally[row["status"]] += 1
-            bar.update(task, advance=1, tally=f"unsolvable {tally['unsolvable']}  unknown {tally['unknown']}")
+            bar.advance(tally=f"unsolvable {tally['unsolvable']}  unknown {tally['unknown']}")
 
         rows = run_sample(
             layout, seeds, out, game=game, method=method, time_limit=time_limit,
-            options=options, workers=workers, progress=progress, retry_unknown=retry_unknown,
+            options=options, runner=runner, progress=progress, retry_unknown=retry_unknown,
         )
-        bar.update(task, completed=count)
+        bar.finish(count)
     summary = {"layout": layout.name or layout_spec, "game": game, "method": method, "out": out, **summarize(rows)}
     if as_json:
         click.echo(json.dumps(summary, indent=1))
@@ -154,6 +163,8 @@ def _split(values: tuple[str, ...]) -> list[str]:
 @click.option("--out-dir", type=click.Path(file_okay=False), default="crossval-disagreements", show_default=True, help="Where disagreeing boards are written.")
 @click.option("--json", "as_json", is_flag=True, help="Print the table as one JSON object.")
 @click.option("--no-progress", is_flag=True, help="No progress bar.")
+@workers_option
+@scheduler_option
 def crossval(
     layouts: tuple[str, ...],
     count: int,
@@ -177,6 +188,8 @@ def crossval(
     out_dir: str,
     as_json: bool,
     no_progress: bool,
+    workers: int,
+    scheduler: str | None,
 ) -> None:
     """Run every exact method on sets of boards and compare the answers.
 
@@ -205,9 +218,15 @@ def crossval(
     mjsat crossval --random-small 2000 --shisen --max-tiles 12
     mjsat crossval --layout turtle -n 200 --methods search,sat,cpsat
     mjsat crossval --folder instances/ --cnf instances/ --json > table.json
+    mjsat crossval --layout turtle -n 2000 --methods search,sat --workers 2
+
+    --workers W (W > 1) runs the boards on a local Dask cluster of W processes,
+    --scheduler on an existing one; the table is the same as in one process.
     """
     from mjsat.board import GAMES, find_variant
     from mjsat.runs import crossval as cv
+    from mjsat.runs.cluster import Runner
+    from mjsat.runs.progress import RunProgress
 
     if not 0 < time_limit < float("inf"):
         raise click.BadParameter(f"must be a positive number of seconds, got {time_limit}", param_hint="--time-limit")
@@ -252,21 +271,17 @@ def crossval(
         click.echo(note, err=True)
 
     cases = chain.from_iterable(sets)
-    if no_progress or as_json or not sys.stderr.isatty():
-        report = cv.run_crossval(cases, specs, time_limit=time_limit, ref_max_tiles=ref_max_tiles, seed=seed, out_dir=out_dir)
-    else:
-        from rich.progress import Progress
+    runner = Runner(workers, scheduler, warm=any(spec.method == "search" for spec in specs))
+    show = not (no_progress or as_json or not sys.stderr.isatty())
+    if show and exhaustive:  # counted only for the bar (a second walk through the enumeration)
+        from mjsat.generate import exhaustive_boards
 
-        if exhaustive:  # counted only for the bar (a second walk through the enumeration)
-            from mjsat.generate import exhaustive_boards
-
-            total += sum(1 for _ in exhaustive_boards(exhaustive, games=games))
-        with Progress(transient=True) as bar:
-            task = bar.add_task("crossval", total=total)
-            report = cv.run_crossval(
-                cases, specs, time_limit=time_limit, ref_max_tiles=ref_max_tiles, seed=seed,
-                out_dir=out_dir, progress=lambda _c: bar.advance(task),
-            )
+        total += sum(1 for _ in exhaustive_boards(exhaustive, games=games))
+    with runner, RunProgress("crossval", total, runner, enabled=show, transient=True) as bar:
+        report = cv.run_crossval(
+            cases, specs, time_limit=time_limit, ref_max_tiles=ref_max_tiles, seed=seed,
+            out_dir=out_dir, progress=lambda _c: bar.advance(), runner=runner,
+        )
     data = report.to_dict()
     data["notes"] = notes
     if as_json:

@@ -39,6 +39,7 @@ from mjsat.boardio import board_to_json
 from mjsat.fileio import write_text_atomic
 from mjsat.result import SOLVABLE, UNSOLVABLE, MethodNotApplicableError, SolveResult, SolverError
 from mjsat.runs.boards import SeedRange, board_files
+from mjsat.runs.cluster import Runner
 
 __all__ = [
     "CrossvalError",
@@ -192,6 +193,9 @@ class BoardCase:
     board: Board
     source: str
     expected: str | None = None
+    deal: tuple[SeedRange, int] | None = None
+    """``(deals, seed)`` when the board is deal ``seed`` of a seed range (a cluster then
+    sends the seed, and the range once, instead of the board)."""
 
 
 def layout_cases(spec: str, count: int, *, seed_start: int = 0, solvable_every: int = 0) -> Iterator[BoardCase]:
@@ -209,9 +213,9 @@ def layout_cases(spec: str, count: int, *, seed_start: int = 0, solvable_every: 
     deals = SeedRange(load_layout(spec), seed_start, count, solvable_every=solvable_every)
     for seed, board in deals:
         if deals.is_solvable_deal(seed):
-            yield BoardCase(f"{spec}:solvable:{seed}", board, f"layout {spec}", SOLVABLE)
+            yield BoardCase(f"{spec}:solvable:{seed}", board, f"layout {spec}", SOLVABLE, (deals, seed))
         else:
-            yield BoardCase(f"{spec}:{seed}", board, f"layout {spec}")
+            yield BoardCase(f"{spec}:{seed}", board, f"layout {spec}", deal=(deals, seed))
 
 
 def folder_cases(folder: str | Path) -> Iterator[BoardCase]:
@@ -486,6 +490,9 @@ def run_crossval(
     seed: int = 0,
     out_dir: str | Path | None = None,
     progress: Callable[[BoardCase], None] | None = None,
+    workers: int = 1,
+    scheduler: str | None = None,
+    runner: Runner | None = None,
 ) -> CrossvalReport:
     """Run ``methods`` on every case; summarise; write each disagreement to ``out_dir``.
 
@@ -504,6 +511,13 @@ def run_crossval(
         Where disagreement files go (nothing written when ``None``).
     progress : callable, optional
         Called after each case.
+    workers, scheduler : int, str
+        Where the cases run (:class:`~mjsat.runs.cluster.Runner`): this process (the
+        cases are then made one by one as they run), a local Dask cluster of
+        ``workers`` processes, or the cluster of a Dask scheduler. The report is the same
+        wherever they ran: the answers are taken in the order of the cases.
+    runner : Runner, optional
+        An entered runner to use instead of ``workers`` and ``scheduler``.
 
     Returns
     -------
@@ -535,10 +549,11 @@ def run_crossval(
     disagreements: list[Disagreement] = []
     per_source: dict[str, int] = {}
     count = 0
-    for case in cases:
+
+    def take(case: BoardCase, answers: dict[str, dict[str, Any]]) -> None:
+        nonlocal count
         count += 1
         per_source[case.source] = per_source.get(case.source, 0) + 1
-        answers = run_case(case, methods, time_limit=time_limit, ref_max_tiles=ref_max_tiles, seed=seed)
         for label, a in answers.items():
             s = per[label]
             st = a["status"]
@@ -571,7 +586,73 @@ def run_crossval(
             disagreements.append(d)
         if progress is not None:
             progress(case)
+
+    shared = (tuple(methods), time_limit, ref_max_tiles, seed)
+    if runner is None and workers == 1 and scheduler is None:
+        for case in cases:
+            take(case, run_case(case, methods, time_limit=time_limit, ref_max_tiles=ref_max_tiles, seed=seed))
+    elif runner is None:
+        with Runner(workers, scheduler, warm=any(m.method == "search" for m in methods)) as own:
+            _run_on(own, cases, shared, take)
+    else:
+        _run_on(runner, cases, shared, take)
     return CrossvalReport(
         labels, per, both, agreed, disagreements, count, per_source, time.perf_counter() - t0,
     )
 
+
+
+def _case_answers(
+    shared: tuple[tuple[MethodSpec, ...], float | None, int, int, tuple[SeedRange, ...]], item: tuple[int, Any]
+) -> tuple[int, dict[str, dict[str, Any]]]:
+    """The answers on one case (a task of :class:`~mjsat.runs.cluster.Runner`); a deal of
+    a seed range is made on the worker from the range sent once."""
+    methods, time_limit, ref_max_tiles, seed, ranges = shared
+    i, case = item
+    if isinstance(case, _DealRef):
+        case = BoardCase(case.name, ranges[case.deals].board(case.seed), case.source, case.expected)
+    return i, run_case(case, methods, time_limit=time_limit, ref_max_tiles=ref_max_tiles, seed=seed)
+
+
+@dataclasses.dataclass(frozen=True)
+class _DealRef:
+    """A case that is deal ``seed`` of ``deals``: sent as the seed, its board made where it runs."""
+
+    name: str
+    deals: int
+    """The index of the seed range in the shared data."""
+    seed: int
+    source: str
+    expected: str | None
+
+
+def _run_on(
+    runner: Runner,
+    cases: Iterable[BoardCase],
+    shared: tuple[tuple[MethodSpec, ...], float | None, int, int],
+    take: Callable[[BoardCase, dict[str, dict[str, Any]]], None],
+) -> None:
+    """Run the cases on ``runner``; hand each case's answers to ``take`` in case order."""
+    if not runner.distributed:
+        methods, time_limit, ref_max_tiles, seed = shared
+        for case in cases:
+            take(case, run_case(case, methods, time_limit=time_limit, ref_max_tiles=ref_max_tiles, seed=seed))
+        return
+    listed = list(cases)
+    items: list[tuple[int, Any]] = []
+    ranges: dict[int, tuple[int, SeedRange]] = {}
+    for i, case in enumerate(listed):
+        ref: Any = case
+        if case.deal is not None:
+            deals, deal_seed = case.deal
+            k = ranges.setdefault(id(deals), (len(ranges), deals))[0]
+            ref = _DealRef(case.name, k, deal_seed, case.source, case.expected)
+        items.append((i, ref))
+    waiting: dict[int, dict[str, dict[str, Any]]] = {}
+    nxt = 0
+    everything = (*shared, tuple(deals for _, deals in ranges.values()))
+    for i, answers in runner.run(_case_answers, everything, items):
+        waiting[i] = answers
+        while nxt in waiting:
+            take(listed[nxt], waiting.pop(nxt))
+            nxt += 1

@@ -34,14 +34,13 @@ by :func:`read_done` but not appended to.
 
 from __future__ import annotations
 
-import concurrent.futures as cf
 import dataclasses
 import hashlib
 import json
 import math
 import os
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +49,7 @@ import numpy as np
 from mjsat.board import Layout
 from mjsat.fileio import InputFileError, OutputFileError, decode_text, parse_json, prepare_output, write_text_atomic
 from mjsat.runs.boards import SeedRange
+from mjsat.runs.cluster import Runner
 from mjsat.runs.stats import wilson_interval
 
 __all__ = [
@@ -283,20 +283,10 @@ def read_done(path: str | os.PathLike[str], *, repair: bool = True) -> list[dict
     return read_sample(path, repair=repair)[1]
 
 
-_WORKER_LAYOUT: Layout | None = None
-
-
-def _init_worker(positions: list[tuple[int, int, int]], name: str, any_higher: bool) -> None:
-    global _WORKER_LAYOUT  # one layout per worker process, set once by the pool
-    _WORKER_LAYOUT = Layout(positions, name=name, block_any_higher=any_higher)
-    from mjsat.search.solver import warm_up
-
-    warm_up()
-
-
-def _work(seed: int, game: str, method: str, time_limit: float | None, options: dict[str, Any]) -> dict[str, Any]:
-    assert _WORKER_LAYOUT is not None
-    return solve_deal(_WORKER_LAYOUT, seed, game=game, method=method, time_limit=time_limit, options=options)
+def _row(shared: tuple[Layout, str, str, float | None, dict[str, Any]], seed: int) -> dict[str, Any]:
+    """One deal's row (a task of :class:`~mjsat.runs.cluster.Runner`)."""
+    layout, game, method, time_limit, options = shared
+    return solve_deal(layout, seed, game=game, method=method, time_limit=time_limit, options=options)
 
 
 def sample(
@@ -309,6 +299,8 @@ def sample(
     time_limit: float | None = 10.0,
     options: dict[str, Any] | None = None,
     workers: int = 1,
+    scheduler: str | None = None,
+    runner: Runner | None = None,
     progress: Callable[[dict[str, Any]], None] | None = None,
     retry_unknown: bool = False,
 ) -> list[dict[str, Any]]:
@@ -324,9 +316,13 @@ def sample(
         docstring for the format).
     method, options, time_limit, game
         As :func:`solve_deal`; on an existing file they must be the header's.
-    workers : int
-        Processes; each seed is one task, so the rows do not depend on the number of
-        workers (only their order in the file does).
+    workers, scheduler : int, str
+        Where the deals run (:class:`~mjsat.runs.cluster.Runner`): 1 worker in this
+        process, ``W`` worker processes of a local Dask cluster, or the cluster of a Dask
+        scheduler. Each deal's row depends only on its seed, not on where it ran (only
+        the order of the rows in the file does).
+    runner : Runner, optional
+        An entered runner to use instead of ``workers`` and ``scheduler``.
     progress : callable, optional
         Called with each new row (for a progress bar).
     retry_unknown : bool
@@ -352,14 +348,14 @@ def sample(
 
     Notes
     -----
-    The cost is the sum of the solving times divided by ``workers``, plus the process
-    traffic of each deal when ``workers > 1``; a retry adds one
+    The cost is the sum of the solving times divided by the workers, plus on a cluster
+    its start and the traffic of each task; a retry adds one
     rewrite of the file (:math:`O(L)`).
     """
     from mjsat.board import find_variant
     from mjsat.methods import check_options
 
-    if workers < 1:
+    if runner is None and workers < 1:
         raise SampleError(f"workers must be at least 1, got {workers}")
     options = check_options(method, dict(options or {}))
     game = find_variant(game).game
@@ -396,6 +392,8 @@ def sample(
     with fh:
 
         def record(row: dict[str, Any]) -> None:
+            if row["seed"] in new:  # a task the cluster ran twice: its rows are written once
+                return
             row = {"layout": layout.name, "game": game, **row, "time_limit": time_limit}
             try:
                 fh.write(json.dumps(row) + "\n")
@@ -406,17 +404,15 @@ def sample(
             if progress is not None:
                 progress(row)
 
-        if method == "search" and options.get("engine", "numba") == "numba" and todo and workers == 1:
-            from mjsat.search.solver import warm_up
-
-            warm_up()
-        if workers == 1 or len(todo) <= 1:
-            for s in todo:
-                record(solve_deal(layout, s, game=game, method=method, time_limit=time_limit, options=options))
-        else:
-            init = (list(layout.positions), layout.name, layout.block_any_higher)
-            with cf.ProcessPoolExecutor(max_workers=workers, initializer=_init_worker, initargs=init) as pool:
-                for row in _bounded(pool, todo, 4 * workers, (game, method, time_limit, options)):
+        warm = method == "search" and options.get("engine", "numba") == "numba"
+        shared = (layout, game, method, time_limit, options)
+        if runner is not None:
+            for row in runner.run(_row, shared, todo):
+                record(row)
+        elif todo:
+            local = scheduler is None and len(todo) <= 1  # one deal: no cluster to start
+            with Runner(1 if local else workers, scheduler, warm=warm) as own:
+                for row in own.run(_row, shared, todo):
                     record(row)
     merged = {**by_seed, **new}
     if retry_unknown:
@@ -428,23 +424,6 @@ def sample(
 
 def _show(value: Any) -> str:
     return json.dumps(value, sort_keys=True) if isinstance(value, dict) else repr(value)
-
-
-def _bounded(pool: cf.Executor, seeds: Iterable[int], window: int, args: tuple[Any, ...]) -> Iterator[dict[str, Any]]:
-    """Submit one task per seed with at most ``window`` in flight; yield rows as they end."""
-    it = iter(seeds)
-    pending: set[cf.Future[dict[str, Any]]] = set()
-    for s in it:
-        pending.add(pool.submit(_work, s, *args))
-        if len(pending) >= window:
-            break
-    while pending:
-        done, pending = cf.wait(pending, return_when=cf.FIRST_COMPLETED)
-        for fut in done:
-            yield fut.result()
-            nxt = next(it, None)
-            if nxt is not None:
-                pending.add(pool.submit(_work, nxt, *args))
 
 
 def _cpu(rows: Sequence[dict[str, Any]]) -> dict[str, float]:
