@@ -68,7 +68,9 @@ from mjsat.search.config import (
 )
 from mjsat.search.kernels_mahjong import (
     _autopair,
+    _draw,
     _free,
+    _fresh_start,
     _mj_apply,
     _mj_guided,
     _mj_legal,
@@ -77,7 +79,6 @@ from mjsat.search.kernels_mahjong import (
     _mj_scan,
     _mj_scan_warm,
     _mj_scan_without,
-    _xorshift,
 )
 from mjsat.search.kernels_sh3d import sh3d_grid
 from mjsat.search.kernels_shisen import _sh_apply, _sh_ok, _sh_scan
@@ -315,9 +316,7 @@ def _fresh_playouts(guided, board, rules, count, rng, pres, partner, moves, ws):
     legal = ws.legal
     n = pres.shape[0]
     for a in range(count):
-        pres[:] = 1
-        partner[:] = -1
-        _autopair(board.groups, pres, partner)
+        _fresh_start(board.groups, pres, partner)
         mptr = np.int64(0)
         while True:
             mptr = _apply(board, pres, partner, moves, mptr, rules, ws)
@@ -327,8 +326,7 @@ def _fresh_playouts(guided, board, rules, count, rng, pres, partner, moves, ws):
             x = -1
             y = -1
             while m > 0:
-                i = np.int64(_xorshift(rng) % np.uint64(m))
-                x, y = legal[i] // n, legal[i] % n
+                i, x, y = _draw(legal, m, rng, n)
                 pres[x] = 0
                 pres[y] = 0
                 if not guided or _scan(board, pres, partner, ws):
@@ -366,9 +364,7 @@ def _attempts(board, rules, count, rng, pres, partner, moves, ws):
     if board.kind != MAHJONG:
         return _fresh_playouts(np.bool_(False), board, rules, count, rng, pres, partner, moves, ws)
     for a in range(count):
-        pres[:] = 1
-        partner[:] = -1
-        _autopair(board.groups, pres, partner)
+        _fresh_start(board.groups, pres, partner)
         if 2 * _mj_playout(board.groups, board.mahjong, pres, partner, moves, rules, rng, ws) == n:
             return a
     return -1

@@ -122,6 +122,49 @@ def _propagate(x, pres, mj, of_tile, above, one, two, queue, queued, tail, loose
     return tail, gtop
 
 
+@njit(**INLINE_FLAGS)
+def _next_free(pres, mj, of_tile, above, one, two, queue, queued, head, tail, removed, rtop, loose, group_queued,
+               group_stack, gtop):
+    """Propagate the stacked removals ``removed[:rtop]`` (:func:`_propagate`), then pop the
+    next queued tile that is still present. Returns ``(t, head, tail, gtop)``, ``t`` -1 when
+    the queue is empty; no removal is left stacked."""
+    while rtop > 0:
+        rtop -= 1
+        tail, gtop = _propagate(
+            removed[rtop], pres, mj, of_tile, above, one, two, queue, queued, tail, loose, group_queued, group_stack, gtop
+        )
+    while head < tail:
+        t = queue[head]
+        head += 1
+        if pres[t] == 1:
+            return t, head, tail, gtop
+    return -1, head, tail, gtop
+
+
+@njit(**INLINE_FLAGS)
+def _take_pair(t, p, pres, above, one, two, removed, rtop):
+    """Take free tile ``t`` and its partner ``p`` off when ``p`` is free too; the new top."""
+    if _free(p, pres, above, one, two):
+        rtop = _take(t, pres, removed, rtop)
+        return _take(p, pres, removed, rtop)
+    return rtop
+
+
+@njit(**INLINE_FLAGS)
+def _fresh_start(groups, pres, partner):
+    """The full board, its groups of two paired."""
+    pres[:] = 1
+    partner[:] = -1
+    _autopair(groups, pres, partner)
+
+
+@njit(**INLINE_FLAGS)
+def _draw(legal, m, rng, n):
+    """A random one of the ``m`` moves of ``legal``: ``(i, a, b)``."""
+    i = np.int64(_xorshift(rng) % np.uint64(m))
+    return i, legal[i] // n, legal[i] % n
+
+
 @njit(**JIT_FLAGS)
 def _mj_init(pres, mj, above, one, two, queue, queued):
     """Count the present tiles above and beside every present tile; queue the free ones.
@@ -246,6 +289,18 @@ def _mj_legal(groups, pres, partner, above, one, two, legal):
 
 
 @njit(**INLINE_FLAGS)
+def _take_in_pairs(u, first, pres, removed, rtop, moves, mptr):
+    """Take tile ``u`` off; the tiles taken so go in pairs: ``u`` is recorded as a move with
+    ``first``, the one taken before it, or becomes ``first``. Returns ``(rtop, first, mptr)``."""
+    rtop = _take(u, pres, removed, rtop)
+    if first < 0:
+        return rtop, u, mptr
+    moves[mptr, 0] = first
+    moves[mptr, 1] = u
+    return rtop, -1, mptr + 1
+
+
+@njit(**INLINE_FLAGS)
 def _mj_clean_group(g, groups, mj, pres, partner, moves, mptr, rules, ws, rtop, left):
     """The cleaning rules on group ``g`` (no pairing yet, four tiles or more): freeze, or
     the loose tile waits for the fourth. Returns the new ``(rtop, left, mptr)``."""
@@ -269,14 +324,7 @@ def _mj_clean_group(g, groups, mj, pres, partner, moves, mptr, rules, ws, rtop, 
         for k in range(lo, hi):
             u = groups.tiles[k]
             if pres[u] == 1:
-                rtop = _take(u, pres, removed, rtop)
-                if first < 0:
-                    first = u
-                else:
-                    moves[mptr, 0] = first
-                    moves[mptr, 1] = u
-                    mptr += 1
-                    first = -1
+                rtop, first, mptr = _take_in_pairs(u, first, pres, removed, rtop, moves, mptr)
         return rtop, left - live, mptr
     if rules.loose and live == 4 and nf == 3:  # a loose tile waits for the fourth
         loose = -1
@@ -296,13 +344,7 @@ def _mj_clean_group(g, groups, mj, pres, partner, moves, mptr, rules, ws, rtop, 
             if not _open(u, above, one, two):
                 last = u
                 continue
-            rtop = _take(u, pres, removed, rtop)
-            if first < 0:
-                first = u
-            else:
-                moves[mptr, 0] = first
-                moves[mptr, 1] = u
-                mptr += 1
+            rtop, first, mptr = _take_in_pairs(u, first, pres, removed, rtop, moves, mptr)
         partner[loose] = last
         partner[last] = loose
         return rtop, left - 2, mptr
@@ -342,31 +384,24 @@ def _mj_settle(groups, mj, pres, partner, moves, mptr, rules, ws, tail, rtop, gt
     of_tile = groups.of_tile
     above, one, two, queue, queued = ws.above, ws.one, ws.two, ws.queue, ws.queued
     removed, group_stack, group_queued = ws.removed, ws.group_stack, ws.group_queued
-    head = 0
+    head = np.int64(0)
     while True:
-        if rtop > 0:
-            rtop -= 1
-            tail, gtop = _propagate(
-                removed[rtop], pres, mj, of_tile, above, one, two, queue, queued, tail,
-                rules.loose, group_queued, group_stack, gtop,
-            )  # fmt: skip
-            continue
-        if head < tail:  # a tile became free
-            t = queue[head]
-            head += 1
-            if pres[t] == 0:
-                continue
+        t, head, tail, gtop = _next_free(
+            pres, mj, of_tile, above, one, two, queue, queued, head, tail, removed, rtop,
+            rules.loose, group_queued, group_stack, gtop,
+        )  # fmt: skip
+        rtop = 0
+        if t >= 0:  # a tile became free
             p = partner[t]
-            if p >= 0:
-                if _free(p, pres, above, one, two):
-                    rtop = _take(t, pres, removed, rtop)
-                    rtop = _take(p, pres, removed, rtop)
-                    left -= 2
-                    moves[mptr, 0] = min(t, p)
-                    moves[mptr, 1] = max(t, p)
-                    mptr += 1
+            if p < 0:
+                gtop = _push_group(of_tile[t], group_queued, group_stack, gtop)
                 continue
-            gtop = _push_group(of_tile[t], group_queued, group_stack, gtop)
+            rtop = _take_pair(t, p, pres, above, one, two, removed, rtop)
+            if rtop > 0:
+                left -= 2
+                moves[mptr, 0] = min(t, p)
+                moves[mptr, 1] = max(t, p)
+                mptr += 1
             continue
         if gtop > 0:  # cleaning rules on a group without a pairing
             gtop -= 1
@@ -500,8 +535,7 @@ def _mj_playout(groups, mj, pres, partner, moves, rules, rng, ws):
         m = _mj_legal(groups, pres, partner, above, one, two, ws.legal)
         if m == 0:
             return mptr
-        pick = ws.legal[np.int64(_xorshift(rng) % np.uint64(m))]
-        x, y = pick // n, pick % n
+        _, x, y = _draw(ws.legal, m, rng, n)
         rtop = _take(x, pres, removed, 0)
         rtop = _take(y, pres, removed, rtop)
         left -= 2
@@ -558,42 +592,34 @@ def _mj_relax(groups, mj, ps, partner, ws, tail, rtop, left):
     of_tile, start, tiles = groups.of_tile, groups.start, groups.tiles
     above, one, two, queue, queued = ws.scan_above, ws.scan_one, ws.scan_two, ws.scan_queue, ws.scan_queued
     removed, opened, free_seen = ws.removed, ws.opened, ws.free_seen
-    head = 0
+    head = np.int64(0)
     while True:
-        if rtop > 0:
-            rtop -= 1
-            tail, _ = _propagate(
-                removed[rtop], ps, mj, of_tile, above, one, two, queue, queued, tail,
-                False, ws.group_queued, ws.group_stack, 0,
-            )  # fmt: skip
+        t, head, tail, _ = _next_free(
+            ps, mj, of_tile, above, one, two, queue, queued, head, tail, removed, rtop,
+            False, ws.group_queued, ws.group_stack, 0,
+        )  # fmt: skip
+        rtop = 0
+        if t < 0:
+            return left
+        p = partner[t]  # a tile became free
+        if p >= 0:
+            rtop = _take_pair(t, p, ps, above, one, two, removed, rtop)
+            if rtop > 0:
+                left -= 2
             continue
-        if head < tail:  # a tile became free
-            t = queue[head]
-            head += 1
-            if ps[t] == 0:
-                continue
-            p = partner[t]
-            if p >= 0:
-                if _free(p, ps, above, one, two):
-                    rtop = _take(t, ps, removed, rtop)
-                    rtop = _take(p, ps, removed, rtop)
-                    left -= 2
-                continue
-            g = of_tile[t]
-            if opened[g]:
-                rtop = _take(t, ps, removed, rtop)
-                left -= 1
-                continue
-            free_seen[g] += 1
-            if free_seen[g] >= 2:  # the first two free tiles go together
-                opened[g] = 1
-                for k in range(start[g], start[g + 1]):
-                    u = tiles[k]
-                    if _free(u, ps, above, one, two):
-                        rtop = _take(u, ps, removed, rtop)
-                        left -= 1
+        g = of_tile[t]
+        if opened[g]:
+            rtop = _take(t, ps, removed, rtop)
+            left -= 1
             continue
-        return left
+        free_seen[g] += 1
+        if free_seen[g] >= 2:  # the first two free tiles go together
+            opened[g] = 1
+            for k in range(start[g], start[g + 1]):
+                u = tiles[k]
+                if _free(u, ps, above, one, two):
+                    rtop = _take(u, ps, removed, rtop)
+                    left -= 1
 
 
 @njit(**INLINE_FLAGS)
@@ -735,9 +761,7 @@ def _mj_guided(groups, mj, rules, count, rng, pres, partner, moves, ws):
     legal = ws.legal
     n = pres.shape[0]
     for a in range(count):
-        pres[:] = 1
-        partner[:] = -1
-        _autopair(groups, pres, partner)
+        _fresh_start(groups, pres, partner)
         mptr = _mj_apply(groups, mj, pres, partner, moves, np.int64(0), rules, ws)
         while True:
             if 2 * mptr == n:
@@ -746,8 +770,7 @@ def _mj_guided(groups, mj, rules, count, rng, pres, partner, moves, ws):
             x = -1
             y = -1
             while m > 0:
-                i = np.int64(_xorshift(rng) % np.uint64(m))
-                x, y = legal[i] // n, legal[i] % n
+                i, x, y = _draw(legal, m, rng, n)
                 if _mj_scan_without(groups, mj, pres, x, y, partner, ws):
                     break
                 x = -1

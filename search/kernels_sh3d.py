@@ -62,8 +62,27 @@ def sh3d_grid(geo: Geometry) -> GridTables:
 
 @njit(**JIT_FLAGS)
 def _s3_lines(g, off, h1, w, ra, ca, rb, cb, same):
-    """At most three lines (``same``) or two lines from tile a's cells to tile b's on the
-    level starting at ``off`` of flat grid ``g``; the tiles' own cells are already empty."""
+    """Is there a path of lines from tile a's cells to tile b's on one level?
+
+    Parameters
+    ----------
+    g : numpy.ndarray
+        ``uint8``, the flat stacked grid; the two tiles' own cells are already empty.
+    off : int
+        Where the level starts in ``g``.
+    h1, w : int
+        The height and width of a level.
+    ra, ca, rb, cb : int
+        The level-local top-left cells of the two tiles.
+    same : bool
+        Both tiles on this level: at most three lines. Otherwise tile a is the lower tile,
+        its column of cells on this level (the pillar, the third line) is where the path
+        starts, and at most two lines run from there.
+
+    Returns
+    -------
+    bool
+    """
     for i in range(2):  # middle line horizontal, on row y
         xa = ca + i
         a0 = ra

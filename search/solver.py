@@ -258,8 +258,8 @@ def ensure_compiled(notify: Callable[[str], None] | None = None) -> bool:
     On a warm cache this returns at once (the kernels load on first use). On a cold one
     it says so first, through ``notify`` (default: a warning of the ``mjsat.search``
     logger, which prints on stderr), with how long compiling takes, then compiles every
-    kernel (:func:`warm_up`) under a lock that processes starting together share, so only
-    one of them compiles while the others wait and then load.
+    kernel under a lock that processes starting together share, so only one of them
+    compiles while the others wait and then load.
 
     Parameters
     ----------
@@ -273,9 +273,10 @@ def ensure_compiled(notify: Callable[[str], None] | None = None) -> bool:
 
     Notes
     -----
-    :func:`solve_search` (numba engine) calls it before its clock starts, and
-    :func:`mjsat.methods.solve` before any method's clock, so ``--time-limit`` counts the
-    search, not the compiler. ``make install`` compiles ahead.
+    The method's :attr:`~mjsat.methods.MethodInfo.prepare` (:func:`prepare_search`), so
+    :func:`mjsat.methods.solve` runs it before any method's clock starts and
+    ``--time-limit`` counts the search, not the compiler; :func:`solve_search` (numba
+    engine) calls it too. ``make install`` compiles ahead (:func:`warm_up`).
     """
     global _READY
     if _READY:
@@ -289,10 +290,10 @@ def ensure_compiled(notify: Callable[[str], None] | None = None) -> bool:
         " later runs load them from the disk cache; `make install` compiles them ahead)"
     )
     with _compile_lock():
-        _READY = True  # warm_up's own searches must not come back here
+        _READY = True  # the searches that compile must not come back here
         try:
             if not kernels_cached():  # another process may have compiled them meanwhile
-                warm_up()
+                _exercise()
         except BaseException:
             _READY = False
             raise
@@ -306,14 +307,12 @@ def prepare_search(*, engine: str = "numba", **options: Any) -> None:
         ensure_compiled()
 
 
-def warm_up() -> None:
-    """Load (or compile, the first time) every kernel the search calls, on every path:
-    Mahjong, Shisen-Sho on a grid and on the Mahjong grid, plain and guided playouts, the
-    critical-group search (with and without the presearch) and de Bondt's tree."""
-    global _READY
+def _exercise() -> None:
+    """Run every kernel the search calls once, on every path: Mahjong, Shisen-Sho on a grid
+    and on the Mahjong grid, plain and guided playouts, the critical-group search (with
+    and without the presearch) and de Bondt's tree (each compiled, or loaded, on first use)."""
     from mjsat.board import MahjongBoard, ShisenShoBoard, ShisenShoMahjongBoard
 
-    _READY = True
     row = Layout([(0, 0, 0), (0, 2, 0), (0, 4, 0), (0, 6, 0)])
     boards = [
         MahjongBoard(row, [0, 1, 1, 0]),
@@ -326,6 +325,14 @@ def warm_up() -> None:
         solve_search(board, attempts=0, guided=0)
         solve_search(board, attempts=0, guided=0, presearch=1)
         solve_search(board, attempts=0, guided=0, bondt=True)
+
+
+def warm_up() -> None:
+    """Compile every kernel the search calls if the cache is cold (:func:`ensure_compiled`,
+    announced), then load them all into this process, so that timings that follow measure
+    the search and not the compiler or the loader."""
+    ensure_compiled()
+    _exercise()
 
 
 # --------------------------------------------------------------------------- the wrapper

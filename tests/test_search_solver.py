@@ -216,7 +216,7 @@ def test_cold_cache_is_announced_and_compiled_once(tmp_path):
         "import mjsat.search.solver as S\n"
         "said = []\n"
         "print('cached', S.kernels_cached())\n"
-        "S.warm_up = lambda: said.append('compile')\n"
+        "S._exercise = lambda: said.append('compile')\n"
         "print('first', S.ensure_compiled(notify=said.append))\n"
         "print('second', S.ensure_compiled(notify=said.append))\n"
         "print('said', said)\n"
