@@ -11,7 +11,8 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from mjsat.reductions.cnf import Formula3, normalize_3cnf, read_dimacs
+from mjsat.encoders.dimacs import read_dimacs
+from mjsat.reductions.cnf import Formula3, normalize_3cnf
 from mjsat.reductions.rows import reduce_to_rows
 from mjsat.reductions.shisen import reduce_to_shisen
 from mjsat.reductions.stacks import reduce_to_stacks

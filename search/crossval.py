@@ -286,7 +286,9 @@ def cnf_builder() -> tuple[Callable[[str], list[tuple[str, Board, bool]]] | None
     Imports only; the builder costs what the reductions cost (:math:`O(n + m)` stacks) plus one SAT call on the formula.
     """
     try:
-        from mjsat.reductions.cnf import is_satisfiable, normalize_3cnf, read_dimacs
+        from mjsat.encoders.dimacs import read_dimacs
+        from mjsat.encoders.solvers import is_satisfiable
+        from mjsat.reductions.cnf import normalize_3cnf
         from mjsat.reductions.stacks import reduce_to_stacks
     except ImportError as exc:
         return None, f"mjsat.reductions provides no CNF-to-board builder yet ({exc})"
