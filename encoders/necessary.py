@@ -170,7 +170,7 @@ def necessary_before(
     A round costs :math:`O(\\sum_{p,S} |S| + W k)` big-integer operations on ``n``-bit
     integers for ``W`` windows of ``k`` tiles; every round but the last adds a
     precedence or drops an option, so there are at most :math:`n^2 + \\sum_p |S_p|`
-    rounds (in practice four to six).
+    rounds (:attr:`Necessary.rounds` says how many ran).
 
     Examples
     --------
