@@ -77,7 +77,8 @@ def _pct(xs: list[float], q: float) -> float:
 def reduction_boards() -> list[tuple[str, Any]]:
     """The reduction boards of the issue, when ``mjsat.reductions`` provides them (the hook)."""
     try:
-        from mjsat.reductions.cnf import complete_cnf, normalize_3cnf
+        from mjsat.reductions.cnf import normalize_3cnf
+        from mjsat.reductions.families import complete_cnf
         from mjsat.reductions.rows import reduce_to_rows
         from mjsat.reductions.stacks import reduce_to_stacks
     except ImportError:

@@ -63,7 +63,8 @@ def _clock() -> tuple[float, float]:
 
 def _bench_build(clauses: int) -> list[dict[str, Any]]:
     from mjsat.board import Layout, MahjongBoard
-    from mjsat.reductions.cnf import normalize_3cnf, random_3cnf
+    from mjsat.reductions.cnf import normalize_3cnf
+    from mjsat.reductions.families import random_3cnf
     from mjsat.reductions.rows import reduce_to_rows
     from mjsat.reductions.stacks import _stack_tiles, reduce_to_stacks
 
@@ -130,7 +131,8 @@ def _bench_decide(
 
     from mjsat.methods import METHODS as REGISTERED
     from mjsat.methods import solve
-    from mjsat.reductions.cnf import normalize_3cnf, random_3cnf
+    from mjsat.reductions.cnf import normalize_3cnf
+    from mjsat.reductions.families import random_3cnf
     from mjsat.reductions.stacks import reduce_to_stacks
 
     rows: list[dict[str, Any]] = []

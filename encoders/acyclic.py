@@ -1,4 +1,4 @@
-"""Acyclicity by vertex elimination (Rankooh and Rintanen, 2022).
+"""Acyclicity by vertex elimination [1]_.
 
 The rules make a "must go before" graph over the tiles (tile ``o`` before tile ``t``
 when ``t`` waits for ``o``), and a chosen pair ties its two tiles. A pairing with chosen
@@ -26,11 +26,17 @@ Clauses
 * per eliminated tile ``v`` with later neighbours ``N_v`` in ``H``, for ordered
   ``u != w`` in ``N_v``: ``lt(u, v) & lt(v, w) -> lt(u, w)`` plus the two variants with a
   tie at ``v``: at most :math:`3 \\sum_v |N_v|(|N_v| - 1)`;
-* the rules (:func:`mjsat.encoders.common.add_precedence`) and the matching.
+* the rules (:func:`mjsat.encoders.clauses.add_precedence`) and the matching.
 
 Size: :math:`O(E + P)` variables and :math:`O(\\sum_v |N_v|^2)` clauses, where ``E`` and
 ``|N_v|`` depend on the fill of the elimination (small for the layered, local graphs
-of Mahjong layouts: tree-width-like, not :math:`n`).
+of Mahjong layouts: tree-width-like, not :math:`n`). :class:`AcyclicDecoder` reads a
+model back: the chosen pairs in an order every true precedence goes forward in.
+
+References
+----------
+.. [1] M. F. Rankooh and J. Rintanen, "Propositional encodings of acyclicity and
+   reachability by using vertex elimination", AAAI, 2022.
 """
 
 from __future__ import annotations
@@ -39,17 +45,12 @@ import numpy as np
 from pysat.formula import CNF, IDPool
 
 from mjsat.board import Board
-from mjsat.encoders.common import (
-    Decoder,
-    Requirements,
-    add_matching,
-    add_precedence,
-    check_deadline,
-    pair_vars,
-    requirements,
-)
+from mjsat.encoders.clauses import add_matching, add_precedence, pair_vars
+from mjsat.encoders.decoding import Decoder, PrecedenceDecoder
+from mjsat.encoders.errors import check_deadline
+from mjsat.encoders.requirements import Requirements, requirements
 
-__all__ = ["encode_acyclic", "elimination"]
+__all__ = ["encode_acyclic", "AcyclicDecoder", "elimination"]
 
 _CHUNK = 1 << 20
 """Clauses turned into Python lists at a time, between two looks at the deadline."""
@@ -122,12 +123,12 @@ def encode_acyclic(
         Precomputed requirements of the board.
     deadline : float, optional
         A ``time.perf_counter()`` value; past it the build raises
-        :class:`~mjsat.encoders.common.BuildTimeLimit`.
+        :class:`~mjsat.encoders.errors.BuildTimeLimit`.
 
     Returns
     -------
     cnf : pysat.formula.CNF
-    decoder : Decoder
+    decoder : AcyclicDecoder
 
     Notes
     -----
@@ -214,4 +215,12 @@ def encode_acyclic(
     add_matching(cnf, req, m, vpool)
     cnf.nv = max(cnf.nv, vpool.top)
     keys = {k: v for k, v in vpool.obj2id.items() if isinstance(k, tuple)}
-    return cnf, Decoder("acyclic", keys, {"exhaustive": True, "edges": len(lt) // 2})
+    return cnf, AcyclicDecoder(keys, {"exhaustive": True, "edges": len(lt) // 2})
+
+
+class AcyclicDecoder(PrecedenceDecoder):
+    """Reads a model of :func:`encode_acyclic`: its precedences are the true
+    ``('lt', u, v)`` of the edges of the chordal completion. ``params``: ``exhaustive``
+    and ``edges`` (the number of edges)."""
+
+    encoding = "acyclic"

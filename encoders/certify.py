@@ -18,10 +18,10 @@ import os
 import time
 from collections.abc import Iterable, Sequence
 
+from mjsat.encoders.solvers import PROOF_SOLVERS, open_solver
 from mjsat.fileio import InputFileError, read_text, write_text_atomic
 
 __all__ = [
-    "PROOF_SOLVERS",
     "ProofCheck",
     "ProofFormatError",
     "parse_proof",
@@ -31,21 +31,6 @@ __all__ = [
     "write_proof",
     "read_proof",
 ]
-
-PROOF_SOLVERS: tuple[str, ...] = (
-    "cadical103",
-    "cadical153",
-    "cadical195",
-    "glucose3",
-    "glucose4",
-    "glucose42",
-    "lingeling",
-    "maplechrono",
-    "maplecm",
-    "maplesat",
-)
-"""python-sat solvers that can log DRUP proofs (``with_proof=True``)."""
-
 
 class ProofFormatError(ValueError):
     """A proof line that is not a DRUP lemma or deletion."""
@@ -152,13 +137,11 @@ def unsat_core(clauses: Sequence[Sequence[int]], *, solver: str, rounds: int = 3
     -----
     ``rounds`` SAT calls on the formula with one extra literal per clause.
     """
-    from pysat.solvers import Solver
-
     core = [list(c) for c in clauses]
     for _ in range(rounds):
         top = max((abs(lit) for c in core for lit in c), default=0)
         sels = list(range(top + 1, top + 1 + len(core)))
-        with Solver(name=solver, bootstrap_with=[c + [-v] for c, v in zip(core, sels)]) as s:
+        with open_solver([c + [-v] for c, v in zip(core, sels)], solver=solver) as s:
             if s.solve(assumptions=sels) is not False:
                 raise ValueError("the clauses are satisfiable: there is no unsatisfiable core")
             used = set(s.get_core() or ())
@@ -182,14 +165,12 @@ def certify_unsat(clauses: Sequence[Sequence[int]], *, solver: str) -> ProofChec
     ValueError
         The clauses are satisfiable, or ``solver`` cannot log proofs.
     """
-    from pysat.solvers import Solver
-
     if solver not in PROOF_SOLVERS:
         raise ValueError(f"solver {solver!r} cannot log a DRUP proof (these can: {', '.join(PROOF_SOLVERS)})")
     if any(len(c) == 0 for c in clauses):
         return check_proof(clauses, ["0"])
     core = unsat_core(clauses, solver=solver)
-    with Solver(name=solver, bootstrap_with=core, with_proof=True) as s:
+    with open_solver(core, solver=solver, proof=True) as s:
         if s.solve() is not False:  # pragma: no cover - the core was unsatisfiable a moment ago
             raise ValueError("the core turned out satisfiable")
         proof = s.get_proof()

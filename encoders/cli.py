@@ -9,16 +9,16 @@ import click
 
 from mjsat.board import Board
 from mjsat.cli import board_options
+from mjsat.encoders.encodings import DEFAULT_ENCODING, ENCODINGS
+from mjsat.encoders.requirements import ENCODED_GAMES
 from mjsat.fileio import write_text_atomic
 
 __all__ = ["encode", "decode"]
 
-_ENCODINGS = ("layered", "parity", "order", "acyclic")
-
 
 @click.command()
 @board_options
-@click.option("--encoding", type=click.Choice(_ENCODINGS), default=None, help="Encoding (default: acyclic, exhaustive and compact).")
+@click.option("--encoding", type=click.Choice(list(ENCODINGS)), default=None, help=f"Encoding (default: {DEFAULT_ENCODING}, exhaustive and compact).")
 @click.option("--steps", type=click.IntRange(min=1), default=None, help="Layered or parity: number of parallel steps (default: the proved bound, exhaustive); steps x tiles at most MJSAT_MAX_STEP_CELLS (100,000,000).")
 @click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="CNF file to write (DIMACS); its folder is created. The CNF and the map are replaced together or not at all.")
 @click.option("--map-output", type=click.Path(dir_okay=False), default=None, help="Variable map to write (default: beside the CNF, .map).")
@@ -43,8 +43,8 @@ def encode(
     mjsat decode board.json board.map board.out     # verified move list
     mjsat encode --layout turtle --seed 3 --encoding acyclic -o t.cnf --json
     """
-    from mjsat.encoders.dimacs import default_map_path, write_encoding
-    from mjsat.encoders.sat import encode as encode_board
+    from mjsat.encoders.encodings import encode as encode_board
+    from mjsat.encoders.varmap import default_map_path, write_encoding
 
     map_path = map_output or default_map_path(output)
     cnf, decoder = encode_board(board, encoding=encoding, steps=steps)
@@ -72,7 +72,7 @@ def encode(
 @click.argument("board_file", metavar="BOARD", type=click.Path(dir_okay=False))
 @click.argument("map_file", metavar="MAP", type=click.Path(dir_okay=False))
 @click.argument("output_file", metavar="SOLVER_OUTPUT", type=click.Path(dir_okay=False))
-@click.option("--game", type=click.Choice(["mahjong", "mahjong-transposed", "shisen-sho"]), default=None, help="Game of a .txt board.")
+@click.option("--game", type=click.Choice(list(ENCODED_GAMES)), default=None, help="Game of a .txt board.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (status, moves, verified).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Also write the result as JSON to this file.")
 def decode(board_file: str, map_file: str, output_file: str, game: str | None, as_json: bool, output: str | None) -> None:
@@ -88,7 +88,8 @@ def decode(board_file: str, map_file: str, output_file: str, game: str | None, a
     cadical board.cnf > board.out ; mjsat decode board.json board.map board.out --json
     """
     from mjsat.boardio import load_board
-    from mjsat.encoders.dimacs import board_digest, parse_solver_output, read_map
+    from mjsat.encoders.dimacs import parse_solver_output
+    from mjsat.encoders.varmap import board_digest, read_map
     from mjsat.fileio import InputFileError, read_text
     from mjsat.replay import InvalidSolutionError, replay
 

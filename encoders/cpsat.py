@@ -24,8 +24,10 @@ import time
 from typing import Any
 
 from mjsat.board import Board, Move
-from mjsat.encoders.common import BuildTimeLimit, Requirements, check_encodable, requirements
+from mjsat.encoders.errors import BuildTimeLimit
 from mjsat.encoders.layered import step_bound
+from mjsat.encoders.requirements import Requirements, check_encodable, requirements
+from mjsat.encoders.shisen_paths import bits_members
 from mjsat.result import SOLVABLE, UNKNOWN, UNSOLVABLE, SolveResult
 
 __all__ = ["CpsatOptionError", "build_cpsat", "check_cpsat_options", "solve_cpsat"]
@@ -65,7 +67,7 @@ def build_cpsat(
         Number of steps (default: the proved bound, which makes the model exhaustive).
     deadline : float, optional
         A ``time.perf_counter()`` value; past it the build raises
-        :class:`~mjsat.encoders.common.BuildTimeLimit`.
+        :class:`~mjsat.encoders.errors.BuildTimeLimit`.
 
     Returns
     -------
@@ -103,14 +105,14 @@ def build_cpsat(
                 model.Add(tm[o] < tm[t]).OnlyEnforceIf(c)
             for o in sorted(s1):
                 model.Add(tm[o] < tm[t]).OnlyEnforceIf(c.Not())
-    for p, alts in req.paths.items():
-        if not alts or any(not alt for alt in alts):
+    for p, alts in req.path_bits.items():
+        if not alts or 0 in alts:
             continue
         a = p[0]
         ks = [model.NewBoolVar(f"path{p[0]}_{p[1]}_{j}") for j in range(len(alts))]
         model.AddBoolOr(ks).OnlyEnforceIf(m[p])
         for k, alt in zip(ks, alts):
-            for o in sorted(alt):
+            for o in bits_members(alt):
                 model.Add(tm[o] < tm[a]).OnlyEnforceIf(k)
     return model, {"time": tm, "m": m, "horizon": H}
 

@@ -1,12 +1,25 @@
-"""DIMACS out and back: CNF files, variable maps, and the answers of external solvers.
+"""DIMACS CNF in and out, and the answers of SAT solvers: the CNF plumbing of mjsat.
 
-``mjsat encode`` writes a board's CNF and, beside it, a *variable map* (JSON) naming
-every meaningful variable (``["m", a, b]``, ``["r", t, s]``, ``["lt", u, v]``, ...), the
-encoding and its parameters, and a digest of the board. ``mjsat decode`` reads the
-answer of any solver -- SAT-competition ``s``/``v`` lines, or MiniSat's result file
-(``SAT`` then the literals) -- and turns the model into a move list that is replayed
-before it is printed.
+The encoders (``mjsat encode``, ``mjsat decode``) and the reductions (``mjsat reduce``,
+the shipped instances, the formula families) read and write CNF files here:
 
+* :func:`parse_dimacs` and :func:`read_dimacs` read DIMACS strictly, naming the file and
+  the line of a problem;
+* :func:`dimacs_text` is the one writer: its first comment line names mjsat, its
+  version and what made the formula (provenance), then any other comments;
+* :func:`parse_solver_output` reads what a SAT solver printed: SAT-competition ``s``/``v``
+  lines, or MiniSat's result file (``SAT`` then the literals).
+
+The python-sat solvers themselves are in :mod:`mjsat.encoders.solvers`.
+
+>>> print(dimacs_text([[1, -2], [2]], 2, source="an example", comments=["two clauses"]), end="")  # doctest: +ELLIPSIS
+c mjsat ...: an example
+c two clauses
+p cnf 2 2
+1 -2 0
+2 0
+>>> parse_dimacs(dimacs_text([[1, -2], [2]], 2, source="an example")).clauses
+[[1, -2], [2]]
 >>> parse_solver_output("s SATISFIABLE\\nv 1 -2 3 0\\n")
 ('sat', [1, -2, 3])
 >>> parse_solver_output("UNSAT\\n")
@@ -15,152 +28,135 @@ before it is printed.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import os
 import re
-from typing import Any
+from collections.abc import Iterable, Sequence
 
 from pysat.formula import CNF
 
 from mjsat import __version__
-from mjsat.board import Board
-from mjsat.encoders.common import Decoder, InvalidMapError
-from mjsat.fileio import (
-    MAX_DIGITS,
-    InputFileError,
-    json_array_lines,
-    parse_json,
-    read_text,
-    text_lines,
-    write_text_atomic,
-    write_texts_atomic,
-)
+from mjsat.fileio import MAX_DIGITS, InputFileError, parse_decimal, read_text, text_lines
+from mjsat.limits import MAX_CNF_VARS
 
-__all__ = [
-    "MAP_FORMAT",
-    "board_digest",
-    "cnf_text",
-    "cnf_file_text",
-    "map_text",
-    "write_cnf",
-    "write_map",
-    "write_encoding",
-    "read_map",
-    "parse_solver_output",
-    "default_map_path",
-]
+__all__ = ["parse_dimacs", "read_dimacs", "dimacs_text", "parse_solver_output", "LITERAL", "LITERALS"]
 
-MAP_FORMAT = "mjsat-varmap"
+PathLike = str | os.PathLike[str]
+
+LITERAL = re.compile(r"[+-]?[0-9]{1,%d}" % MAX_DIGITS)
+"""One literal: an integer of at most :data:`mjsat.fileio.MAX_DIGITS` digits."""
+LITERALS = re.compile(r"[+-]?[0-9]{1,%d}(?:\s+[+-]?[0-9]{1,%d})*" % (MAX_DIGITS, MAX_DIGITS))
+"""A line of literals separated by white space."""
 
 
-def board_digest(board: Board) -> str:
-    """A short SHA-256 of the game, the positions and the groups (ties a map to a board)."""
-    text = json.dumps([board.game, [list(p) for p in board.layout.positions], list(board.groups)])
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
+def parse_dimacs(text: str, path: PathLike = "<dimacs>") -> CNF:
+    """Parse DIMACS CNF text into a :class:`pysat.formula.CNF`, strictly.
+
+    Parameters
+    ----------
+    text : str
+        The file's text: ``c`` comment lines, one ``p cnf VARS CLAUSES`` header, then
+        literals, each clause ended by ``0`` (a last clause without its ``0`` is accepted;
+        a line ``%`` ends the formula, as in the SATLIB files).
+    path : path-like
+        Named in error messages.
+
+    Raises
+    ------
+    mjsat.fileio.InputFileError
+        One line naming the file, the line and the problem: missing or malformed header,
+        a token that is not an integer, a variable above the declared count, a clause
+        count that differs from the header, more declared variables than
+        :data:`mjsat.limits.MAX_CNF_VARS` (``MJSAT_MAX_CNF_VARIABLES``).
+
+    Notes
+    -----
+    :math:`O(L)` for ``L`` characters.
+    """
+    header: tuple[int, int, int] | None = None  # (vars, clauses, line)
+    clauses: list[list[int]] = []
+    current: list[int] = []
+    comments: list[str] = []
+    last_line = 0
+    for lineno, raw in enumerate(text_lines(text), 1):
+        line = raw.strip()
+        last_line = lineno
+        if not line or line.startswith("c"):
+            if line.startswith("c"):
+                comments.append(line)
+            continue
+        if line.startswith("%"):
+            break
+        if line.startswith("p"):
+            if header is not None:
+                raise InputFileError(path, lineno, "a second 'p cnf' header")
+            fields = line.split()
+            if len(fields) != 4 or fields[1] != "cnf":
+                raise InputFileError(path, lineno, f"expected the header 'p cnf VARIABLES CLAUSES', got {line[:60]!r}")
+            nv = parse_decimal(path, lineno, fields[2], "header: variables", 0)
+            nc = parse_decimal(path, lineno, fields[3], "header: clauses", 0)
+            header = (nv, nc, lineno)
+            continue
+        if header is None:
+            raise InputFileError(path, lineno, "clause before the 'p cnf VARIABLES CLAUSES' header")
+        if not LITERALS.fullmatch(line):
+            bad = next((t for t in line.split() if not LITERAL.fullmatch(t)), line)
+            raise InputFileError(path, lineno, f"not an integer literal: {bad[:40]!r}")
+        for lit in map(int, line.split()):
+            if lit == 0:
+                clauses.append(current)
+                current = []
+                continue
+            if abs(lit) > header[0]:
+                raise InputFileError(
+                    path, lineno, f"literal {lit}: variable {abs(lit)} exceeds the {header[0]} declared in the header"
+                )
+            current.append(lit)
+    if header is None:
+        raise InputFileError(path, last_line or None, "no 'p cnf VARIABLES CLAUSES' header")
+    message = MAX_CNF_VARS.exceeded(header[0], "the header", verb="declares")
+    if message is not None:
+        used = max((abs(lit) for c in [*clauses, current] for lit in c), default=0)
+        raise InputFileError(path, header[2], f"{message}; the clauses use {used:,}")
+    if current:
+        clauses.append(current)
+    if len(clauses) != header[1]:
+        raise InputFileError(
+            path, header[2], f"the header declares {header[1]} clauses, the file has {len(clauses)}"
+        )
+    cnf = CNF(from_clauses=clauses)
+    cnf.nv = max(cnf.nv, header[0])
+    cnf.comments = comments
+    return cnf
 
 
-def cnf_text(cnf: CNF, comments: list[str] | tuple[str, ...] = ()) -> str:
-    """DIMACS text of ``cnf`` with ``c`` comment lines first.
+def read_dimacs(path: PathLike) -> CNF:
+    """Read a DIMACS CNF file (see :func:`parse_dimacs`); file errors name file and line."""
+    return parse_dimacs(read_text(path), path)
+
+
+def dimacs_text(
+    clauses: Iterable[Sequence[int]], n_vars: int, *, source: str, comments: Sequence[str] = ()
+) -> str:
+    """DIMACS text of a formula with its provenance.
+
+    Parameters
+    ----------
+    clauses : iterable of clauses
+        Lists of non-zero literals; an empty clause is written as ``0``.
+    n_vars : int
+        The number of variables the header declares (at least the largest used).
+    source : str
+        What made the formula; the first line is ``c mjsat VERSION: SOURCE``.
+    comments : sequence of str
+        Further ``c`` lines, after the first.
 
     Notes
     -----
     Linear in the number of literals.
     """
-    lines = [f"c {c}" for c in comments]
-    lines.append(f"p cnf {cnf.nv} {len(cnf.clauses)}")
-    lines.extend(" ".join(map(str, c)) + " 0" if c else "0" for c in cnf.clauses)
-    return "\n".join(lines) + "\n"
-
-
-def default_map_path(cnf_path: str | os.PathLike[str]) -> str:
-    """The map file beside a CNF file: ``board.cnf`` -> ``board.map``."""
-    root, ext = os.path.splitext(str(cnf_path))
-    return (root if ext else str(cnf_path)) + ".map"
-
-
-def cnf_file_text(cnf: CNF, board: Board, decoder: Decoder) -> str:
-    """The DIMACS text :func:`write_cnf` writes: a provenance header (mjsat version,
-    encoding, board digest), then the CNF."""
-    params = " ".join(f"{k}={v}" for k, v in sorted(decoder.params.items()) if not isinstance(v, (list, dict)))
-    comments = [
-        f"mjsat {__version__}: {board.game} board of {len(board)} tiles, digest {board_digest(board)}",
-        f"encoding {decoder.encoding} {params}",
-        "decode a model with: mjsat decode BOARD MAP SOLVER_OUTPUT",
-    ]
-    return cnf_text(cnf, comments)
-
-
-def map_text(cnf: CNF, board: Board, decoder: Decoder) -> str:
-    """The variable map :func:`write_map` writes (JSON, one variable per line)."""
-    data = decoder.to_json()
-    head = {
-        "format": MAP_FORMAT,
-        "mjsat": __version__,
-        "game": board.game,
-        "tiles": len(board),
-        "board_digest": board_digest(board),
-        "variables": cnf.nv,
-        "clauses": len(cnf.clauses),
-        "encoding": data["encoding"],
-        "params": data["params"],
-    }
-    body = ",\n  ".join(json.dumps(v) for v in data["vars"])
-    return json.dumps(head)[:-1] + ',\n "vars": [\n  ' + body + "\n ]}\n"
-
-
-def write_cnf(path: str | os.PathLike[str], cnf: CNF, board: Board, decoder: Decoder) -> None:
-    """Write the CNF with a provenance header (mjsat version, encoding, board digest)."""
-    write_text_atomic(path, cnf_file_text(cnf, board, decoder))
-
-
-def write_map(path: str | os.PathLike[str], cnf: CNF, board: Board, decoder: Decoder) -> None:
-    """Write the variable map of an encoded board (JSON, one variable per line)."""
-    write_text_atomic(path, map_text(cnf, board, decoder))
-
-
-def write_encoding(
-    cnf_path: str | os.PathLike[str], map_path: str | os.PathLike[str], cnf: CNF, board: Board, decoder: Decoder
-) -> None:
-    """Write the CNF and its map together: both files are replaced, or neither is.
-
-    Raises
-    ------
-    OutputFileError
-        A file cannot be written, or the two paths are one file; nothing has changed.
-    """
-    write_texts_atomic([(cnf_path, cnf_file_text(cnf, board, decoder)), (map_path, map_text(cnf, board, decoder))])
-
-
-def read_map(path: str | os.PathLike[str]) -> tuple[dict[str, Any], Decoder]:
-    """The header and the decoder of a variable map file.
-
-    Raises
-    ------
-    InputFileError
-        Not JSON, not a map, or a malformed header or variable entry (with its line).
-    """
-    text = read_text(path)
-    data = parse_json(text, path)
-    if not isinstance(data, dict) or data.get("format") != MAP_FORMAT:
-        raise InputFileError(path, 1, f"not an mjsat variable map (no \"format\": \"{MAP_FORMAT}\")")
-    for key in ("encoding", "vars", "board_digest"):
-        if key not in data:
-            raise InputFileError(path, 1, f"the map has no {key!r}")
-    if not isinstance(data["board_digest"], str):
-        raise InputFileError(path, 1, '"board_digest" must be text')
-    try:
-        decoder = Decoder.from_json(data)
-    except InvalidMapError as exc:
-        line = 1
-        if exc.item is not None:
-            lines = json_array_lines(text, "vars")
-            line = lines[exc.item] if exc.item < len(lines) else None
-        raise InputFileError(path, line, str(exc)) from None
-    return data, decoder
-
-
-_LITERALS = re.compile(r"[+-]?[0-9]{1,%d}(?:\s+[+-]?[0-9]{1,%d})*" % (MAX_DIGITS, MAX_DIGITS))
+    body = [" ".join(map(str, c)) + " 0" if c else "0" for c in clauses]
+    lines = [f"c mjsat {__version__}: {source}", *(f"c {c}" for c in comments), f"p cnf {n_vars} {len(body)}"]
+    return "\n".join(lines + body) + "\n"
 
 
 def parse_solver_output(
@@ -211,7 +207,7 @@ def parse_solver_output(
             status = "unknown"
             continue
         body = line[1:].strip() if word == "v" else line
-        if body and not _LITERALS.fullmatch(body):
+        if body and not LITERALS.fullmatch(body):
             raise InputFileError(path, i, f"expected literals, got {line[:40]!r}")
         lits = [int(x) for x in body.split()]
         if n_vars is not None:

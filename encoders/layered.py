@@ -1,7 +1,7 @@
 """The layered encoding: removal-by-step variables with parallel steps.
 
-Planning as satisfiability (Kautz and Selman) with Rintanen's parallel-step semantics:
-several pairs may go in one step when each was free before the step. Freeness is
+Planning as satisfiability [1]_ with parallel-step semantics [2]_: several pairs may go
+in one step when each was free before the step. Freeness is
 monotone, so any parallel plan linearises into a legal move list (steps in order, any
 order inside a step).
 
@@ -21,31 +21,36 @@ Clauses
 * one side gone earlier, chosen by ``side``: :math:`T \\sum_t (|left_t| + |right_t|)`;
 * Shisen-Sho: a chosen pair uses one of its paths, whose tiles are gone one step
   earlier: :math:`P + T \\sum_p \\sum_j |path_{p,j}|`;
-* the matching (:func:`mjsat.encoders.common.add_matching`).
+* the matching (:func:`mjsat.encoders.clauses.add_matching`).
 
 Size: :math:`O(nT + P)` variables and :math:`O(T (n d + P))` clauses for ``d`` the
 largest number of neighbours (Mahjong). Unsatisfiable with ``T`` steps proves the board
 unsolvable only when ``T`` is at least :func:`step_bound` (at most ``n/2``).
+:class:`LayeredDecoder` reads a model back: the chosen pairs, ordered by the first step
+their tiles are gone in.
+
+References
+----------
+.. [1] H. Kautz and B. Selman, "Planning as satisfiability", ECAI, 1992.
+.. [2] J. Rintanen, K. Heljanko and I. Niemela, "Planning as satisfiability: parallel
+   plans and algorithms for plan search", Artificial Intelligence 170, 2006.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 
 from pysat.formula import CNF, IDPool
 
-from mjsat.board import Board
-from mjsat.encoders.common import (
-    Decoder,
-    EncodingError,
-    Requirements,
-    add_matching,
-    check_deadline,
-    pair_vars,
-    requirements,
-)
+from mjsat.board import Board, TileId
+from mjsat.encoders.clauses import add_matching, pair_vars
+from mjsat.encoders.decoding import Decoded, Decoder, true_set
+from mjsat.encoders.errors import EncodingError, check_deadline
+from mjsat.encoders.requirements import Requirements, requirements
+from mjsat.encoders.shisen_paths import bits_members
 
-__all__ = ["encode_layered", "step_bound", "step_windows", "first_steps"]
+__all__ = ["encode_layered", "LayeredDecoder", "step_bound", "step_windows", "first_steps"]
 
 
 def step_bound(req: Requirements, groups: dict[int, list[int]]) -> int:
@@ -86,7 +91,7 @@ def step_bound(req: Requirements, groups: dict[int, list[int]]) -> int:
     last step is at most ``sum_g w_g``. :math:`O(n + P)` time.
     """
     waits = [bool(req.need[t]) or bool(req.sides[t]) for t in range(req.n)]
-    closed_tiles = {p[0] for p, alts in req.paths.items() if alts and all(alts)}
+    closed_tiles = {p[0] for p, alts in req.path_bits.items() if alts and all(alts)}
     total = 0
     for ts in groups.values():
         half = len(ts) // 2
@@ -100,7 +105,11 @@ def step_bound(req: Requirements, groups: dict[int, list[int]]) -> int:
 def first_steps(n: int) -> int:
     """The first number of steps :func:`mjsat.encoders.sat.solve_sat` tries: ``ceil(2 sqrt(n))``.
 
-    A guess, not a bound: solvable turtle deals need 12 to 22 parallel steps.
+    A guess, not a bound: ``layered`` alone goes on to :func:`step_bound` steps when
+    these are too few.
+
+    >>> first_steps(144)
+    24
     """
     return max(2, math.ceil(2 * math.sqrt(max(n, 1))))
 
@@ -113,7 +122,7 @@ def step_windows(
     With ``partners=False`` the rules that look at a tile's candidate partners (and at
     Shisen-Sho paths, which depend on the partner) are left out: the windows then depend
     on the layout alone, hold for every deal on it, and are a little wider. Past
-    ``deadline`` (a ``time.perf_counter()`` value) :class:`~mjsat.encoders.common.BuildTimeLimit`
+    ``deadline`` (a ``time.perf_counter()`` value) :class:`~mjsat.encoders.errors.BuildTimeLimit`
     is raised, naming ``what``.
 
     Returns
@@ -155,9 +164,9 @@ def step_windows(
             best = T
             for p in inc[t]:
                 v = max(base[p[0]], base[p[1]])
-                alts = req.paths.get(p)
+                alts = req.path_bits.get(p)
                 if alts and all(alts):
-                    v = max(v, min(max(early[o] for o in alt) + 1 for alt in alts))
+                    v = max(v, min(max(early[o] for o in bits_members(alt)) + 1 for alt in alts))
                 best = min(best, v)
             v = min(T, max(base[t], best))
             if v > early[t]:
@@ -208,18 +217,18 @@ def encode_layered(
     steps : int, optional
         Number of parallel steps ``T``; default the proved :func:`step_bound`.
     req : Requirements, optional
-        Precomputed :func:`mjsat.encoders.common.requirements` of the board.
+        Precomputed :func:`mjsat.encoders.requirements.requirements` of the board.
     windows : bool, optional (default=False)
         Add the units of :func:`step_windows` (redundant: implied by the clauses, but
         not by unit propagation).
     deadline : float, optional
         A ``time.perf_counter()`` value; past it the build raises
-        :class:`~mjsat.encoders.common.BuildTimeLimit`.
+        :class:`~mjsat.encoders.errors.BuildTimeLimit`.
 
     Returns
     -------
     cnf : pysat.formula.CNF
-    decoder : Decoder
+    decoder : LayeredDecoder
         ``params['exhaustive']`` is True iff ``steps >= step_bound``.
 
     Raises
@@ -270,15 +279,15 @@ def encode_layered(
                     ro = r[o]
                     for s in range(1, T):
                         cl.append([-rt[s], sign, ro[s - 1]])
-    for p, alts in req.paths.items():
-        if not alts or any(not alt for alt in alts):
+    for p, alts in req.path_bits.items():
+        if not alts or 0 in alts:
             continue
         ra = r[p[0]]
         ks = [vpool.id(("path", p[0], p[1], j)) for j in range(len(alts))]
         cl.append([-m[p], *ks])
         for k, alt in zip(ks, alts):
             cl.append([-k, -ra[0]])
-            for o in sorted(alt):
+            for o in bits_members(alt):
                 ro = r[o]
                 for s in range(1, T):
                     cl.append([-k, -ra[s], ro[s - 1]])
@@ -293,4 +302,26 @@ def encode_layered(
     add_matching(cnf, req, m, vpool)
     cnf.nv = max(cnf.nv, vpool.top)
     keys = {k: v for k, v in vpool.obj2id.items() if isinstance(k, tuple)}
-    return cnf, Decoder("layered", keys, {"steps": T, "bound": bound, "exhaustive": T >= bound})
+    return cnf, LayeredDecoder(keys, {"steps": T, "bound": bound, "exhaustive": T >= bound})
+
+
+class LayeredDecoder(Decoder):
+    """Reads a model of :func:`encode_layered`: the chosen pairs ``('m', a, b)``, ordered
+    by the first step ``s`` with ``('r', a, s)`` true (then by pair).
+
+    ``params``: ``steps``, ``bound`` (:func:`step_bound`) and ``exhaustive``.
+    """
+
+    encoding = "layered"
+    stepped = True
+
+    def decode(self, model: Iterable[int]) -> Decoded:
+        on = true_set(model)
+        pairing = self.pairing(on)
+        first: dict[TileId, int] = {}
+        for k, v in self.keys.items():
+            if k[0] == "r" and v in on:
+                t, s = k[1], k[2]
+                first[t] = min(first.get(t, s), s)
+        steps = int(self.params["steps"])
+        return Decoded(pairing, sorted(pairing, key=lambda p: (first.get(p[0], steps), p)))

@@ -1,11 +1,10 @@
 """Tiles that must go before a tile in every clearing of a Shisen-Sho board.
 
-The precedence data of a Shisen-Sho board (:func:`mjsat.encoders.common.requirements`)
-gives each candidate pair the minimal tile sets of its candidate paths: one set must be
+The requirements of a Shisen-Sho board (:func:`mjsat.encoders.requirements.requirements`)
+give each candidate pair the minimal tile sets of its candidate paths: one set must be
 gone when the pair goes. On large boards these sets are long (a path across the board
 crosses many tiles) and numerous, and an exhaustive encoding pays for every one of them:
-the ``acyclic`` encoding's elimination fills the "before" graph they make, and needed
-35 million clauses for the 1,188-tile Shisen-Sho image of ``(x)(-x)``.
+the ``acyclic`` encoding's elimination fills the "before" graph they make.
 
 This module derives **necessary predecessors**: ``N[t]``, tiles gone strictly before
 ``t`` in *every* clearing, by three sound rules run to a fixpoint (``R`` below is what
@@ -31,26 +30,50 @@ in ``N[a] | N[b]`` (they are gone anyway), keeping only the sets no other set is
 by. When one reduced set is empty, the pair's constraint is just its ``need``. On the
 supertile images of :mod:`mjsat.reductions.shisen` with empty lanes between the columns
 every Mahjong pair ends up so: the image's requirements become the stack board's, plus a
-few local sets of the private pairs, and the ``acyclic`` encoding of the
-all-eight-clauses image (3,780 tiles) has 68,000 clauses and is refuted in a tenth of a
-second. Edge to edge, some Mahjong pairs keep a few small sets (tiles of the
-neighbouring columns).
+few local sets of the private pairs. Edge to edge, some Mahjong pairs keep a few small
+sets (tiles of the neighbouring columns).
 
-Sets are Python ints used as bitsets (bit ``t`` for tile ``t``).
+Sets are Python ints used as bitsets (bit ``t`` for tile ``t``), as the requirements
+hold them. This module reads the requirements through :class:`PathRequirements` and
+does not import :mod:`mjsat.encoders.requirements`, which calls it.
 """
 
 from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
+from typing import Any, ClassVar, Protocol, TypeVar
 
-from mjsat.board import Board, Move, ShisenShoBoard, TileId
-from mjsat.encoders.common import EncodingError, Requirements, bits_members, check_deadline
+from mjsat.board import Move, ShisenShoBoard, TileId
+from mjsat.encoders.errors import EncodingError, check_deadline
+from mjsat.encoders.shisen_paths import bits_members
 
-__all__ = ["Necessary", "necessary_before", "simplify_requirements", "WINDOWS"]
+__all__ = ["Necessary", "PathRequirements", "necessary_before", "simplify_requirements", "WINDOWS"]
 
 WINDOWS: tuple[tuple[int, int], ...] = ((3, 3),)
 """Window shapes (rows, columns) of the first-move rule."""
+
+
+class PathRequirements(Protocol):
+    """What this module reads of :class:`mjsat.encoders.requirements.Requirements` (a
+    dataclass, which :func:`simplify_requirements` copies with new values)."""
+
+    __dataclass_fields__: ClassVar[dict[str, Any]]
+
+    @property
+    def n(self) -> int: ...
+
+    @property
+    def pairs(self) -> tuple[Move, ...]: ...
+
+    @property
+    def need(self) -> tuple[tuple[TileId, ...], ...]: ...
+
+    @property
+    def path_bits(self) -> dict[Move, tuple[int, ...]]: ...
+
+
+R = TypeVar("R", bound=PathRequirements)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -112,7 +135,7 @@ def _windows(board: ShisenShoBoard, shapes: Sequence[tuple[int, int]]) -> list[i
 
 def necessary_before(
     board: ShisenShoBoard,
-    req: Requirements,
+    req: PathRequirements,
     *,
     windows: Sequence[tuple[int, int]] = WINDOWS,
     deadline: float | None = None,
@@ -123,11 +146,12 @@ def necessary_before(
     ----------
     board : ShisenShoBoard
     req : Requirements
-        The board's raw requirements (``req.paths`` as :func:`~mjsat.encoders.common.shisen_paths`).
+        The board's raw requirements (``req.path_bits`` as
+        :meth:`~mjsat.encoders.shisen_paths.ShisenLines.path_bits` gives them).
     windows : sequence of (int, int)
         Window shapes of the first-move rule; ``()`` switches the rule off.
     deadline : float, optional
-        A ``time.perf_counter()`` value; past it :class:`~mjsat.encoders.common.BuildTimeLimit`
+        A ``time.perf_counter()`` value; past it :class:`~mjsat.encoders.errors.BuildTimeLimit`
         is raised.
 
     Returns
@@ -146,7 +170,7 @@ def necessary_before(
     A round costs :math:`O(\\sum_{p,S} |S| + W k)` big-integer operations on ``n``-bit
     integers for ``W`` windows of ``k`` tiles; every round but the last adds a
     precedence or drops an option, so there are at most :math:`n^2 + \\sum_p |S_p|`
-    rounds (in practice four to six).
+    rounds (:attr:`Necessary.rounds` says how many ran).
 
     Examples
     --------
@@ -154,7 +178,8 @@ def necessary_before(
     :mod:`mjsat.reductions.shisen`) opens at ``a`` only:
 
     >>> from mjsat.board import Layout, ShisenShoBoard
-    >>> from mjsat.encoders.common import bits_members, requirements
+    >>> from mjsat.encoders.requirements import requirements
+    >>> from mjsat.encoders.shisen_paths import bits_members
     >>> rows = ["BaCa", "DBE.", "CED."]
     >>> cells = [(y, x) for y, r in enumerate(rows) for x, c in enumerate(r) if c != "."]
     >>> layout = Layout([(2 * y, 2 * x, 0) for y, x in cells])
@@ -171,11 +196,9 @@ def necessary_before(
         for o in req.need[t]:
             before[t] |= 1 << o
     _close(before)
-    options: dict[Move, list[tuple[int, tuple[TileId, ...]]]] = {}  # (bitset, its tiles)
+    options: dict[Move, list[tuple[int, list[TileId]]]] = {}  # (bitset, its tiles)
     for p in req.pairs:
-        sets = req.paths.get(p, (frozenset(),))
-        bits = req.path_bits[p] if req.path_bits else tuple(sum(1 << o for o in s) for s in sets)
-        options[p] = [(m, tuple(s)) for m, s in zip(bits, sets)]
+        options[p] = [(m, bits_members(m)) for m in req.path_bits.get(p, (0,))]
     incident: list[list[Move]] = [[] for _ in range(n)]
     for p in req.pairs:
         incident[p[0]].append(p)
@@ -248,12 +271,12 @@ def necessary_before(
 
 
 def simplify_requirements(
-    board: Board,
-    req: Requirements,
+    board: ShisenShoBoard,
+    req: R,
     *,
     windows: Sequence[tuple[int, int]] = WINDOWS,
     deadline: float | None = None,
-) -> Requirements:
+) -> R:
     """``req`` rewritten with the necessary predecessors (module docstring); the same clearings.
 
     Parameters
@@ -270,10 +293,10 @@ def simplify_requirements(
     -------
     Requirements
         ``need[t]``: the immediate necessary predecessors of ``t`` (a transitive
-        reduction); ``pairs``: the pairs with a feasible path set; ``paths``: each
-        pair's reduced, undominated sets (``(frozenset(),)`` when nothing but ``need``
-        is left). A board proved unclearable gets no candidate pairs at all, so every
-        encoding is unsatisfiable at once.
+        reduction); ``pairs``: the pairs with a feasible path set; ``path_bits``: each
+        pair's reduced, undominated sets (``(0,)``, the empty set, when nothing but
+        ``need`` is left). A board proved unclearable gets no candidate pairs at all, so
+        every encoding is unsatisfiable at once.
 
     Notes
     -----
@@ -283,7 +306,7 @@ def simplify_requirements(
     nec = necessary_before(board, req, windows=windows, deadline=deadline)
     n = req.n
     if nec.unsolvable:
-        return dataclasses.replace(req, pairs=(), paths={}, impossible=tuple(range(n)), path_bits=None)
+        return dataclasses.replace(req, pairs=(), path_bits={}, impossible=tuple(range(n)))
     N = nec.before
     need = []
     for t in range(n):
@@ -291,14 +314,14 @@ def simplify_requirements(
         for o in bits_members(N[t]):
             direct &= ~N[o]
         need.append(tuple(bits_members(direct)))
-    paths: dict[Move, tuple[frozenset[TileId], ...]] = {}
+    paths: dict[Move, tuple[int, ...]] = {}
     for i, (p, sets) in enumerate(nec.options.items()):
         if i % 256 == 0:
             check_deadline(deadline, "necessary predecessors")
         base = N[p[0]] | N[p[1]]
         reduced = sorted({s & ~base for s in sets}, key=lambda m: (m.bit_count(), m))
         if reduced[0] == 0:
-            paths[p] = (frozenset(),)
+            paths[p] = (0,)
             continue
         minimal: list[int] = []
         for s in reduced:
@@ -311,9 +334,9 @@ def simplify_requirements(
                 implied |= N[o]
             if not any(m & ~implied == 0 for m in kept):  # else a kept set is gone whenever s is
                 kept.append(s)
-        paths[p] = tuple(frozenset(bits_members(s)) for s in kept)
+        paths[p] = tuple(kept)
     pairs = tuple(p for p in req.pairs if p in paths)
     covered = {t for p in pairs for t in p}
     impossible = tuple(t for t in range(n) if t not in covered)
-    return dataclasses.replace(req, pairs=pairs, need=tuple(need), paths=paths, impossible=impossible, path_bits=None)
+    return dataclasses.replace(req, pairs=pairs, need=tuple(need), path_bits=paths, impossible=impossible)
 

@@ -20,11 +20,13 @@ Clauses
 * transitivity ``lt(u, v) & lt(v, w) -> lt(u, w)`` over all ordered triples:
   :math:`n(n-1)(n-2)` (a third of them for triples with no candidate pair, where the
   three rotations of a clause coincide);
-* the rules (:func:`mjsat.encoders.common.add_precedence`) and the matching.
+* the rules (:func:`mjsat.encoders.clauses.add_precedence`) and the matching.
 
 Size: :math:`O(n^2)` variables and :math:`O(n^3)` clauses; the textbook baseline. Ties
 other than chosen pairs are impossible without extra clauses: if ``u < v``, ``v`` ties
 with ``w`` and ``w < u``, transitivity gives ``v < u``, against ``u < v``.
+:class:`OrderDecoder` reads a model back: the chosen pairs in an order every true
+precedence goes forward in.
 """
 
 from __future__ import annotations
@@ -33,19 +35,13 @@ import itertools
 
 from pysat.formula import CNF, IDPool
 
-from mjsat.board import Board
-from mjsat.encoders.common import (
-    Decoder,
-    EncodingError,
-    Requirements,
-    add_matching,
-    add_precedence,
-    check_deadline,
-    pair_vars,
-    requirements,
-)
+from mjsat.board import Board, TileId
+from mjsat.encoders.clauses import add_matching, add_precedence, pair_vars
+from mjsat.encoders.decoding import Decoder, PrecedenceDecoder
+from mjsat.encoders.errors import EncodingError, check_deadline
+from mjsat.encoders.requirements import Requirements, requirements
 
-__all__ = ["encode_order", "ORDER_MAX_TRIPLES"]
+__all__ = ["encode_order", "OrderDecoder", "ORDER_MAX_TRIPLES"]
 
 ORDER_MAX_TRIPLES = 30_000_000
 """The order encoding refuses a board with more ordered triples of tiles than this (about
@@ -70,13 +66,13 @@ def encode_order(
         Precomputed requirements of the board.
     deadline : float, optional
         A ``time.perf_counter()`` value; past it the build raises
-        :class:`~mjsat.encoders.common.BuildTimeLimit` (checked once per tile of the
+        :class:`~mjsat.encoders.errors.BuildTimeLimit` (checked once per tile of the
         transitivity loop).
 
     Returns
     -------
     cnf : pysat.formula.CNF
-    decoder : Decoder
+    decoder : OrderDecoder
 
     Notes
     -----
@@ -126,4 +122,17 @@ def encode_order(
     add_matching(cnf, req, m, vpool)
     cnf.nv = max(cnf.nv, vpool.top)
     keys = {k: v for k, v in vpool.obj2id.items() if isinstance(k, tuple)}
-    return cnf, Decoder("order", keys, {"exhaustive": True})
+    return cnf, OrderDecoder(keys, {"exhaustive": True})
+
+
+class OrderDecoder(PrecedenceDecoder):
+    """Reads a model of :func:`encode_order`: its precedences are ``('lt', u, v)`` of the
+    candidate pairs and, for two tiles ``u < v`` that are no candidate pair, ``('o', u, v)``
+    (true: ``u`` before ``v``; false: ``v`` before ``u``)."""
+
+    encoding = "order"
+
+    def precedences(self, on: set[int]) -> list[tuple[TileId, TileId]]:
+        out = super().precedences(on)
+        out.extend((k[1], k[2]) if v in on else (k[2], k[1]) for k, v in self.keys.items() if k[0] == "o")
+        return out

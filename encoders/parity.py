@@ -19,8 +19,8 @@ Variables (``T`` steps, ``n`` tiles)
   on): at most :math:`nT`;
 * ``('side', t)`` -- the tile goes with its first side clear, else its second: only for
   a tile with both sides occupied by more than two tiles each (otherwise the
-  disjunction "one whole side gone" is distributed into clauses: a side variable fixed
-  for all steps made the solver need about twice the conflicts on the turtle);
+  disjunction "one whole side gone" is distributed into clauses, which the solvers
+  refute with fewer conflicts than a side variable fixed for all steps);
 * one auxiliary variable per group, step and three tiles beyond four (groups of more than
   four tiles chain their XOR); plus variable 1, the constant *true*.
 
@@ -34,13 +34,12 @@ Clauses
   :math:`k \\le 4`, a chain of four-literal XORs beyond: :math:`O(G T 2^{\\min(k, 4)})`.
 
 Size: :math:`O(nT)` variables and :math:`O(T (n d + G))` clauses, about half the
-layered CNF with pairs (turtle, ``T = 20``: 2,376 variables, 9,400 clauses of which
-4,976 are the layout's; the layered CNF at 20 steps: about 3,100 variables, 16,600 clauses).
-Unsatisfiable with ``T`` steps proves the board unsolvable when ``T`` is at least
+layered CNF with pairs. Unsatisfiable with ``T`` steps proves the board unsolvable when ``T`` is at least
 :func:`mjsat.encoders.layered.step_bound` (the same parallel plans as the layered
 encoding). Shisen-Sho is not encoded this way (a pair's path depends on the partner, so
 the pairs are needed): :func:`encode_parity` hands a Shisen-Sho board to
-:func:`mjsat.encoders.layered.encode_layered`.
+:func:`mjsat.encoders.layered.encode_layered`. :class:`ParityDecoder` reads a model back:
+each tile's step, and in every group the tiles of one step paired in tile order.
 """
 
 from __future__ import annotations
@@ -49,14 +48,19 @@ import dataclasses
 import itertools
 import math
 
+from collections.abc import Iterable
+from typing import Any
+
 import numpy as np
 from pysat.formula import CNF, IDPool
 
-from mjsat.board import Board
-from mjsat.encoders.common import Decoder, EncodingError, Requirements, check_deadline, requirements
+from mjsat.board import Board, Move
+from mjsat.encoders.decoding import Decoded, Decoder, InvalidMapError, is_map_int, true_set
+from mjsat.encoders.errors import EncodingError, check_deadline
 from mjsat.encoders.layered import encode_layered, step_bound, step_windows
+from mjsat.encoders.requirements import Requirements, requirements
 
-__all__ = ["encode_parity", "first_parity_steps", "layout_windows", "xor_zero_clauses"]
+__all__ = ["encode_parity", "ParityDecoder", "first_parity_steps", "layout_windows", "xor_zero_clauses"]
 
 TRUE = 1
 """Variable 1 is the constant *true* (unit clause); ``-1`` is *false*."""
@@ -65,10 +69,12 @@ TRUE = 1
 def first_parity_steps(n: int) -> int:
     """The first number of steps the ``sat`` method tries with this encoding: ``ceil(5 sqrt(n) / 3)``.
 
-    A measured compromise, not a bound: 20 for 144 tiles, where 93 % of the solvable
-    turtle deals have a plan (907 of 973 in the benchmark; they need 13 to 24 steps or
-    so); a deal that needs more goes on to an exhaustive CNF. Fewer steps make a smaller CNF (the median time
-    follows the size), more steps send fewer deals on.
+    A compromise, not a bound: a deal that needs more goes on to an exhaustive CNF.
+    Fewer steps make a smaller CNF (the time follows the size), more steps send fewer
+    deals on (``benchmarks/README.md`` measures the share).
+
+    >>> first_parity_steps(144)
+    20
     """
     return max(2, math.ceil(5 * math.sqrt(max(n, 1)) / 3))
 
@@ -258,14 +264,14 @@ def encode_parity(
         Precomputed requirements of the board.
     deadline : float, optional
         A ``time.perf_counter()`` value; past it the build of the layout's template
-        raises :class:`~mjsat.encoders.common.BuildTimeLimit`.
+        raises :class:`~mjsat.encoders.errors.BuildTimeLimit`.
 
     Returns
     -------
     cnf : pysat.formula.CNF
         Its clause lists are partly shared with the layout's cache: do not modify them
         in place.
-    decoder : Decoder
+    decoder : ParityDecoder
         ``params['exhaustive']`` is True iff ``steps >= step_bound``.
 
     Raises
@@ -357,4 +363,65 @@ def encode_parity(
         "late": tpl.late.tolist(),
         "groups": [int(g) for g in board.groups],
     }
-    return cnf, Decoder("parity", tpl.keys, params, lit=tpl.lit)
+    return cnf, ParityDecoder(tpl.keys, params, lit=tpl.lit)
+
+
+@dataclasses.dataclass
+class ParityDecoder(Decoder):
+    """Reads a model of :func:`encode_parity`, which has no pairing variables: each
+    tile's step is the first ``s`` with ``r(t, s)`` true (``params['late']`` when none
+    is), and the tiles of one group and one step are paired in tile order.
+
+    ``params``: ``steps``, ``bound``, ``exhaustive``, ``late`` (the step from which each
+    tile is gone for sure) and ``groups`` (the group of each tile).
+    """
+
+    encoding = "parity"
+    stepped = True
+    pairing_variables = False
+    lit: Any = dataclasses.field(default=None, repr=False, compare=False)
+    """Not saved in maps: the ``(n, T)`` literal matrix of ``r(t, s)`` (a variable,
+    ``1`` for true or ``-1`` for false), for a vectorised decode."""
+
+    def pairing(self, model: Iterable[int]) -> list[Move]:
+        return sorted(self._steps(true_set(model)))
+
+    def decode(self, model: Iterable[int]) -> Decoded:
+        steps_of = self._steps(true_set(model))
+        return Decoded(sorted(steps_of), sorted(steps_of, key=lambda p: (steps_of[p], p)))
+
+    def _steps(self, on: set[int]) -> dict[Move, int]:
+        """The pairs (tiles of one group and one step, paired in tile order) with their steps."""
+        late = self.params["late"]
+        if self.lit is not None and on:
+            lit = self.lit
+            value = np.zeros(max(int(np.abs(lit).max()), max(on)) + 1, dtype=bool)
+            value[np.fromiter(on, dtype=np.int64)] = True
+            true = np.where(lit > 0, value[np.abs(lit)], ~value[np.abs(lit)])
+            first = np.where(true.any(axis=1), true.argmax(axis=1), np.array(late)).tolist()
+        else:
+            first = list(late)
+            for k, v in self.keys.items():
+                if k[0] == "r" and v in on and k[2] < first[k[1]]:
+                    first[k[1]] = k[2]
+        members: dict[int, list[int]] = {}
+        for t, g in enumerate(self.params["groups"]):
+            members.setdefault(g, []).append(t)
+        out: dict[Move, int] = {}
+        for ts in members.values():
+            ts = sorted(ts, key=lambda t: (first[t], t))
+            for a, b in zip(ts[::2], ts[1::2]):
+                out[(min(a, b), max(a, b))] = first[a]
+        return out
+
+    @classmethod
+    def check_params(cls, params: dict, tiles: int | None) -> int | None:
+        """``late`` and ``groups``, lists of integers with one entry per tile; the number
+        of tiles when ``tiles`` is ``None``."""
+        for key in ("late", "groups"):
+            v = params.get(key)
+            if not (isinstance(v, list) and all(is_map_int(x) for x in v)):
+                raise InvalidMapError(f'the parity encoding needs "params": "{key}", a list of integers')
+        if len(params["late"]) != len(params["groups"]) or (tiles is not None and len(params["late"]) != tiles):
+            raise InvalidMapError('"params": "late" and "groups" must have one entry per tile')
+        return len(params["late"]) if tiles is None else tiles

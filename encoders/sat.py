@@ -9,235 +9,57 @@
 
 from __future__ import annotations
 
-import collections
-import itertools
 import numbers
-import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
-from pysat.formula import CNF, IDPool
-from pysat.solvers import Solver, SolverNames
-
-from mjsat.board import Board, ShisenShoBoard
-from mjsat.encoders.acyclic import encode_acyclic
-from mjsat.encoders.certify import PROOF_SOLVERS, certify_unsat
-from mjsat.encoders.common import (
-    BuildTimeLimit,
-    Decoded,
-    Decoder,
-    EncodingError,
-    check_encodable,
-    linearize,
-    requirements,
+from mjsat.board import Board
+from mjsat.encoders.certify import certify_unsat
+from mjsat.encoders.decoding import Decoded
+from mjsat.encoders.encodings import ENCODINGS, encode, get_encoding
+from mjsat.encoders.errors import BuildTimeLimit, EncodingError
+from mjsat.encoders.layered import step_bound
+from mjsat.encoders.pairings import linearize
+from mjsat.encoders.requirements import check_encodable, requirements
+from mjsat.encoders.solvers import (
+    CERTIFY_SOLVER,
+    PROOF_SOLVERS,
+    SOLVERS,
+    UnknownSolverError,
+    canonical_solver,
+    open_solver,
+    run_solver,
 )
-from mjsat.encoders.layered import encode_layered, first_steps, step_bound
-from mjsat.encoders.order import encode_order
-from mjsat.encoders.parity import encode_parity, first_parity_steps
 from mjsat.limits import MAX_STEP_CELLS
 from mjsat.result import SOLVABLE, UNKNOWN, UNSOLVABLE, SolveResult
 
 __all__ = [
     "ENCODINGS",
-    "DEFAULT_ENCODING",
-    "DEFAULT_SOLVER",
-    "CERTIFY_SOLVER",
     "SOLVERS",
-    "UnknownSolverError",
+    "AUTO_FIRST",
+    "AUTO_EXHAUSTIVE",
+    "AUTO_FIRST_CONFLICTS",
+    "AUTO_FIRST_SECONDS",
+    "WEAK_PATH_CAP",
     "check_sat_options",
-    "encode",
-    "run_solver",
     "solve_sat",
-    "solver_names",
     "enumerate_solutions",
 ]
 
-ENCODINGS: dict[str, Callable[..., tuple[CNF, Decoder]]] = {
-    "layered": encode_layered,
-    "parity": encode_parity,
-    "order": encode_order,
-    "acyclic": encode_acyclic,
-}
-"""Encoding name -> ``encode_<name>(board, *, vpool=None, ...)``."""
-
-DEFAULT_ENCODING = "acyclic"
-"""The single CNF written when none is named: exhaustive and the most compact on the
-reduction boards (see ``benchmarks/README.md``). :func:`solve_sat` defaults to
-``auto``: parity with a few steps first, then an exhaustive CNF."""
-SOLVERS: tuple[str, ...] = ("cadical195", "glucose4", "maplechrono")
-"""The python-sat solvers the tests and cross-validation select (CaDiCaL 1.9.5,
-Glucose 4, MapleLCMDistChronoBT)."""
+AUTO_FIRST = "parity"
+"""The encoding the ``auto`` plan tries first, with its first number of steps, under a
+budget (:data:`AUTO_FIRST_CONFLICTS`, :data:`AUTO_FIRST_SECONDS`)."""
+AUTO_EXHAUSTIVE = "acyclic"
+"""The exhaustive encoding that decides after the first attempt of the ``auto`` plan."""
+AUTO_FIRST_CONFLICTS = 20_000
+AUTO_FIRST_SECONDS = 0.5
+"""Budget of the ``auto`` plan's first attempt, in conflicts and seconds: a solvable deal
+is usually cleared within it, while an unsolvable board is slow to refute with too few
+steps and goes on to :data:`AUTO_EXHAUSTIVE`."""
 WEAK_PATH_CAP = 12
 """Shisen-Sho: candidate paths of more tiles are cut to their two ends in the weaker CNF
-that :func:`solve_sat` tries first (:func:`mjsat.encoders.common.requirements`)."""
-DEFAULT_SOLVER = "minisat22"
-"""MiniSat 2.2: the fastest of python-sat's solvers on dealt boards (1,000 turtle deals,
-``auto``: 18.0 ms median CPU for build + solve, against 19.5 ms for Glucose 4 and 24.6 ms
-for CaDiCaL 1.9.5; see ``benchmarks/README.md``). It logs no proof: ``certify`` without a named solver uses
-:data:`CERTIFY_SOLVER`."""
-CERTIFY_SOLVER = "cadical195"
-"""CaDiCaL 1.9.5, python-sat's build; it logs DRUP proofs."""
-
-
-_NO_INTERRUPT = frozenset({"cadical103", "cadical153", "cadical195", "cadical300", "kissat404"})
-"""python-sat solvers without ``interrupt()``: time limits run as conflict-budget slices."""
-_CONFLICT_SLICE = 1000
-AUTO_LAYERED_CONFLICTS = 20_000
-AUTO_LAYERED_SECONDS = 0.5
-"""Budget of the ``auto`` plan's first attempt (parity encoding, ``ceil(5 sqrt(n) / 3)``
-steps), in conflicts and seconds, after which an exhaustive CNF decides: solvable turtle
-deals take a few hundred conflicts, while a large unsolvable board is slow to refute
-with too few steps."""
-class UnknownSolverError(ValueError):
-    """A SAT solver name python-sat does not know."""
-
-
-def solver_names() -> list[str]:
-    """The canonical python-sat solver names."""
-    return sorted(k for k in vars(SolverNames) if not k.startswith("_"))
-
-
-def _canonical_solver(name: str | None) -> str:
-    if name is None:
-        return DEFAULT_SOLVER
-    key = name.strip().lower()
-    for canon in solver_names():
-        if key == canon or key in getattr(SolverNames, canon):
-            return canon
-    raise UnknownSolverError(f"unknown SAT solver {name!r} (known: {', '.join(solver_names())})")
-
-
-def encode(
-    board: Board,
-    *,
-    encoding: str | None = None,
-    vpool: IDPool | None = None,
-    steps: int | None = None,
-) -> tuple[CNF, Decoder]:
-    """Encode ``board`` with the named encoding (default :data:`DEFAULT_ENCODING`).
-
-    Raises
-    ------
-    EncodingError
-        Unknown encoding, or ``steps`` with an encoding that has no steps.
-    SizeLimitError
-        ``steps`` times the tiles above :data:`mjsat.limits.MAX_STEP_CELLS`.
-    """
-    name = DEFAULT_ENCODING if encoding is None else encoding.strip().lower()
-    if name not in ENCODINGS:
-        raise EncodingError(f"unknown encoding {encoding!r} (known: {', '.join(ENCODINGS)})")
-    if steps is not None:
-        if name not in ("layered", "parity"):
-            raise EncodingError(f"the {name} encoding has no steps (only layered and parity take --steps)")
-        MAX_STEP_CELLS.check(int(steps) * len(board), f"{steps} steps on a board of {len(board)} tiles", verb="makes")
-        return ENCODINGS[name](board, vpool=vpool, steps=steps)
-    return ENCODINGS[name](board, vpool=vpool)
-
-
-_DIRECT_ADD: dict[str, tuple[str, str]] = {
-    "minisat22": ("minisat22_add_cl", "minisat"),
-    "glucose3": ("glucose3_add_cl", "glucose"),
-    "glucose4": ("glucose41_add_cl", "glucose"),
-    "cadical153": ("cadical153_add_cl", "cadical"),
-    "cadical195": ("cadical195_add_cl", "cadical"),
-}
-"""python-sat's C entry point and solver handle per solver, for :func:`load_clauses`."""
-
-
-def load_clauses(s: Solver, name: str, clauses: list[list[int]]) -> None:
-    """Add ``clauses`` to the python-sat solver ``s`` (canonical name ``name``).
-
-    For the solvers of :data:`_DIRECT_ADD` the C function is mapped over the list,
-    skipping python-sat's per-clause Python wrapper (about 0.3 us per clause: a third of
-    the loading time of a turtle CNF); any other solver, or a python-sat without those
-    internals, goes through ``append_formula``.
-    """
-    entry = _DIRECT_ADD.get(name)
-    if entry is not None:
-        try:
-            import pysolvers
-
-            add = getattr(pysolvers, entry[0])
-            handle = getattr(s.solver, entry[1])
-        except (ImportError, AttributeError):
-            entry = None
-        else:
-            if handle is not None:
-                collections.deque(map(add, itertools.repeat(handle), clauses), maxlen=0)
-                return
-    s.append_formula(clauses)
-
-
-def run_solver(
-    cnf: CNF,
-    *,
-    solver: str | None = None,
-    time_limit: float | None = None,
-    proof: bool = False,
-    conflict_limit: int | None = None,
-) -> tuple[bool | None, list[int] | None, list[str] | None]:
-    """Run one python-sat solver on ``cnf``.
-
-    Notes
-    -----
-    The time limit interrupts the solver from a timer thread; python-sat's CaDiCaL and
-    Kissat cannot be interrupted, so they run in slices of 1,000 conflicts and the
-    clock is checked between slices (the limit may be overrun by one slice).
-
-    Returns
-    -------
-    sat : bool or None
-        ``None`` when the time limit (or ``conflict_limit`` conflicts) stopped the
-        solver.
-    model : list of int or None
-    proof : list of str or None
-        The DRUP proof lines when ``proof`` and the answer is unsatisfiable.
-
-    Raises
-    ------
-    UnknownSolverError
-    EncodingError
-        ``proof`` asked of a solver that cannot log one.
-    """
-    name = _canonical_solver(solver)
-    if proof and name not in PROOF_SOLVERS:
-        raise EncodingError(
-            f"solver {name!r} cannot log a DRUP proof (these can: {', '.join(PROOF_SOLVERS)})"
-        )
-    if time_limit is not None and time_limit <= 0:
-        return None, None, None
-    with Solver(name=name, with_proof=proof) as s:
-        load_clauses(s, name, cnf.clauses)
-        if conflict_limit is not None:
-            # a conflict budget, in slices so that the clock is checked too
-            deadline = None if time_limit is None else time.perf_counter() + time_limit
-            sat, spent = None, 0
-            while sat is None and spent < conflict_limit and (deadline is None or time.perf_counter() < deadline):
-                step = min(_CONFLICT_SLICE, conflict_limit - spent)
-                s.conf_budget(step)
-                sat = s.solve_limited()
-                spent += step
-        elif time_limit is None:
-            sat = s.solve()
-        elif name in _NO_INTERRUPT:
-            # python-sat's CaDiCaL cannot be interrupted: solve in conflict-budget slices,
-            # checking the clock between them (learnt clauses are kept)
-            deadline = time.perf_counter() + time_limit
-            sat = None
-            while sat is None and time.perf_counter() < deadline:
-                s.conf_budget(_CONFLICT_SLICE)
-                sat = s.solve_limited()
-        else:
-            timer = threading.Timer(time_limit, s.interrupt)
-            timer.start()
-            try:
-                sat = s.solve_limited(expect_interrupt=True)
-            finally:
-                timer.cancel()
-        model = s.get_model() if sat else None
-        lines = s.get_proof() if (proof and sat is False) else None
-    return sat, model, lines
+that :func:`solve_sat` tries first (:func:`mjsat.encoders.requirements.requirements`)."""
 
 
 def _checked_options(encoding: Any, solver: Any, certify: Any, steps: Any) -> tuple[str, str]:
@@ -250,11 +72,12 @@ def _checked_options(encoding: Any, solver: Any, certify: Any, steps: Any) -> tu
     if steps is not None:
         if isinstance(steps, bool) or not isinstance(steps, numbers.Integral) or steps < 1:
             raise EncodingError(f"steps must be a positive integer, got {steps!r}")
-        if name not in ("layered", "parity", "auto"):
-            raise EncodingError(f"the {name} encoding has no steps (only layered and parity take steps)")
+        if name != "auto" and not ENCODINGS[name].stepped:
+            stepped = " and ".join(n for n, e in ENCODINGS.items() if e.stepped)
+            raise EncodingError(f"the {name} encoding has no steps (only {stepped} take steps)")
     if solver is not None and not isinstance(solver, str):
         raise UnknownSolverError(f"the solver is a python-sat name, got {solver!r}")
-    solver_name = _canonical_solver(CERTIFY_SOLVER if (certify and solver is None) else solver)
+    solver_name = canonical_solver(CERTIFY_SOLVER if (certify and solver is None) else solver)
     if certify and solver_name not in PROOF_SOLVERS:
         raise EncodingError(
             f"solver {solver_name!r} cannot log a DRUP proof (these can: {', '.join(PROOF_SOLVERS)})"
@@ -283,7 +106,7 @@ def check_sat_options(
     >>> check_sat_options(encoding="nosuch")
     Traceback (most recent call last):
     ...
-    mjsat.encoders.common.EncodingError: unknown encoding 'nosuch' (known: auto, layered, parity, order, acyclic)
+    mjsat.encoders.errors.EncodingError: unknown encoding 'nosuch' (known: auto, layered, parity, order, acyclic)
 
     Notes
     -----
@@ -314,17 +137,17 @@ def solve_sat(
         Unused (python-sat's solvers are deterministic); kept for the common interface.
     encoding : {'auto', 'layered', 'parity', 'order', 'acyclic'}, optional
         ``auto`` (the default) tries the parity encoding with ``ceil(5 sqrt(n) / 3)``
-        steps (:func:`mjsat.encoders.parity.first_parity_steps`) for at most :data:`AUTO_LAYERED_CONFLICTS` conflicts and
-        :data:`AUTO_LAYERED_SECONDS` seconds (fast on solvable deals), then the
-        exhaustive acyclicity encoding (fast proofs of ``unsolvable``: the parity
-        encoding at the proved bound, about 70 steps on the turtle, can take seconds to
-        refute a deal the acyclicity CNF refutes in 0.1 s). ``layered`` alone tries
+        steps (:func:`mjsat.encoders.parity.first_parity_steps`) for at most
+        :data:`AUTO_FIRST_CONFLICTS` conflicts and :data:`AUTO_FIRST_SECONDS` seconds
+        (fast on solvable deals), then the exhaustive acyclicity encoding (fast proofs of
+        ``unsolvable``: a stepped encoding at the proved bound is far slower to refute a
+        deal than the acyclicity CNF). ``layered`` alone tries
         ``ceil(2 sqrt(n))`` steps, ``parity`` alone ``ceil(5 sqrt(n) / 3)``, then
         the proved bound. Shisen-Sho boards with ``auto``, ``acyclic`` or ``order``: a
         weaker CNF first (paths of more than :data:`WEAK_PATH_CAP` tiles cut to their
         end tiles, ``stats['tried']`` ``acyclic-weak``): its ``unsat`` proves
-        ``unsolvable``, its pairing is kept only when :func:`linearize` plays it, else
-        the exact CNF follows.
+        ``unsolvable``, its pairing is kept only when
+        :func:`~mjsat.encoders.pairings.linearize` plays it, else the exact CNF follows.
     solver : str, optional
         A python-sat solver name or alias (default ``minisat22``; ``cadical195`` when
         certifying).
@@ -365,7 +188,8 @@ def solve_sat(
         MAX_STEP_CELLS.check(int(steps) * len(board), f"{steps} steps on a board of {len(board)} tiles", verb="makes")
     deadline = None if time_limit is None else time.perf_counter() + time_limit
     c0 = time.process_time()
-    weak_first = board.kind == "grid-path" and steps is None and name in ("auto", "acyclic", "order")
+    exhaustive = AUTO_EXHAUSTIVE if name == "auto" else name
+    weak_first = board.kind == "grid-path" and steps is None and not ENCODINGS[exhaustive].stepped
     stats: dict[str, Any] = {
         "encoding": name,
         "solver": solver_name,
@@ -382,18 +206,20 @@ def solve_sat(
     plan: list[tuple[str, int | None, bool, bool]]  # (encoding, steps, under the first budget, weak)
     if weak_first:
         # Shisen-Sho: the weaker CNF (long paths cut to their ends), then the exact one
-        exhaustive = "acyclic" if name == "auto" else name
         plan = [(exhaustive, None, False, True), (exhaustive, None, False, False)]
-    elif name in ("layered", "parity", "auto"):
+    elif name == "auto" or ENCODINGS[name].stepped:
+        assert req is not None
         bound = step_bound(req, board.group_members())
         stats["step_bound"] = bound
-        stepped = "parity" if name == "auto" else name
+        stepped = AUTO_FIRST if name == "auto" else name
         if steps is not None:
             plan = [(stepped, int(steps), False, False)]
         else:
-            first = min((first_steps if name == "layered" else first_parity_steps)(len(board)), bound)
+            first_steps = ENCODINGS[stepped].first_steps
+            assert first_steps is not None, "a stepped encoding has a first number of steps"
+            first = min(first_steps(len(board)), bound)
             if name == "auto":
-                plan = [("parity", first, True, False), ("acyclic", None, False, False)]
+                plan = [(AUTO_FIRST, first, True, False), (AUTO_EXHAUSTIVE, None, False, False)]
             else:
                 plan = [(name, first, False, False)]
                 if first < bound:
@@ -410,9 +236,9 @@ def solve_sat(
             else:
                 step_req = req = requirements(board, deadline=deadline) if req is None else req
             if T is not None:
-                cnf, dec = ENCODINGS[enc](board, steps=T, req=step_req, deadline=deadline)
+                cnf, dec = ENCODINGS[enc].encode(board, steps=T, req=step_req, deadline=deadline)
             else:
-                cnf, dec = ENCODINGS[enc](board, req=step_req, deadline=deadline)
+                cnf, dec = ENCODINGS[enc].encode(board, req=step_req, deadline=deadline)
         except BuildTimeLimit as exc:
             stats["build_seconds"] += time.perf_counter() - t0
             stats["time_limit_hit"] = str(exc)  # where: "... (building the <encoding>)"
@@ -425,10 +251,10 @@ def solve_sat(
         stats["variables"] = cnf.nv
         stats["clauses"] = len(cnf.clauses)
         remaining = None if deadline is None else deadline - time.perf_counter()
-        limit = AUTO_LAYERED_CONFLICTS if limited else None
+        limit = AUTO_FIRST_CONFLICTS if limited else None
         slot = remaining
         if limit is not None:
-            slot = AUTO_LAYERED_SECONDS if remaining is None else min(remaining, AUTO_LAYERED_SECONDS)
+            slot = AUTO_FIRST_SECONDS if remaining is None else min(remaining, AUTO_FIRST_SECONDS)
         sat, model, _ = run_solver(cnf, solver=solver_name, time_limit=slot, conflict_limit=limit)
         stats["solve_seconds"] += time.perf_counter() - t1
         c0 = time.process_time()
@@ -476,14 +302,15 @@ def enumerate_solutions(
     After each model a clause blocking its chosen pairs is added, so every pairing
     comes once whatever the other variables (order, steps, sides) were. With an
     exhaustive encoding (the default steps of layered, order, acyclic) the pairings
-    yielded are exactly the pairings some order clears (seed 000's pairing view).
+    yielded are exactly the pairings some order clears (the pairing view of
+    :mod:`mjsat.encoders.pairings`).
 
     Parameters
     ----------
     board : Board
     encoding, solver : str, optional
-        As in :func:`solve_sat` (not ``parity``: it has no pairing variables; it raises
-        :class:`EncodingError`).
+        As in :func:`solve_sat`, an encoding with pairing variables (not ``parity``,
+        which raises :class:`~mjsat.encoders.errors.EncodingError`).
     limit : int, optional
         Stop after this many pairings.
 
@@ -496,12 +323,13 @@ def enumerate_solutions(
     -----
     One incremental SAT call per pairing plus one.
     """
-    if encoding is not None and encoding.strip().lower() == "parity":
-        raise EncodingError("the parity encoding has no pairing variables to enumerate (use layered, order or acyclic)")
-    cnf, dec = encode(board, encoding=encoding)
-    name = _canonical_solver(solver)
+    enc = get_encoding(encoding)
+    if not enc.pairing_variables:
+        usable = ", ".join(n for n, e in ENCODINGS.items() if e.pairing_variables)
+        raise EncodingError(f"the {enc.name} encoding has no pairing variables to enumerate (use {usable})")
+    cnf, dec = encode(board, encoding=enc.name)
     count = 0
-    with Solver(name=name, bootstrap_with=cnf.clauses) as s:
+    with open_solver(cnf.clauses, solver=solver) as s:
         while (limit is None or count < limit) and s.solve():
             model = s.get_model()
             decoded = dec.decode(model)

@@ -152,7 +152,7 @@ class FormulaLesson:
         """
         if self._described is not None:
             return self._described
-        from mjsat.reductions.cnf import is_satisfiable
+        from mjsat.encoders.solvers import is_satisfiable
         from mjsat.reductions.explain import explain_data, proof_steps
         from mjsat.reductions.targets import TARGETS
 

@@ -20,7 +20,6 @@ the descendants of every tile, and whatever a part derives from them through
 
 from __future__ import annotations
 
-import dataclasses
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from functools import cached_property

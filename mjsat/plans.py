@@ -33,7 +33,7 @@ from typing import Any
 
 from mjsat.board import Board
 from mjsat.limits import SizeLimitError
-from mjsat.result import SOLVABLE, UNKNOWN, UNSOLVABLE, MethodNotApplicableError, SolveResult
+from mjsat.result import UNKNOWN, MethodNotApplicableError, SolveResult
 
 __all__ = [
     "Step",

@@ -117,7 +117,8 @@ def _build(cnf_file: str, target: str, bars: _Bars | None = None) -> Any:
 
     from mjsat.fileio import InputFileError
     from mjsat.limits import SizeLimitError
-    from mjsat.reductions.cnf import normalize_3cnf, read_dimacs
+    from mjsat.encoders.dimacs import read_dimacs
+    from mjsat.reductions.cnf import normalize_3cnf
     from mjsat.reductions.targets import reduce_formula
 
     step = bars.step if bars is not None else (lambda phase: None)
@@ -201,7 +202,8 @@ def witness_cmd(cnf_file: str, assignment: str | None, target: str, seed: int | 
     import os
 
     from mjsat.fileio import InputFileError
-    from mjsat.reductions.cnf import is_satisfiable, read_assignment
+    from mjsat.encoders.solvers import is_satisfiable
+    from mjsat.reductions.cnf import read_assignment
     from mjsat.reductions.witness import WitnessError, witness
 
     with _Bars() as bars:
@@ -348,21 +350,22 @@ def family(kind: str, n: int, ratio: float, m: int | None, k: int, holes: int, s
     mjsat reduce family random --n 20 --ratio 4.26 --seed 3 -o r.cnf
     mjsat reduce family complete --k 3 -o all8.cnf
     """
-    from mjsat.reductions import cnf as C
+    from mjsat.encoders.dimacs import dimacs_text
+    from mjsat.reductions import families as F
 
-    comments = [f"mjsat reduce family {kind}", f"command line: {_command_line()}"]
+    comments = [f"command line: {_command_line()}"]
     if kind == "random":
-        clauses, nv = C.random_3cnf(n, ratio=ratio, m=m, rng=seed), n
+        clauses, nv = F.random_3cnf(n, ratio=ratio, m=m, rng=seed), n
         comments.append(f"seed {seed}")
     elif kind == "planted":
-        clauses, hidden = C.planted_3cnf(n, ratio=ratio, m=m, rng=seed)
+        clauses, hidden = F.planted_3cnf(n, ratio=ratio, m=m, rng=seed)
         nv = n
         comments.append(f"seed {seed}; planted: {' '.join(str(v if b else -v) for v, b in sorted(hidden.items()))}")
     elif kind == "complete":
-        clauses, nv = C.complete_cnf(k), k
+        clauses, nv = F.complete_cnf(k), k
     else:
-        clauses, nv = C.pigeonhole_cnf(holes)
-    text = C.to_dimacs(clauses, nv, comments=comments)
+        clauses, nv = F.pigeonhole_cnf(holes)
+    text = dimacs_text(clauses, nv, source=f"reduce family {kind}", comments=comments)
     if output:
         write_text_atomic(output, text)
         click.echo(f"wrote {output}: {nv} variables, {len(clauses)} clauses", err=True)

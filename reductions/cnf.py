@@ -1,7 +1,8 @@
-"""CNF formulas in: DIMACS files, normalisation to exactly three literals, formula families.
+"""The formulas the reductions take: reading them (DIMACS or infix), normalising them to
+exactly three literals per clause, and assignments.
 
-The reductions of de Bondt (2012) need every clause to have exactly three literals. Any CNF is
-accepted here and normalised, and the normalisation says what it did:
+The reductions of de Bondt [1]_ need every clause to have exactly three literals. Any CNF
+is accepted here and normalised, and the normalisation says what it did:
 
 * a clause with one or two literals is **padded** by repeating its last literal
   (``(1 -2)`` becomes ``(1 -2 -2)``), which keeps the formula equivalent;
@@ -19,14 +20,13 @@ accepted here and normalised, and the normalisation says what it did:
 >>> formula.origin
 [0, 1, 1]
 
-Families (all seeded through ``numpy.random.default_rng``): :func:`random_3cnf` at a
-clause/variable ratio, :func:`planted_3cnf` (satisfiable by construction), and the
-classic unsatisfiable families :func:`complete_cnf` (all ``2^k`` clauses over ``k``
-variables) and :func:`pigeonhole_cnf` (built by cnfgen).
+DIMACS files are read and written by :mod:`mjsat.encoders.dimacs`, formulas decided by
+:mod:`mjsat.encoders.solvers`; the formula families are in
+:mod:`mjsat.reductions.families`.
 
 References
 ----------
-.. [dB12] M. de Bondt, "Solving Mahjong Solitaire boards with peeking", arXiv:1203.6559, 2012.
+.. [1] M. de Bondt, "Solving Mahjong Solitaire boards with peeking", arXiv:1203.6559, 2012.
 """
 
 from __future__ import annotations
@@ -34,146 +34,32 @@ from __future__ import annotations
 import bisect
 import dataclasses
 import hashlib
-import itertools
 import os
 import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-import numpy as np
 from pysat.formula import CNF
-from pysat.solvers import Solver
 
-from mjsat.fileio import MAX_DIGITS, InputFileError, parse_decimal, parse_json, read_text, text_lines
+from mjsat.encoders.dimacs import LITERAL, LITERALS, parse_dimacs
+from mjsat.fileio import MAX_DIGITS, InputFileError, parse_json, read_text, text_lines
 from mjsat.limits import MAX_CNF_VARS
 
 __all__ = [
     "NormalizationReport",
     "Formula3",
     "FormulaSyntaxError",
-    "read_dimacs",
-    "parse_dimacs",
     "parse_infix",
     "parse_formula",
     "read_formula",
-    "to_dimacs",
     "normalize_3cnf",
     "formula_hash",
-    "is_satisfiable",
     "satisfies",
     "parse_assignment",
     "read_assignment",
-    "random_3cnf",
-    "planted_3cnf",
-    "complete_cnf",
-    "pigeonhole_cnf",
-    "all_small_formulas",
 ]
 
 PathLike = str | os.PathLike[str]
-
-_LITERAL = re.compile(r"[+-]?[0-9]{1,%d}" % MAX_DIGITS)
-_LITERALS = re.compile(r"[+-]?[0-9]{1,%d}(?:\s+[+-]?[0-9]{1,%d})*" % (MAX_DIGITS, MAX_DIGITS))
-
-
-def parse_dimacs(text: str, path: PathLike = "<dimacs>") -> CNF:
-    """Parse DIMACS CNF text into a :class:`pysat.formula.CNF`, strictly.
-
-    Parameters
-    ----------
-    text : str
-        The file's text: ``c`` comment lines, one ``p cnf VARS CLAUSES`` header, then
-        literals, each clause ended by ``0`` (a last clause without its ``0`` is accepted;
-        a line ``%`` ends the formula, as in the SATLIB files).
-    path : path-like
-        Named in error messages.
-
-    Raises
-    ------
-    mjsat.fileio.InputFileError
-        One line naming the file, the line and the problem: missing or malformed header,
-        a token that is not an integer, a variable above the declared count, a clause
-        count that differs from the header, more declared variables than
-        :data:`mjsat.limits.MAX_CNF_VARS` (``MJSAT_MAX_CNF_VARIABLES``).
-
-    Notes
-    -----
-    :math:`O(L)` for ``L`` characters.
-    """
-    header: tuple[int, int, int] | None = None  # (vars, clauses, line)
-    clauses: list[list[int]] = []
-    current: list[int] = []
-    comments: list[str] = []
-    last_line = 0
-    for lineno, raw in enumerate(text_lines(text), 1):
-        line = raw.strip()
-        last_line = lineno
-        if not line or line.startswith("c"):
-            if line.startswith("c"):
-                comments.append(line)
-            continue
-        if line.startswith("%"):
-            break
-        if line.startswith("p"):
-            if header is not None:
-                raise InputFileError(path, lineno, "a second 'p cnf' header")
-            fields = line.split()
-            if len(fields) != 4 or fields[1] != "cnf":
-                raise InputFileError(path, lineno, f"expected the header 'p cnf VARIABLES CLAUSES', got {line[:60]!r}")
-            nv = parse_decimal(path, lineno, fields[2], "header: variables", 0)
-            nc = parse_decimal(path, lineno, fields[3], "header: clauses", 0)
-            header = (nv, nc, lineno)
-            continue
-        if header is None:
-            raise InputFileError(path, lineno, "clause before the 'p cnf VARIABLES CLAUSES' header")
-        if not _LITERALS.fullmatch(line):
-            bad = next((t for t in line.split() if not _LITERAL.fullmatch(t)), line)
-            raise InputFileError(path, lineno, f"not an integer literal: {bad[:40]!r}")
-        for lit in map(int, line.split()):
-            if lit == 0:
-                clauses.append(current)
-                current = []
-                continue
-            if abs(lit) > header[0]:
-                raise InputFileError(
-                    path, lineno, f"literal {lit}: variable {abs(lit)} exceeds the {header[0]} declared in the header"
-                )
-            current.append(lit)
-    if header is None:
-        raise InputFileError(path, last_line or None, "no 'p cnf VARIABLES CLAUSES' header")
-    message = MAX_CNF_VARS.exceeded(header[0], "the header", verb="declares")
-    if message is not None:
-        used = max((abs(lit) for c in [*clauses, current] for lit in c), default=0)
-        raise InputFileError(path, header[2], f"{message}; the clauses use {used:,}")
-    if current:
-        clauses.append(current)
-    if len(clauses) != header[1]:
-        raise InputFileError(
-            path, header[2], f"the header declares {header[1]} clauses, the file has {len(clauses)}"
-        )
-    cnf = CNF(from_clauses=clauses)
-    cnf.nv = max(cnf.nv, header[0])
-    cnf.comments = comments
-    return cnf
-
-
-def to_dimacs(clauses: Iterable[Sequence[int]], n_vars: int, *, comments: Sequence[str] = ()) -> str:
-    """DIMACS text of a formula (through :class:`pysat.formula.CNF`), comments first.
-
-    >>> print(to_dimacs([[1, -2]], 2, comments=["hi"]), end="")
-    c hi
-    p cnf 2 1
-    1 -2 0
-    """
-    cnf = CNF(from_clauses=[list(c) for c in clauses])
-    cnf.nv = max(cnf.nv, n_vars)
-    cnf.comments = [f"c {c}" for c in comments]
-    return cnf.to_dimacs() + "\n"
-
-
-def read_dimacs(path: PathLike) -> CNF:
-    """Read a DIMACS CNF file (see :func:`parse_dimacs`); file errors name file and line."""
-    return parse_dimacs(read_text(path), path)
 
 
 class FormulaSyntaxError(InputFileError):
@@ -308,7 +194,7 @@ def parse_formula(text: str, path: PathLike = "formula") -> CNF:
     True
     """
     first = next((line.strip() for line in text_lines(text) if line.strip()), "")
-    if _DIMACS_FIRST.fullmatch(first) or _LITERALS.fullmatch(first):
+    if _DIMACS_FIRST.fullmatch(first) or LITERALS.fullmatch(first):
         return parse_dimacs(text, path)
     return parse_infix(text, path)
 
@@ -446,21 +332,6 @@ def formula_hash(clauses: Iterable[Sequence[int]], n_vars: int) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def is_satisfiable(clauses: Iterable[Sequence[int]], *, solver: str = "cadical153") -> tuple[bool, list[int] | None]:
-    """Decide a CNF with a python-sat solver; returns ``(sat, model)``.
-
-    Notes
-    -----
-    Exponential in the worst case (CDCL).
-    """
-    cls = [list(c) for c in clauses]
-    if any(len(c) == 0 for c in cls):
-        return False, None
-    with Solver(name=solver, bootstrap_with=cls) as s:
-        if s.solve():
-            return True, s.get_model()
-        return False, None
-
 
 def satisfies(assignment: dict[int, bool] | Sequence[int], clauses: Iterable[Sequence[int]]) -> bool:
     """True iff the assignment (a dict ``var -> bool`` or a list of signed literals) makes
@@ -496,7 +367,7 @@ def parse_assignment(text: str, path: PathLike = "<assignment>", *, n_vars: int)
     out: dict[int, bool] = {}
     for lineno, toks in lines:
         for tok in toks:
-            if not _LITERAL.fullmatch(tok):
+            if not LITERAL.fullmatch(tok):
                 raise InputFileError(path, lineno, f"not a literal: {tok[:40]!r}")
             lit = int(tok)
             if lit == 0:
@@ -517,109 +388,3 @@ def read_assignment(spec: str, *, n_vars: int) -> dict[int, bool]:
     if os.path.exists(spec):
         return parse_assignment(read_text(spec), spec, n_vars=n_vars)
     return parse_assignment(spec, "<assignment>", n_vars=n_vars)
-
-
-# --------------------------------------------------------------------------- families
-
-
-def _check_int(value: int, name: str, low: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"{name} must be an integer, got {value!r}")
-    if value < low:
-        raise ValueError(f"{name} must be at least {low}, got {value}")
-    return int(value)
-
-
-def random_3cnf(n: int, *, ratio: float = 4.26, m: int | None = None, rng: np.random.Generator | int | None = None) -> list[list[int]]:
-    """A uniform random 3-CNF: ``m = round(ratio * n)`` clauses, each over three distinct
-    variables with random signs.
-
-    >>> random_3cnf(5, m=2, rng=1)
-    [[-2, 3, 4], [1, -2, -5]]
-
-    Notes
-    -----
-    :math:`O(m)`.
-    """
-    n = _check_int(n, "n", 3)
-    if m is None:
-        if ratio <= 0:
-            raise ValueError(f"ratio must be positive, got {ratio}")
-        m = int(round(ratio * n))
-    m = _check_int(m, "m", 0)
-    rng = np.random.default_rng(rng)
-    out = []
-    for _ in range(m):
-        vs = np.sort(rng.choice(n, size=3, replace=False)) + 1
-        signs = rng.integers(0, 2, size=3) * 2 - 1
-        out.append([int(v * s) for v, s in zip(vs, signs)])
-    return out
-
-
-def planted_3cnf(
-    n: int, *, ratio: float = 4.26, m: int | None = None, rng: np.random.Generator | int | None = None
-) -> tuple[list[list[int]], dict[int, bool]]:
-    """A random 3-CNF satisfied by a hidden random assignment; returns ``(clauses, assignment)``.
-
-    Clauses are drawn as in :func:`random_3cnf` and rejected when the planted assignment
-    falsifies them (1 in 8 on average).
-
-    Notes
-    -----
-    Expected :math:`O(m)`.
-    """
-    n = _check_int(n, "n", 3)
-    if m is None:
-        m = int(round(ratio * n))
-    m = _check_int(m, "m", 0)
-    rng = np.random.default_rng(rng)
-    hidden = {v: bool(b) for v, b in zip(range(1, n + 1), rng.integers(0, 2, size=n))}
-    out: list[list[int]] = []
-    while len(out) < m:
-        c = random_3cnf(n, m=1, rng=rng)[0]
-        if satisfies(hidden, [c]):
-            out.append(c)
-    return out, hidden
-
-
-def complete_cnf(k: int) -> list[list[int]]:
-    """All ``2^k`` clauses over ``k`` variables: the smallest unsatisfiable k-CNF.
-
-    >>> complete_cnf(2)
-    [[1, 2], [1, -2], [-1, 2], [-1, -2]]
-    """
-    k = _check_int(k, "k", 1)
-    return [[v if s else -v for v, s in zip(range(1, k + 1), signs)] for signs in itertools.product((True, False), repeat=k)]
-
-
-def pigeonhole_cnf(holes: int) -> tuple[list[list[int]], int]:
-    """The pigeonhole principle with ``holes + 1`` pigeons (unsatisfiable), via cnfgen;
-    returns ``(clauses, n_vars)``. Its clauses are long and get split by :func:`normalize_3cnf`."""
-    import cnfgen
-
-    holes = _check_int(holes, "holes", 1)
-    F = cnfgen.PigeonholePrinciple(holes + 1, holes)
-    return [list(c) for c in F.clauses()], F.number_of_variables()
-
-
-def all_small_formulas(*, max_vars: int = 3, max_clauses: int = 3, max_len: int = 3) -> list[list[list[int]]]:
-    """Every CNF over variables ``1..max_vars`` with at most ``max_clauses`` clauses of
-    ``1..max_len`` literals over distinct variables, no clause twice, up to clause order.
-
-    For the defaults there are 2,952 formulas (the empty one included): the "about
-    3,000" of the issue's done-when.
-
-    Notes
-    -----
-    :math:`O(C^k)` for ``C`` possible clauses and ``k = max_clauses``.
-    """
-    clauses: list[list[int]] = []
-    for size in range(1, max_len + 1):
-        for vs in itertools.combinations(range(1, max_vars + 1), size):
-            for signs in itertools.product((1, -1), repeat=size):
-                clauses.append([v * s for v, s in zip(vs, signs)])
-    out: list[list[list[int]]] = []
-    for k in range(max_clauses + 1):
-        for combo in itertools.combinations(range(len(clauses)), k):
-            out.append([list(clauses[i]) for i in combo])
-    return out

@@ -14,7 +14,9 @@ from typing import Any
 
 from mjsat.boardio import write_board
 from mjsat.fileio import write_text_atomic
-from mjsat.reductions.cnf import complete_cnf, is_satisfiable, pigeonhole_cnf, planted_3cnf, random_3cnf, to_dimacs
+from mjsat.encoders.dimacs import dimacs_text
+from mjsat.encoders.solvers import is_satisfiable
+from mjsat.reductions.families import complete_cnf, pigeonhole_cnf, planted_3cnf, random_3cnf
 from mjsat.reductions.targets import reduce_file
 
 __all__ = ["EXAMPLES", "build_instances", "DEFAULT_DIR"]
@@ -57,7 +59,8 @@ def build_instances(directory: str | Path = DEFAULT_DIR) -> dict[str, Any]:
     entries = []
     for name, description, clauses, n_vars, targets in EXAMPLES:
         cnf_name = f"{name}.cnf"
-        write_text_atomic(root / cnf_name, to_dimacs(clauses, n_vars, comments=[description]))
+        text = dimacs_text(clauses, n_vars, source=f"example {name} (python -m mjsat.reductions.instances)", comments=[description])
+        write_text_atomic(root / cnf_name, text)
         sat, _ = is_satisfiable(clauses)
         boards = {}
         for target in targets:

@@ -12,9 +12,11 @@ import os
 from typing import Any
 
 from mjsat.board import Board
+from mjsat.encoders.dimacs import read_dimacs
+from mjsat.encoders.solvers import is_satisfiable
 from mjsat.fileio import InputFileError
 from mjsat.limits import SizeLimitError
-from mjsat.reductions.cnf import Formula3, is_satisfiable, normalize_3cnf, read_dimacs
+from mjsat.reductions.cnf import Formula3, normalize_3cnf
 from mjsat.reductions.rows import reduce_to_rows
 from mjsat.reductions.shisen import reduce_to_shisen
 from mjsat.reductions.stacks import reduce_to_stacks

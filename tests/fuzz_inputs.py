@@ -24,7 +24,7 @@ from mjsat.cli import cli
 from mjsat.fileio import InputFileError
 from mjsat.layout import Layout
 from mjsat.layouts import layout_to_json, load_layout
-from mjsat.reductions.cnf import to_dimacs
+from mjsat.encoders.dimacs import dimacs_text
 
 QUICK, LONG = 60, 600
 """Examples per fuzz test: the default run, and ``make test-slow``."""
@@ -250,7 +250,7 @@ SOLUTION_SEEDS = [
     "# moves\n0 1\n2-3\n4,5\n",
 ]
 
-CNF_SEED = to_dimacs([[1, -2, 3], [-1, 2], [2, -3, 4, 5], [5]], 5, comments=["a formula"]) + "%\n0\n"
+CNF_SEED = dimacs_text([[1, -2, 3], [-1, 2], [2, -3, 4, 5], [5]], 5, source="the fuzz tests", comments=["a formula"]) + "%\n0\n"
 
 ASSIGNMENT_SEEDS = ["1 -2 3 -4 5", "v 1 -2 3 0\n", "[1, -2, 3]", "10110", "c comment\n1, -2\n"]
 

@@ -14,7 +14,8 @@ from mjsat.boardio import write_board
 from mjsat.cli import cli
 from mjsat.deal import deal_random
 from mjsat.layouts import load_layout
-from mjsat.reductions.cnf import normalize_3cnf, read_dimacs
+from mjsat.encoders.dimacs import read_dimacs
+from mjsat.reductions.cnf import normalize_3cnf
 from mjsat.reductions.targets import TARGETS, reduce_formula
 from mjsat.reductions.witness import witness
 from mjsat.render import (

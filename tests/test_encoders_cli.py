@@ -8,11 +8,10 @@ from click.testing import CliRunner
 
 from mjsat.boardio import write_board
 from mjsat.cli import cli
-from mjsat.encoders.sat import encode as encode_board
-from mjsat.encoders.sat import run_solver
+from mjsat.encoders.encodings import encode as encode_board
+from mjsat.encoders.solvers import run_solver
 from mjsat.methods import solve
-
-from test_encoders_sat import small_boards
+from sat_boards import small_boards
 
 
 def solved_output(cnf_path) -> str:

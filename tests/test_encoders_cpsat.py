@@ -8,8 +8,7 @@ from mjsat.board import Layout, MahjongBoard
 from mjsat.encoders.cpsat import build_cpsat, solve_cpsat
 from mjsat.methods import solve
 from mjsat.replay import replay
-
-from test_encoders_sat import small_boards
+from sat_boards import small_boards
 
 
 def test_cpsat_agrees_with_ref():

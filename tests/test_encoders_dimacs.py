@@ -1,95 +1,69 @@
-"""encoders/dimacs.py: CNF and map files, and a round trip through an external solver."""
+"""encoders/dimacs.py: DIMACS in (strict, errors naming file and line) and out (with
+provenance), and the answers of SAT solvers."""
 
 from __future__ import annotations
 
-import shutil
-import subprocess
-
 import pytest
-
-from mjsat.boardio import write_board
-from mjsat.encoders.common import Decoder
-from mjsat.encoders.dimacs import (
-    board_digest,
-    cnf_text,
-    default_map_path,
-    parse_solver_output,
-    read_map,
-    write_cnf,
-    write_map,
-)
-from mjsat.encoders.sat import encode, run_solver
-from mjsat.fileio import InputFileError
-from mjsat.methods import solve
-from mjsat.replay import replay
 from pysat.formula import CNF
 
-from test_encoders_sat import small_boards
+from mjsat import __version__
+from mjsat.encoders.dimacs import dimacs_text, parse_dimacs, parse_solver_output, read_dimacs
+from mjsat.fileio import InputFileError
 
 
-def external_solver() -> list[str]:
-    """The command of a DIMACS solver binary (`make install` puts cadical on the machine)."""
-    if shutil.which("cadical"):
-        return ["cadical", "-q"]
-    if shutil.which("minisat"):
-        return ["minisat", "-verb=0"]
-    pytest.fail("no external SAT solver binary: install Debian's cadical (make install does)")
+def test_parse_dimacs_reads_clauses_comments_and_percent_end():
+    cnf = parse_dimacs("c hello\np cnf 3 2\n1 -2\n 0 2 3 -1 0\n%\n0\n")
+    assert cnf.clauses == [[1, -2], [2, 3, -1]]
+    assert cnf.nv == 3
 
 
-def run_external(cnf_path, out_path) -> None:
-    cmd = external_solver()
-    if cmd[0] == "minisat":
-        subprocess.run([*cmd, str(cnf_path), str(out_path)], capture_output=True, check=False)
-    else:
-        with open(out_path, "w") as fh:
-            subprocess.run([*cmd, str(cnf_path)], stdout=fh, check=False)
+@pytest.mark.parametrize(
+    "text, line, words",
+    [
+        ("p cnf 2 1\n1 x 0\n", 2, "not an integer"),
+        ("1 2 0\n", 1, "before the 'p cnf"),
+        ("p cnf 2\n1 0\n", 1, "expected the header"),
+        ("p cnf 2 1\n1 3 0\n", 2, "exceeds the 2 declared"),
+        ("p cnf 2 2\n1 2 0\n", 1, "declares 2 clauses, the file has 1"),
+        ("p cnf 2 1\np cnf 2 1\n", 2, "second 'p cnf'"),
+        ("c only a comment\n", 1, "no 'p cnf"),
+    ],
+)
+def test_malformed_dimacs_names_file_and_line(tmp_path, text, line, words):
+    path = tmp_path / "bad.cnf"
+    path.write_text(text)
+    with pytest.raises(InputFileError) as err:
+        read_dimacs(path)
+    assert err.value.line == line
+    assert words in str(err.value)
+    assert str(err.value).startswith(f"{path}:{line}: ")
+    assert "\n" not in str(err.value)
 
 
-@pytest.mark.parametrize("encoding", ["layered", "parity", "order", "acyclic"])
-def test_round_trip_through_an_external_solver(tmp_path, encoding):
-    seen = set()
-    for i, board in enumerate(small_boards(31, 12, max_tiles=12)):
-        cnf, dec = encode(board, encoding=encoding)
-        cnf_path = tmp_path / f"b{i}.cnf"
-        map_path = tmp_path / f"b{i}.map"
-        write_cnf(cnf_path, cnf, board, dec)
-        write_map(map_path, cnf, board, dec)
-        out = tmp_path / f"b{i}.out"
-        run_external(cnf_path, out)
-        status, model = parse_solver_output(out.read_text(), out)
-        ref = solve(board, "ref").status
-        seen.add(ref)
-        assert status == ("sat" if ref == "solvable" else "unsat")
-        head, dec2 = read_map(map_path)
-        assert head["board_digest"] == board_digest(board) and dec2.params["exhaustive"]
-        if status == "sat":
-            replay(board, dec2.decode(model).moves)
-    assert seen == {"solvable", "unsolvable"}
+def test_missing_file_is_an_input_error(tmp_path):
+    with pytest.raises(InputFileError, match="no such file"):
+        read_dimacs(tmp_path / "nope.cnf")
 
 
-def test_cnf_text_and_file_match_pysat(tmp_path):
-    board = next(small_boards(2, 1))
-    cnf, dec = encode(board)
+def test_dimacs_text_round_trips_with_its_provenance():
+    clauses = [[1, -2, 3], [-1], [2, 3]]
+    text = dimacs_text(clauses, 4, source="a test", comments=["x"])
+    again = parse_dimacs(text)
+    assert again.clauses == clauses and again.nv == 4
+    assert text.splitlines()[:2] == [f"c mjsat {__version__}: a test", "c x"]
+    assert again.comments == [f"c mjsat {__version__}: a test", "c x"]
+
+
+# ---------------------------------------------------------------- the infix form
+
+
+def test_dimacs_text_is_what_python_sat_reads(tmp_path):
+    clauses = [[1, -2], [3, 4, -5], [-3]]
     path = tmp_path / "x.cnf"
-    write_cnf(path, cnf, board, dec)
+    path.write_text(dimacs_text(clauses, 5, source="a test"))
     back = CNF(from_file=str(path))
-    assert back.clauses == cnf.clauses and back.nv == cnf.nv
-    assert cnf_text(CNF(from_clauses=[[1, -2], []]), ["hi"]) == "c hi\np cnf 2 2\n1 -2 0\n0\n"
-    assert default_map_path("dir/board.cnf") == "dir/board.map"
-    assert default_map_path("board") == "board.map"
-
-
-def test_map_round_trip_gives_the_same_decoding(tmp_path):
-    board = next(small_boards(8, 1))
-    cnf, dec = encode(board, encoding="acyclic")
-    sat, model, _ = run_solver(cnf, solver="glucose4")
-    path = tmp_path / "b.map"
-    write_map(path, cnf, board, dec)
-    head, dec2 = read_map(path)
-    assert head["variables"] == cnf.nv and head["clauses"] == len(cnf.clauses)
-    assert isinstance(dec2, Decoder) and dec2.keys == dec.keys
-    if sat:
-        assert dec2.decode(model) == dec.decode(model)
+    assert back.clauses == clauses and back.nv == 5
+    assert dimacs_text([[1, -2], []], 2, source="hi") == f"c mjsat {__version__}: hi\np cnf 2 2\n1 -2 0\n0\n"
 
 
 def test_parse_solver_output_formats():
@@ -104,18 +78,3 @@ def test_parse_solver_output_formats():
         parse_solver_output("s SATISFIABLE\nv 1 x 0\n", "out.txt")
     with pytest.raises(InputFileError, match="no answer"):
         parse_solver_output("c nothing\n", "out.txt")
-
-
-def test_read_map_errors(tmp_path):
-    p = tmp_path / "bad.map"
-    p.write_text("{not json")
-    with pytest.raises(InputFileError, match="bad.map:1: invalid JSON"):
-        read_map(p)
-    p.write_text('{"format": "other"}')
-    with pytest.raises(InputFileError, match="not an mjsat variable map"):
-        read_map(p)
-    p.write_text('{"format": "mjsat-varmap", "encoding": "layered", "board_digest": "x", "params": {"steps": 1},\n "vars": [\n  [1, "m", 0, 1],\n  ["a"]]}')
-    with pytest.raises(InputFileError, match="bad.map:4: expected \\[variable, name"):
-        read_map(p)
-    with pytest.raises(InputFileError, match="no such file"):
-        read_map(tmp_path / "missing.map")

@@ -20,18 +20,12 @@ from hypothesis import strategies as st
 
 from mjsat.board import Layout, ShisenShoBoard
 from mjsat.encoders import sat as sat_module
-from mjsat.encoders.common import (
-    EncodingError,
-    Requirements,
-    ShisenLines,
-    bits_members,
-    feasible_pairings,
-    linearize,
-    requirements,
-    shisen_paths,
-)
+from mjsat.encoders.errors import EncodingError
 from mjsat.encoders.necessary import WINDOWS, necessary_before, simplify_requirements
+from mjsat.encoders.pairings import feasible_pairings, linearize, perfect_matchings
+from mjsat.encoders.requirements import Requirements, requirements
 from mjsat.encoders.sat import WEAK_PATH_CAP, solve_sat
+from mjsat.encoders.shisen_paths import ShisenLines, bits_members, shisen_paths
 from mjsat.methods import solve
 from mjsat.reductions.shisen import shisen_from_stacks
 from mjsat.reductions.stacks import board_from_stacks
@@ -43,7 +37,7 @@ from naive import bfs_connectable
 
 
 def make_board(cells, groups) -> ShisenShoBoard:
-    """A Shisen-Sho board on grid cells ``(y, x)`` (as tests/test_encoders_common.py)."""
+    """A Shisen-Sho board on grid cells ``(y, x)``."""
     return ShisenShoBoard(Layout([(2 * y, 2 * x, 0) for y, x in cells]), list(groups))
 
 
@@ -251,8 +245,6 @@ def check_necessary(board: ShisenShoBoard, graph: MoveGraph, windows=WINDOWS):
 
 def all_pairings(board) -> list[tuple[tuple[int, int], ...]]:
     """Every pairing of ``board`` into pairs of one group."""
-    from mjsat.encoders.common import perfect_matchings
-
     per_group = [list(perfect_matchings(sorted(ts))) for ts in board.group_members().values()]
     return [tuple(sorted(p for part in combo for p in part)) for combo in itertools.product(*per_group)]
 

@@ -7,9 +7,9 @@ import itertools
 import numpy as np
 import pytest
 
-from mjsat.encoders.common import requirements
 from mjsat.encoders.order import encode_order
-from mjsat.encoders.sat import run_solver
+from mjsat.encoders.requirements import requirements
+from mjsat.encoders.solvers import run_solver
 from mjsat.generate import random_small_board
 
 
@@ -51,7 +51,7 @@ def test_order_refuses_huge_boards_and_watches_the_deadline():
     import time
 
     from mjsat.board import Layout, MahjongBoard
-    from mjsat.encoders.common import BuildTimeLimit, EncodingError
+    from mjsat.encoders.errors import BuildTimeLimit, EncodingError
     from mjsat.methods import solve
 
     big = MahjongBoard(Layout([(0, 2 * i, 0) for i in range(400)]), [i // 2 for i in range(400)])
@@ -70,10 +70,10 @@ def test_every_encoders_build_watches_the_deadline(encoding):
     import time
 
     from mjsat.board import Layout, MahjongBoard
-    from mjsat.encoders.common import BuildTimeLimit
-    from mjsat.encoders.sat import ENCODINGS
+    from mjsat.encoders.encodings import ENCODINGS
+    from mjsat.encoders.errors import BuildTimeLimit
 
     board = MahjongBoard(Layout([(0, 2 * i, 0) for i in range(120)]), [min(i, 119 - i) for i in range(120)])
     with pytest.raises(BuildTimeLimit, match=encoding):
-        ENCODINGS[encoding](board, deadline=time.perf_counter() - 1)
-    assert ENCODINGS[encoding](board, deadline=time.perf_counter() + 600)[1].encoding == encoding
+        ENCODINGS[encoding].encode(board, deadline=time.perf_counter() - 1)
+    assert ENCODINGS[encoding].encode(board, deadline=time.perf_counter() + 600)[1].encoding == encoding

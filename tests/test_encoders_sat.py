@@ -2,34 +2,21 @@
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 from mjsat.board import Layout, MahjongBoard
-from mjsat.encoders.common import EncodingError, feasible_pairings
-from mjsat.encoders.sat import UnknownSolverError, enumerate_solutions, solve_sat
-from mjsat.generate import random_grid_board, random_small_board
+from mjsat.encoders.errors import EncodingError
+from mjsat.encoders.pairings import feasible_pairings
+from mjsat.encoders.sat import enumerate_solutions, solve_sat
+from mjsat.encoders.solvers import UnknownSolverError
 from mjsat.methods import solve
 from mjsat.replay import replay
+from sat_boards import small_boards
 
 ENCODINGS = ["layered", "parity", "order", "acyclic"]
 PAIRING_ENCODINGS = ["layered", "order", "acyclic"]
 METHOD_ENCODINGS = ["auto", *ENCODINGS]
 SOLVERS = ["glucose4", "cadical195", "maplechrono"]
-GAMES = ["mahjong", "mahjong-transposed", "shisen-sho"]
-SIZES = [(2,), (2, 4), (2, 4, 6)]
-
-
-def small_boards(seed: int, count: int, *, max_tiles: int = 14):
-    """Random small boards of the three games with groups of 2, 4 and 6 (seeded)."""
-    rng = np.random.default_rng(seed)
-    for i in range(count):
-        game = GAMES[i % 3]
-        sizes = SIZES[(i // 3) % 3]
-        if game == "shisen-sho":
-            yield random_grid_board(rng, max_width=5, max_height=4, group_sizes=sizes)
-        else:
-            yield random_small_board(rng, game=game, max_tiles=max_tiles, group_sizes=sizes)
 
 
 def check_agreement(boards, encodings, solvers):
@@ -114,27 +101,3 @@ def test_stats_and_errors():
         next(enumerate_solutions(board, encoding="parity"))
     with pytest.raises(ValueError, match="takes no option 'node_limit'"):
         solve(board, "sat", node_limit=5)
-
-
-@pytest.mark.parametrize("solver", ["cadical195", "glucose4"])
-def test_run_solver_time_limit_on_a_hard_formula(solver):
-    """Pigeonhole 11 -> 10 is far beyond a second of CDCL: the limit must answer None."""
-    import time
-
-    from pysat.formula import CNF
-
-    from mjsat.encoders.sat import run_solver
-
-    holes = 10
-    var = lambda p, h: p * holes + h + 1  # noqa: E731
-    clauses = [[var(p, h) for h in range(holes)] for p in range(holes + 1)]
-    for h in range(holes):
-        for p in range(holes + 1):
-            for q in range(p + 1, holes + 1):
-                clauses.append([-var(p, h), -var(q, h)])
-    start = time.perf_counter()
-    sat, model, _ = run_solver(CNF(from_clauses=clauses), solver=solver, time_limit=0.3)
-    assert sat is None and model is None
-    assert time.perf_counter() - start < 20  # one conflict slice at most past the limit
-    sat, _, _ = run_solver(CNF(from_clauses=clauses), solver=solver, conflict_limit=300)
-    assert sat is None

@@ -21,10 +21,11 @@ from hypothesis import strategies as st
 
 from fuzz_inputs import ASSIGNMENT_SEEDS, BUDGETS, CNF_SEED, LAYOUT_SEEDS, SAMPLE_SEED, SOLUTION_SEEDS, assert_cli_clean, fuzz, mutated_bytes, mutated_json, mutated_text, run_mjsat, write_input
 from mjsat.boardio import board_to_json, board_to_text
-from mjsat.encoders.dimacs import map_text
-from mjsat.encoders.sat import encode, run_solver
+from mjsat.encoders.dimacs import dimacs_text
+from mjsat.encoders.encodings import encode
+from mjsat.encoders.solvers import run_solver
+from mjsat.encoders.varmap import map_text
 from mjsat.generate import random_small_board
-from mjsat.reductions.cnf import to_dimacs
 
 SMALL = {"MJSAT_MAX_TILES": "20000", "MJSAT_MAX_CNF_VARIABLES": "500"}
 """Limits that keep what a fuzz input may build small."""
@@ -128,7 +129,7 @@ def test_fuzz_cli_cnf(budget, tmp_path):
 
 @pytest.mark.parametrize("budget", BUDGETS)
 def test_fuzz_cli_assignments(budget, tmp_path):
-    cnf = write_input(tmp_path, "f.cnf", to_dimacs([[1, -2, 3], [-1, 2, 4], [5, 5, -3]], 5))
+    cnf = write_input(tmp_path, "f.cnf", dimacs_text([[1, -2, 3], [-1, 2, 4], [5, 5, -3]], 5, source="a test"))
 
     @fuzz(budget)
     @given(text=st.one_of(*(mutated_text(s) for s in ASSIGNMENT_SEEDS)))
@@ -219,7 +220,7 @@ def _place(root: Path, kind: str, old: str) -> Path:
 def writer_inputs(tmp_path_factory) -> Path:
     folder = tmp_path_factory.mktemp("inputs")
     write_input(folder, "board.json", BOARD_JSON)
-    write_input(folder, "f.cnf", to_dimacs([[1, -2, 3], [2]], 3))
+    write_input(folder, "f.cnf", dimacs_text([[1, -2, 3], [2]], 3, source="a test"))
     write_input(folder, "dec.json", DEC_BOARD)
     write_input(folder, "dec.map", DEC_MAP)
     write_input(folder, "dec.out", DEC_ANSWER)

@@ -24,7 +24,6 @@ from fuzz_inputs import (
     BUDGETS,
     CNF_SEED,
     LAYOUT_SEEDS,
-    PYRAMID,
     SAMPLE_SEED,
     SOLUTION_SEEDS,
     SOLVER_SEEDS,
@@ -38,14 +37,15 @@ from fuzz_inputs import (
 )
 from mjsat.board import MAX_COORD, MAX_LEVEL, Layout, MahjongBoard, find_variant
 from mjsat.boardio import board_from_json_text, board_to_json, board_to_text, load_board, load_solution
-from mjsat.encoders.common import Decoder, InvalidMapError
-from mjsat.encoders.dimacs import map_text, parse_solver_output, read_map
-from mjsat.encoders.sat import encode
+from mjsat.encoders.decoding import InvalidMapError
+from mjsat.encoders.dimacs import parse_solver_output, read_dimacs
+from mjsat.encoders.encodings import decoder_from_json, encode
+from mjsat.encoders.varmap import map_text, read_map
 from mjsat.fileio import InputFileError, OutputFileError, parse_json, read_text, write_text_atomic, write_texts_atomic
 from mjsat.generate import random_small_board
-from mjsat.layouts import layout_to_json, load_layout, read_layout
+from mjsat.layouts import read_layout
 from mjsat.limits import SizeLimitError
-from mjsat.reductions.cnf import normalize_3cnf, parse_assignment, read_dimacs, to_dimacs
+from mjsat.reductions.cnf import normalize_3cnf, parse_assignment
 from mjsat.reductions.targets import reduce_formula
 from mjsat.render import ascii_board, ascii_top_view, svg_board
 from mjsat.runs.sample import read_done, summarize
@@ -268,7 +268,7 @@ def test_fuzz_decoder_from_json(budget):
     def run(text, model):
         data = json.loads(text)
         try:
-            decoder = Decoder.from_json(data)
+            decoder = decoder_from_json(data)
         except InvalidMapError as exc:
             assert "\n" not in str(exc)
             return

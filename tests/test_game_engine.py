@@ -8,7 +8,7 @@ import json
 import numpy as np
 import pytest
 
-from mjsat.board import Layout, MahjongBoard, find_variant
+from mjsat.board import find_variant
 from mjsat.deal import deal_random, deal_solvable
 from mjsat.fileio import InputFileError
 from mjsat.game.engine import SOLVABLE, UNSOLVABLE, Game, UndoError

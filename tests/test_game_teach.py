@@ -16,7 +16,9 @@ from mjsat.cli import cli
 from mjsat.game.teach import PAGE_MAX_TILES, FormulaLesson, Height2Lesson, LessonError
 from mjsat.game.teach_web import lesson_game
 from mjsat.game.web import GameSettings, ServerThread, Session
-from mjsat.reductions.cnf import FormulaSyntaxError, random_3cnf, satisfies, to_dimacs
+from mjsat.encoders.dimacs import dimacs_text
+from mjsat.reductions.cnf import FormulaSyntaxError, satisfies
+from mjsat.reductions.families import random_3cnf
 from mjsat.replay import replay
 from mjsat.search.height2 import blocked_cycles, has_blocked_cycle, is_blocked_cycle
 
@@ -123,8 +125,8 @@ def test_free_play_reads_the_assignment_at_the_first_sat_pair(three_vars):
 def test_a_board_too_large_for_the_page_is_refused():
     clauses = random_3cnf(20, m=60, rng=1)
     with pytest.raises(LessonError, match=f"more than the {PAGE_MAX_TILES:,} the page shows"):
-        FormulaLesson.from_text(to_dimacs(clauses, 20), "shisen-sho")
-    assert len(FormulaLesson.from_text(to_dimacs(clauses, 20), "stacks").board) == 24 + 36 * 80
+        FormulaLesson.from_text(dimacs_text(clauses, 20, source="a test"), "shisen-sho")
+    assert len(FormulaLesson.from_text(dimacs_text(clauses, 20, source="a test"), "stacks").board) == 24 + 36 * 80
     with pytest.raises(FormulaSyntaxError, match=r"^formula:1: position 6: "):
         FormulaLesson.from_text("(x1 | ", "stacks")
 

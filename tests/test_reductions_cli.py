@@ -9,7 +9,8 @@ from click.testing import CliRunner
 
 from mjsat.boardio import board_to_json, load_board
 from mjsat.cli import cli
-from mjsat.reductions.cnf import normalize_3cnf, read_dimacs, satisfies
+from mjsat.encoders.dimacs import read_dimacs
+from mjsat.reductions.cnf import normalize_3cnf, satisfies
 from mjsat.reductions.targets import reduce_formula
 from mjsat.replay import replay
 

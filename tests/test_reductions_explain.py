@@ -41,7 +41,7 @@ def test_text_lists_chains_clauses_and_the_intended_play():
 def _three_vars(target="stacks"):
     from pathlib import Path
 
-    from mjsat.reductions.cnf import read_dimacs
+    from mjsat.encoders.dimacs import read_dimacs
 
     path = Path(__file__).resolve().parents[1] / "instances" / "three-vars.cnf"
     return reduce_formula(normalize_3cnf(read_dimacs(path)), target)

@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 
 from mjsat.methods import solve
-from mjsat.boardio import board_to_json, load_board
-from mjsat.reductions.cnf import is_satisfiable, read_dimacs
+from mjsat.boardio import load_board
+from mjsat.encoders.dimacs import read_dimacs
+from mjsat.encoders.solvers import is_satisfiable
 from mjsat.reductions.instances import EXAMPLES, build_instances
 from mjsat.reductions.targets import reduce_file
 from mjsat.reductions.witness import lift, witness

@@ -91,7 +91,7 @@ def test_flipping_every_stack_keeps_solvability_on_random_boards():
 
 
 def test_large_formula_builds_with_coordinates_in_range():
-    from mjsat.reductions.cnf import random_3cnf
+    from mjsat.reductions.families import random_3cnf
 
     f = normalize_3cnf(random_3cnf(100, ratio=4.26, rng=1), n_vars=100)
     red = reduce_to_stacks(f)
@@ -180,7 +180,7 @@ def test_closed_form_equals_the_design_notes_steps(clauses):
 
 
 def test_board_is_built_on_first_use_and_matches_the_arrays():
-    from mjsat.reductions.cnf import random_3cnf
+    from mjsat.reductions.families import random_3cnf
 
     f = normalize_3cnf(random_3cnf(300, ratio=4.26, rng=2), n_vars=300)  # > 3,000 stacks: one flowing page
     red = reduce_to_stacks(f)

@@ -9,15 +9,9 @@ import numpy as np
 import pytest
 
 from mjsat.methods import solve
-from mjsat.reductions.cnf import (
-    all_small_formulas,
-    complete_cnf,
-    is_satisfiable,
-    normalize_3cnf,
-    planted_3cnf,
-    random_3cnf,
-    satisfies,
-)
+from mjsat.encoders.solvers import is_satisfiable
+from mjsat.reductions.cnf import normalize_3cnf, satisfies
+from mjsat.reductions.families import all_small_formulas, complete_cnf, planted_3cnf, random_3cnf
 from mjsat.reductions.stacks import reduce_to_stacks
 from mjsat.reductions.targets import reduce_formula
 from mjsat.reductions.witness import LiftError, WitnessError, extend_assignment, lift, playbook_moves, witness
