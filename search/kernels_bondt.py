@@ -1,82 +1,49 @@
-"""numba kernel of de Bondt's "pairing one, then two" tree ([dB12]_, section 3.2).
+"""numba kernel of de Bondt's "pairing one, then two" tree (seed 001, section 3.2).
 
-The tree's state is a stack of (group, pairing) entries in arrays (a
-:class:`~mjsat.search.config.BondtTree`), so :func:`mjsat.search.solver.solve_search` can
-run it in chunks of evaluations and look at the clock in between. The pure-Python
-reference is :meth:`mjsat.search.pairing.PythonSearch._search_bondt`; the tests compare them.
-
-The kernels' arguments are named as in the table of :mod:`mjsat.search.config`.
-
-References
-----------
-.. [dB12] M. de Bondt, "Solving Mahjong Solitaire boards with peeking", arXiv:1203.6559, 2012.
+The tree's state is a stack of (group, pairing) entries in arrays, so
+:func:`mjsat.search.solver.solve_search` can run it in chunks of evaluations and look at
+the clock in between. The pure-Python reference is
+:meth:`mjsat.search.pairing.PythonSearch._search_bondt`; the tests compare them.
 """
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
-from mjsat.search.config import DEPTH, EXHAUSTED, JIT_FLAGS, MOVES, NODES, RUNNING, SCANS, SOLVED, STATS_SIZE, BondtTree
-from mjsat.search.kernels import _DEAD, KernelArgumentError, Kernels, _apply, _playable, _scan_after_apply
-from mjsat.search.kernels_mahjong import _autopair, _last_two
-
-__all__ = ["bondt_tree", "bondt_search"]
-
-_LIVE = 0
-"""What :func:`_bd_eval` returns for a position the scan lets live."""
+from mjsat.search.kernels import _DEAD, EXHAUSTED, RUNNING, SOLVED, _apply, _autopair, _last_two, _playable, _scan
 
 # --------------------------------------------------------------------------- "pairing one, then two"
 
 
-@njit(**JIT_FLAGS)
-def _bd_eval(board, rules, tree, top, skip, ws):
+@njit(cache=True)
+def _bd_eval(kind, gr, mj, sh, pt, opts, sg, sk, rot, top, skip, pres, partner, moves, ws):
     """Apply the pairings of the tree's stack (entry ``skip`` left out) to the full board,
-    then scan.
-
-    Parameters
-    ----------
-    board : BoardArrays
-    rules : Rules
-    tree : BondtTree
-        Its ``present``, ``partner`` and ``moves`` receive the evaluation.
-    top : int
-        Entries on the stack.
-    skip : int
-        The entry left out, or -1.
-    ws : Workspace
-
-    Returns
-    -------
-    (int, int, int)
-        ``(code, mptr, next_group)``: ``_LIVE`` when the position lives (``next_group``:
-        the first group without a pairing that still has tiles), ``_DEAD`` when it is
-        pruned, ``SOLVED`` when the apply clears the board (``tree.moves[:mptr]``).
-    """
-    ptab, pstart, pcount = board.pairings.partner, board.pairings.start, board.pairings.count
-    gptr, gidx = board.groups.start, board.groups.tiles
-    pres, partner = tree.present, tree.partner
+    then scan. Returns ``(code, mptr, next_group)``: code 0 when the position lives
+    (``next_group``: the first group without a pairing that still has tiles), ``_DEAD``
+    when it is pruned, ``SOLVED`` when the apply clears the board (``moves[:mptr]``)."""
+    ptab, pstart, pcount = pt[0], pt[1], pt[2]
+    gptr, gidx = gr[1], gr[2]
     n = pres.shape[0]
     pres[:] = 1
     partner[:] = -1
     for i in range(top):
         if i == skip:
             continue
-        g = tree.group[i]
+        g = sg[i]
         r = gptr[g + 1] - gptr[g]
         h = r // 2
-        row = pstart[h] + (tree.pairing[i] + tree.rotation[g]) % pcount[h]
+        row = pstart[h] + (sk[i] + rot[g]) % pcount[h]
         for q in range(r):
             partner[gidx[gptr[g] + q]] = gidx[gptr[g] + ptab[row, q]]
-    _autopair(board.groups, pres, partner)
-    mptr = _apply(board, pres, partner, tree.moves, np.int64(0), rules, ws)
+    _autopair(gr, pres, partner)
+    mptr = _apply(kind, gr, mj, sh, pres, partner, moves, 0, opts, ws)
     if 2 * mptr == n:
         return SOLVED, mptr, -1
-    if rules.scan and not _scan_after_apply(board, pres, partner, ws):
+    if opts[2] and not _scan(kind, gr, mj, sh, pres, partner, moves, opts, ws):
         return _DEAD, mptr, -1
     nxt = -1
     for g in range(gptr.shape[0] - 1):
-        live, first, _ = _last_two(g, board.groups, pres)
+        live, first, _ = _last_two(g, gr, pres)
         if live == 0 or partner[first] >= 0:
             continue
         if nxt < 0:
@@ -87,49 +54,32 @@ def _bd_eval(board, rules, tree, top, skip, ws):
                 continue
             for j in range(k + 1, gptr[g + 1]):
                 b = gidx[j]
-                if pres[b] and _playable(board, a, b, pres, ws):
-                    return _LIVE, mptr, nxt
+                if pres[b] and _playable(kind, a, b, pres, sh, ws):
+                    return 0, mptr, nxt
     return _DEAD, mptr, -1
 
 
-@njit(**JIT_FLAGS)
-def _bondt(board, rules, tree, budget, ws):
+@njit(cache=True)
+def _bondt(kind, gr, mj, sh, pt, opts, sg, sk, rot, pres, partner, moves, st, budget, ws):
     """de Bondt's "pairing one, then two" tree (see :meth:`PythonSearch._search_bondt`)
-    for at most ``budget`` evaluations.
-
-    Parameters
-    ----------
-    board : BoardArrays
-    rules : Rules
-    tree : BondtTree
-        The stack ``group``/``pairing`` with ``stats[DEPTH]`` entries, and ``rotation``,
-        each group's cycling of tiles two to four; updated so that a call that returns
-        ``RUNNING`` can be followed by another one that goes on.
-    budget : int
-        Evaluations at most.
-    ws : Workspace
-
-    Returns
-    -------
-    int
-        ``RUNNING``, ``SOLVED`` (the moves are ``tree.moves[:stats[MOVES]]``) or ``EXHAUSTED``.
-    """
-    pcount = board.pairings.count
-    gptr = board.groups.start
-    sg, sk, rot, st = tree.group, tree.pairing, tree.rotation, tree.stats
-    top = st[DEPTH]
-    nodes = st[NODES]
+    for at most ``budget`` nodes. The tree is the stack ``sg``/``sk`` (group, pairing
+    index) with ``st[0]`` entries; ``rot`` holds each group's cycling of tiles two to four.
+    ``st`` holds ``depth, -, nodes, scans, moves`` as in :func:`_dfs`."""
+    pcount = pt[2]
+    gptr = gr[1]
+    top = st[0]
+    nodes = st[2]
     stop = nodes + budget
     code = RUNNING
     while nodes < stop:
         nodes += 1
-        st[SCANS] += rules.scan
-        res, mptr, nxt = _bd_eval(board, rules, tree, top, np.int64(-1), ws)
+        st[3] += opts[2]
+        res, mptr, nxt = _bd_eval(kind, gr, mj, sh, pt, opts, sg, sk, rot, top, -1, pres, partner, moves, ws)
         if res == SOLVED:
-            st[MOVES] = mptr
+            st[4] = mptr
             code = SOLVED
             break
-        if res == _LIVE:
+        if res == 0:
             sg[top] = nxt
             sk[top] = 0
             top += 1
@@ -140,10 +90,10 @@ def _bondt(board, rules, tree, budget, ws):
         if sk[top - 1] == 0:  # a run of pairing-one groups ended in a prune: adapt it backwards
             j = top - 2
             while j >= 0 and sk[j] == 0:
-                st[SCANS] += rules.scan
-                res, mptr, nxt = _bd_eval(board, rules, tree, top, j, ws)
+                st[3] += opts[2]
+                res, mptr, nxt = _bd_eval(kind, gr, mj, sh, pt, opts, sg, sk, rot, top, j, pres, partner, moves, ws)
                 if res == SOLVED:
-                    st[MOVES] = mptr
+                    st[4] = mptr
                     code = SOLVED
                     break
                 if res == _DEAD:
@@ -165,33 +115,6 @@ def _bondt(board, rules, tree, budget, ws):
         if top == 0:
             code = EXHAUSTED
             break
-    st[DEPTH] = top
-    st[NODES] = nodes
+    st[0] = top
+    st[2] = nodes
     return code
-
-
-# --------------------------------------------------------------------------- the public wrappers
-
-
-def bondt_tree(kernels: Kernels) -> BondtTree:
-    """A fresh "pairing one, then two" tree for the board of ``kernels``."""
-    n, ngroups = kernels.n, kernels.ngroups
-    return BondtTree(
-        group=np.zeros(ngroups + 1, dtype=np.int32), pairing=np.zeros(ngroups + 1, dtype=np.int32),
-        rotation=np.zeros(ngroups, dtype=np.int32), present=np.ones(n, dtype=np.uint8),
-        partner=np.full(n, -1, dtype=np.int32), moves=kernels.move_list(), stats=np.zeros(STATS_SIZE, dtype=np.int64),
-    )  # fmt: skip
-
-
-def bondt_search(kernels: Kernels, tree: BondtTree, budget: int) -> int:
-    """Run de Bondt's tree (:func:`_bondt`) for at most ``budget`` evaluations:
-    ``RUNNING``, ``SOLVED`` or ``EXHAUSTED``.
-
-    Raises
-    ------
-    KernelArgumentError
-        ``tree`` was not made by :func:`bondt_tree` for this board.
-    """
-    if not isinstance(tree, BondtTree) or tree.present.shape != (kernels.n,) or tree.rotation.shape != (kernels.ngroups,):
-        raise KernelArgumentError("bondt_search needs a tree made by bondt_tree() for this board")
-    return int(_bondt(kernels.board, kernels.rules, tree, max(0, int(budget)), kernels.ws))

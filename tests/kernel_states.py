@@ -1,14 +1,11 @@
-"""What the search kernels' tests share: random positions of a geometry, the kernels of a board."""
+"""What the search kernels' tests share: random positions of a geometry, and kernel arguments."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from mjsat.search.config import Rules
-from mjsat.search.kernels import Kernels
+from mjsat.search import kernels as K
 from mjsat.search.pairing import pairings
-
-ALL_RULES = Rules(freeze=True, loose=True, scan=True, critical=True)
 
 
 def random_state(geo, rng):
@@ -28,6 +25,9 @@ def random_state(geo, rng):
     return present, partner
 
 
-def kernels_of(geo, rules=ALL_RULES) -> Kernels:
-    """The kernels of ``geo`` under ``rules`` (a :class:`~mjsat.search.config.Rules` or four flags)."""
-    return Kernels(geo, Rules(*(bool(v) for v in rules)))
+def kernel_args(geo):
+    """``(kind, gr, mj, sh, ws, moves)`` for calling the kernels on ``geo``."""
+    kind, gr, mj, sh, pt = K.arrays(geo)
+    ws = K.workspace(geo.n, len(geo.members), int(sh[2] * sh[3]))
+    moves = np.zeros((geo.n // 2 + 1, 2), dtype=np.int32)
+    return kind, gr, mj, sh, ws, moves

@@ -11,12 +11,12 @@ from mjsat.generate import random_grid_board, random_small_board
 from mjsat.ref import solve_ref
 from mjsat.replay import replay
 from mjsat.search import kernels as K
-from mjsat.search.kernels_sh3d import connect3d, sh3d_grid
+from mjsat.search.kernels_sh3d import s3_connect, sh3d_arrays
 from mjsat.search.pairing import SH3D, PythonSearch, geometry
 from mjsat.search.solver import solve_search
 from mjsat.shisen import connectable3d
 
-from kernel_states import kernels_of, random_state
+from kernel_states import kernel_args, random_state
 
 
 def _board(rng, max_tiles=16):
@@ -27,10 +27,9 @@ def test_geometry_and_arrays():
     board = ShisenShoMahjongBoard(Layout([(0, 0, 0), (0, 2, 0), (0, 1, 1), (2, 0, 0)]), [0, 0, 1, 1])
     geo = geometry(board)
     assert geo.kind == SH3D and geo.shape == (2, 6, 6) and geo.cells[2] == (1, 2, 1)
-    cells = sh3d_grid(geo)
-    assert cells.row.tolist() == [1, 1, 7, 3, 6] and cells.col.tolist() == [1, 3, 2, 1]
-    assert (cells.height, cells.width) == (12, 6)
-    assert K.board_arrays(geo).kind == SH3D
+    cy, cx, h, w = sh3d_arrays(geo)
+    assert cy.tolist() == [1, 1, 7, 3, 6] and cx.tolist() == [1, 3, 2, 1] and (h, w) == (12, 6)
+    assert K.arrays(geo)[0] == SH3D
 
 
 def test_connect_kernel_equals_reference():
@@ -39,54 +38,57 @@ def test_connect_kernel_equals_reference():
     for _ in range(200):
         board = _board(rng)
         geo = geometry(board)
-        k = kernels_of(geo)
+        _, _, _, sh, ws, _ = kernel_args(geo)
+        levels, h1, w = geo.shape
         present, _ = random_state(geo, rng)
         occ = PythonSearch(geo)._occ(bytearray(present.tobytes()))
-        grid = occ.astype(np.uint8)
-        k.ws.grid[:] = grid.ravel()  # the grid an apply on ``present`` leaves
+        grid = occ.astype(np.uint8).ravel().copy()
         for _ in range(10):
             a, b = (int(v) for v in rng.choice(geo.n, size=2, replace=False))
+            (ra, ca, la), (rb, cb, lb) = geo.cells[a], geo.cells[b]
             want = connectable3d(occ, geo.cells[a], geo.cells[b])
-            assert connect3d(grid, geo.cells[a], geo.cells[b]) == want, (board.layout.positions, a, b)
-            assert k.playable(a, b, present) == want
+            assert s3_connect(grid, levels, h1, w, ra, ca, la, rb, cb, lb) == want, (board.layout.positions, a, b)
+            assert K._playable(SH3D, a, b, present, sh, ws[:5] + (grid,) + ws[6:]) == want
             answers.add(want)
-        assert np.array_equal(grid, occ.astype(np.uint8))  # left as it was
-        assert np.array_equal(k.ws.grid, grid.ravel())
+        assert np.array_equal(grid, occ.astype(np.uint8).ravel())  # left as it was
     assert answers == {True, False}
 
 
 @pytest.mark.parametrize("flags", [(1, 1, 1, 1), (0, 0, 1, 1)], ids=["freeze", "plain"])
 def test_scan_and_apply_kernels_equal_reference(flags):
+    opts = np.array(flags, dtype=np.int64)
     rng = np.random.default_rng(32)
     results = set()
     for _ in range(150):
         board = _board(rng)
         geo = geometry(board)
-        k = kernels_of(geo, flags)
+        kind, gr, mj, sh, ws, moves = kernel_args(geo)
         ref = PythonSearch(geo, freeze=bool(flags[0]), loose=False)
         for _ in range(4):
             present, partner = random_state(geo, rng)
             want = ref.scan(bytearray(present.tobytes()), partner.tolist())
-            assert k.scan(present.copy(), partner.copy()) == want, repr(board)
+            got = K._scan(kind, gr, mj, sh, present.copy(), partner.copy(), moves, opts, ws)
+            assert bool(got) == want, repr(board)
             results.add(want)
             p_ref, q_ref = bytearray(present.tobytes()), partner.tolist()
             ref.apply(p_ref, q_ref, [])
             p, q = present.copy(), partner.copy()
-            k.apply(p, q, k.move_list(), 0)
+            K._apply(kind, gr, mj, sh, p, q, moves, 0, opts, ws)
             assert bytes(p) == bytes(p_ref), repr(board)
-            assert k.scan_warm(p, q) == ref.scan(p_ref, q_ref), repr(board)
     assert results == {True, False}
 
 
 def test_apply_kernel_plays_legal_moves():
+    opts = np.array([1, 1, 1, 1], dtype=np.int64)
     rng = np.random.default_rng(33)
     for _ in range(80):
         board = _board(rng)
         geo = geometry(board)
-        k = kernels_of(geo)
-        p, q = k.start()
-        moves = k.move_list()
-        m = k.apply(p, q, moves, 0)
+        kind, gr, mj, sh, ws, moves = kernel_args(geo)
+        p = np.ones(geo.n, dtype=np.uint8)
+        q = np.full(geo.n, -1, dtype=np.int32)
+        K._autopair(gr, p, q)
+        m = K._apply(kind, gr, mj, sh, p, q, moves, 0, opts, ws)
         after = replay(board, [tuple(x) for x in moves[:m]], require_clear=False)
         assert [after.is_present(t) for t in range(geo.n)] == [bool(x) for x in p]
 
