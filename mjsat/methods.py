@@ -39,6 +39,7 @@ __all__ = [
     "get_method",
     "method_options",
     "check_options",
+    "prepare",
     "solve",
 ]
 
@@ -68,6 +69,10 @@ class MethodInfo:
         "module:ATTRIBUTE")`` naming the sequence (or dict) of its values.
     plan : str or None
         The name of the plan of :data:`mjsat.plans.PLANS` the method runs, if it is one.
+    prepare : str or None
+        ``"module:function"`` of ``prepare(**options)``, run by :func:`solve` before the
+        method's clock starts (a plan prepares the methods of its steps): work done once
+        per process that a time limit should not count, such as compiling numba kernels.
     """
 
     name: str
@@ -78,6 +83,7 @@ class MethodInfo:
     check: str | None = None
     axes: tuple[tuple[str, str], ...] = ()
     plan: str | None = None
+    prepare: str | None = None
 
     @property
     def games(self) -> tuple[str, ...]:
@@ -104,7 +110,7 @@ METHODS: dict[str, MethodInfo] = {
         MethodInfo(
             "search", "mjsat.search.solver:solve_search", _ALL_KINDS, True,
             "the pairing-set search (numba), with playouts and pruning scans",
-            check="mjsat.search.solver:check_search_options",
+            check="mjsat.search.solver:check_search_options", prepare="mjsat.search.solver:prepare_search",
         ),
         MethodInfo(
             "height2", "mjsat.search.height2:solve_height2", ("sides",), True,
@@ -215,6 +221,26 @@ def check_options(method: str, options: dict[str, Any] | None = None) -> dict[st
     return given
 
 
+def prepare(method: str, options: dict[str, Any] | None = None) -> None:
+    """Run the :attr:`MethodInfo.prepare` of ``method`` (of each step's method for a plan).
+
+    Notes
+    -----
+    Once per process in practice: a prepare function returns at once when it has nothing
+    left to do.
+    """
+    info = METHODS[method]
+    if info.plan is not None:
+        from mjsat.plans import PLANS
+
+        for step in PLANS[info.plan]:
+            if METHODS[step.method].plan is None:
+                prepare(step.method, dict(step.options))
+        return
+    if info.prepare is not None:
+        _resolve(info.prepare)(**(options or {}))
+
+
 def method_options(name: str) -> frozenset[str]:
     """Names of the keyword options a method accepts beyond ``time_limit`` and ``seed``."""
     return _options_of(get_method(name))
@@ -248,7 +274,9 @@ def solve(
     method : str
         A key of :data:`METHODS` (default ``auto``, the portfolio).
     time_limit : float or None
-        Seconds; the method answers ``unknown`` when it runs out.
+        Seconds; the method answers ``unknown`` when it runs out. The method's
+        :attr:`MethodInfo.prepare` runs first and is not counted (numba kernels on a cold
+        cache are compiled first, and said so).
     seed : int
         Seed of every random choice the method makes.
     **options
@@ -268,6 +296,7 @@ def solve(
     check_covers(method, board)
     if time_limit is not None and time_limit <= 0:
         raise ValueError(f"time limit must be positive, got {time_limit}")
+    prepare(method, options)
     deal = board.copy(stack=False) if board.move_stack else board
     before = deal.position_key()
     start = time.perf_counter()

@@ -21,9 +21,11 @@ The wrapper validates the board, runs the phases in order and times each of them
 
 from __future__ import annotations
 
+import logging
 import math
 import numbers
 import time
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -41,6 +43,7 @@ __all__ = [
     "default_attempts",
     "prior_conflict",
     "warm_up",
+    "prepare_search",
 ]
 
 ENGINES = ("numba", "python")
@@ -177,13 +180,43 @@ def prior_conflict(board: Board, geo: Geometry | None = None) -> int | None:
 
 def warm_up() -> None:
     """Load (or compile, the first time) every numba kernel, so that timings that follow
-    measure the search and not the compiler."""
-    from mjsat.board import MahjongBoard
+    measure the search and not the compiler: the Mahjong kernels (playouts, guided playouts,
+    the search, de Bondt's tree) and those of Shisen-Sho on a grid and on the Mahjong grid."""
+    from mjsat.board import find_variant
 
-    board = MahjongBoard(Layout([(0, 0, 0), (0, 2, 0), (0, 4, 0), (0, 6, 0)]), [0, 1, 1, 0])
+    line = Layout([(0, 0, 0), (0, 2, 0), (0, 4, 0), (0, 6, 0)])
+    board = find_variant("mahjong")(line, [0, 1, 1, 0])
     solve_search(board, attempts=1)
     solve_search(board, attempts=0, guided=1)
     solve_search(board, attempts=0, guided=0)
+    solve_search(board, attempts=0, guided=0, bondt=True)
+    for game in ("shisen-sho", "shisen-sho-3d"):
+        solve_search(find_variant(game)(line, [0, 1, 1, 0]), attempts=0, guided=0)
+
+
+_PREPARED = {"done": False}
+
+
+def _cache_is_cold() -> bool:
+    """True when no compiled kernel of this package is in numba's on-disk cache."""
+    from numba.core import config
+
+    root = Path(config.CACHE_DIR) if config.CACHE_DIR else Path(__file__).parent / "__pycache__"
+    return not root.is_dir() or not any(root.rglob("kernels*.nbi"))
+
+
+def prepare_search(*, engine: str = "numba", **options: object) -> None:
+    """:attr:`mjsat.methods.MethodInfo.prepare` of ``search``: :func:`warm_up` once per
+    process, before the first timed search, so that a time limit does not count loading or
+    compiling the kernels (a cold cache takes tens of seconds)."""
+    if engine != "numba" or _PREPARED["done"]:
+        return
+    if _cache_is_cold():
+        logging.getLogger(__name__).warning(
+            "compiling the numba kernels once (about a minute; later runs load them from the cache)"
+        )
+    warm_up()
+    _PREPARED["done"] = True
 
 
 def solve_search(

@@ -169,3 +169,46 @@ def test_guided_attempts_solve_and_replay():
                 assert r.verified
                 hits[engine] += 1
     assert hits["numba"] > 0 and hits["python"] > 0
+
+
+def test_loading_the_kernels_is_not_counted_in_the_time_limit(monkeypatch):
+    """solve() runs the method's prepare (the kernels' warm-up) before its clock starts."""
+    import time as _time
+
+    import mjsat.search.solver as solver_mod
+
+    calls = []
+
+    def slow_warm_up():
+        calls.append(1)
+        _time.sleep(0.6)
+
+    monkeypatch.setattr(solver_mod, "warm_up", slow_warm_up)
+    monkeypatch.setitem(solver_mod._PREPARED, "done", False)
+    board = MahjongBoard(Layout([(0, 0, 0), (0, 2, 0), (0, 4, 0), (0, 6, 0)]), [0, 1, 1, 0])
+    for method in ("search", "auto"):
+        result = solve(board, method, time_limit=0.3)
+        assert result.status == "solvable", (method, result.status)
+        assert result.seconds < 0.3
+    assert calls == [1]  # once per process, for the plan's step as for the method
+
+
+@pytest.mark.slow
+def test_a_cold_kernel_cache_does_not_eat_the_time_limit(tmp_path):
+    """With an empty numba cache, `mjsat solve --time-limit 1` compiles first (and says so),
+    then decides a turtle deal within the limit."""
+    import os
+    import subprocess
+    import sys
+
+    board = tmp_path / "t5.json"
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+    mjsat = [sys.executable, "-m", "mjsat.cli"]
+    subprocess.run([*mjsat, "deal", "--layout", "turtle", "--seed", "5", "-o", str(board)], check=True, env=env)
+    out = subprocess.run(
+        [*mjsat, "solve", str(board), "--method", "search", "--time-limit", "1"],
+        capture_output=True, text=True, env=env, timeout=600,
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("solvable"), out.stdout
+    assert "compiling the numba kernels" in out.stderr
