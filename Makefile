@@ -4,8 +4,9 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 PYTEST_WORKERS ?= 2
+NOJIT_TESTS := tests/test_search_kernels.py tests/test_search_sh3d.py
 
-.PHONY: install demo test test-slow bench clean
+.PHONY: install demo test test-slow test-nojit bench clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -30,6 +31,11 @@ test: $(STAMP)
 # The long checks, marked `slow`.
 test-slow: $(STAMP)
 	$(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) -m slow
+
+# The search kernels' tests with numba's compiler off: the kernel bodies run as Python, so
+# coverage counts them (add `--cov=mjsat.search` with pytest-cov installed).
+test-nojit: $(STAMP)
+	NUMBA_DISABLE_JIT=1 $(BIN)/python -m pytest -q -p no:xdist $(NOJIT_TESTS)
 
 # Benchmarks: print tables and write JSON under benchmarks/results/.
 bench: $(STAMP)

@@ -21,11 +21,44 @@ state is a stack of (group, pairing) entries. The critical-group choice keeps a 
 weight per group (see :mod:`mjsat.search.pairing`). A pairing of a group of four whose probe failed at a node
 is not probed again below it: the relaxed game only loses moves as pairings are added
 and tiles go, so the probe would fail again. Every kernel is compiled once per process and cached on
-disk (``cache=True``).
+disk, with the flags of :mod:`mjsat.search.config`.
 
 A position is a ``uint8`` array rather than a bitset of ``uint64`` words: the search is
 group-directed, so positions are copied once per node and never hashed, and byte access
 kept the event-driven loops simplest.
+
+The kernels name their arguments alike (stumpy's private kernels take only arrays and
+scalars, documented once); a kernel's docstring documents the others:
+
+=============  =========================================================================
+name           what
+=============  =========================================================================
+``kind``       ``int64``: the pair test, :data:`~mjsat.search.pairing.MAHJONG`,
+               :data:`~mjsat.search.pairing.SHISEN` or :data:`~mjsat.search.pairing.SH3D`
+``gr``         the groups: ``(group, gptr, gidx)``, ``int32`` arrays; ``group[t]`` is tile
+               ``t``'s group (renumbered ``0..G-1``), the tiles of group ``g`` are
+               ``gidx[gptr[g]:gptr[g + 1]]``
+``mj``         the Mahjong relations: twelve ``int32`` arrays, CSR ``(ptr, idx)`` pairs of
+               ``above``, the first side, the second side and their three reverses
+               (:attr:`mjsat.layout.SideTables.csr`); one-entry dummies on Shisen-Sho
+``sh``         the Shisen-Sho grid: ``(cy, cx, h, w)``, each tile's cell and the grid's
+               shape, margin included (:mod:`mjsat.search.kernels_sh3d` for the Mahjong
+               grid); empty arrays and a 1 x 1 grid on Mahjong
+``pt``         the pairing tables ``(ptab, pstart, pcount)``: ``int8[rows, MAX_GROUP]``
+               partner of each item in each pairing, and the first row and number of rows
+               of the pairings of ``2 * h`` items (``int32[MAX_GROUP // 2 + 1]``)
+``opts``       ``int64[N_RULES]``: the rules switched on, indexed by ``R_*``
+               (:mod:`mjsat.search.config`; built by :func:`rules`)
+``ws``         the workspace, a tuple indexed by ``W_*`` (:func:`workspace`)
+``pres``       ``uint8[n]``: the position, 1 for a present tile
+``partner``    ``int32[n]``: the partial pairing set, ``-1`` for a tile with no partner yet
+``moves``      ``int32[n // 2 + 1, 2]``: a move list, written from row ``mptr`` on
+``mptr``       ``int``: the number of moves already in ``moves``
+``rng``        ``uint64[1]``: the xorshift state of the random playouts
+``count``      ``int``: the number of playouts to run
+``st``         ``int64[N_STATS]``: a search's resumable counters, indexed by ``S_*``
+``budget``     ``int``: the nodes a search call may evaluate before it returns
+=============  =========================================================================
 """
 
 from __future__ import annotations
@@ -36,18 +69,67 @@ import numpy as np
 from numba import njit
 
 from mjsat.result import MethodNotApplicableError
+from mjsat.search.config import (
+    JIT_FLAGS,
+    N_RULES,
+    N_WORKSPACE,
+    R_CRITICAL,
+    R_FREEZE,
+    R_LOOSE,
+    R_SCAN,
+    S_DEPTH,
+    S_MOVES,
+    S_NODES,
+    S_SCANS,
+    S_STEP,
+    W_ABOVE,
+    W_FOURS_ALIVE,
+    W_FREE_SEEN,
+    W_GRID,
+    W_GROUP_QUEUED,
+    W_GROUP_STACK,
+    W_LEGAL,
+    W_LIVE,
+    W_ONE,
+    W_OPENED,
+    W_PROBE_OK,
+    W_QUEUE,
+    W_QUEUED,
+    W_REMOVED,
+    W_RNG,
+    W_SCAN_ABOVE,
+    W_SCAN_GRID,
+    W_SCAN_ONE,
+    W_SCAN_PRESENT,
+    W_SCAN_QUEUE,
+    W_SCAN_QUEUED,
+    W_SCAN_TWO,
+    W_TWO,
+    W_WEIGHT,
+)
 from mjsat.search.kernels_sh3d import sh3d_arrays
 from mjsat.search.kernels_shisen import _sh_apply, _sh_ok, _sh_scan
-from mjsat.search.pairing import SH3D, SHISEN, Geometry, pairings
+from mjsat.search.pairing import MAHJONG, SH3D, SHISEN, Geometry, pairings
 
-__all__ = ["MAX_GROUP", "GroupTooLargeError", "RUNNING", "SOLVED", "EXHAUSTED", "arrays", "workspace"]
+__all__ = ["MAX_GROUP", "GroupTooLargeError", "RUNNING", "SOLVED", "EXHAUSTED", "arrays", "workspace", "rules"]
 
 MAX_GROUP = 8
 """Largest group the kernels branch on (the pairing tables stop at 105 pairings of 8)."""
 
 RUNNING, SOLVED, EXHAUSTED = 0, 1, 2
-_ENTER, _NEXT = 0, 1
-_OPEN, _DEAD = 0, 2
+"""What a search kernel returns: stopped at its node budget, cleared the board, or proved
+that nothing clears it."""
+_ENTER, _NEXT = 0, 1  # st[S_STEP] of the critical-group search
+_OPEN, _DEAD = 0, 2  # what a node is after its apply and scan (or SOLVED)
+
+# The jobs of the Mahjong event loop :func:`_mj_events` (the ``mode`` it is called with by
+# the entry points below it).
+_APPLY = 0
+_SCAN = 1
+_PLAYOUT = 2
+_SCAN_FROM_APPLY = 3
+_SCAN_AFTER_MOVE = 4
+_APPLY_AFTER_MOVE = 5
 
 
 class GroupTooLargeError(MethodNotApplicableError):
@@ -120,22 +202,46 @@ def arrays(geo: Geometry) -> tuple[Any, ...]:
 
 
 def workspace(n: int, ngroups: int, cells: int) -> tuple[np.ndarray, ...]:
-    """Scratch arrays of the kernels for ``n`` tiles, ``ngroups`` groups, a grid of ``cells``."""
-    i32 = np.int32
-    return (
-        np.zeros(n, i32), np.zeros(n, i32), np.zeros(n, i32), np.zeros(n + ngroups + 1, i32), np.zeros(n, np.uint8),
-        np.zeros(cells, np.uint8),  # apply: counters above/one/two, queue (a playout requeues), queued, grid
-        np.zeros(n, np.uint8), np.zeros(n, i32), np.zeros(n, i32), np.zeros(n, i32), np.zeros(n + 1, i32),
-        np.zeros(n, np.uint8), np.zeros(ngroups, np.uint8), np.zeros(ngroups, i32), np.zeros(cells, np.uint8),
-        # scan: present, counters, queue, queued, opened, free count, grid
-        np.zeros(n * n // 2 + 2, i32),  # random attempts: legal moves
-        np.zeros(MAX_GROUP, i32), np.zeros(128, np.uint8),  # search: live tiles, probe results
-        np.zeros(n + 1, i32), np.zeros(ngroups + 1, i32), np.zeros(ngroups, np.uint8),
-        # Mahjong: removal stack, group stack, group queued
-        np.zeros(ngroups, np.float64),  # search: conflict weight of each group
-        np.full((ngroups + 2, ngroups), 255, np.uint8),  # search: pairings of 4 still possible, per depth
-        np.zeros(1, np.uint64),  # random playouts: xorshift state
-    )
+    """Scratch arrays of the kernels for ``n`` tiles, ``ngroups`` groups, a grid of ``cells``.
+
+    Slot ``W_X`` of the tuple is the array :data:`mjsat.search.config.W_X` describes.
+    """
+    i32, u8 = np.int32, np.uint8
+    slots: dict[int, np.ndarray] = {
+        W_ABOVE: np.zeros(n, i32),
+        W_ONE: np.zeros(n, i32),
+        W_TWO: np.zeros(n, i32),
+        W_QUEUE: np.zeros(n + ngroups + 1, i32),
+        W_QUEUED: np.zeros(n, u8),
+        W_GRID: np.zeros(cells, u8),
+        W_SCAN_PRESENT: np.zeros(n, u8),
+        W_SCAN_ABOVE: np.zeros(n, i32),
+        W_SCAN_ONE: np.zeros(n, i32),
+        W_SCAN_TWO: np.zeros(n, i32),
+        W_SCAN_QUEUE: np.zeros(n + 1, i32),
+        W_SCAN_QUEUED: np.zeros(n, u8),
+        W_OPENED: np.zeros(ngroups, u8),
+        W_FREE_SEEN: np.zeros(ngroups, i32),
+        W_SCAN_GRID: np.zeros(cells, u8),
+        W_LEGAL: np.zeros(n * n // 2 + 2, i32),
+        W_LIVE: np.zeros(MAX_GROUP, i32),
+        W_PROBE_OK: np.zeros(128, u8),
+        W_REMOVED: np.zeros(n + 1, i32),
+        W_GROUP_STACK: np.zeros(ngroups + 1, i32),
+        W_GROUP_QUEUED: np.zeros(ngroups, u8),
+        W_WEIGHT: np.zeros(ngroups, np.float64),
+        W_FOURS_ALIVE: np.full((ngroups + 2, ngroups), 255, u8),
+        W_RNG: np.zeros(1, np.uint64),
+    }
+    return tuple(slots[k] for k in range(N_WORKSPACE))
+
+
+def rules(*, freeze: bool = True, loose: bool = True, scan: bool = True, critical: bool = True) -> np.ndarray:
+    """The ``opts`` array of the kernels: the rules switched on, at the slots ``R_*`` of
+    :mod:`mjsat.search.config`."""
+    opts = np.zeros(N_RULES, dtype=np.int64)
+    opts[R_FREEZE], opts[R_LOOSE], opts[R_SCAN], opts[R_CRITICAL] = freeze, loose, scan, critical
+    return opts
 
 
 # --------------------------------------------------------------------------- Mahjong
@@ -143,9 +249,25 @@ def workspace(n: int, ngroups: int, cells: int) -> tuple[np.ndarray, ...]:
 # call that passes arrays costs reference-count traffic that dwarfs the work here.
 
 
-@njit(cache=True)
+@njit(**JIT_FLAGS)
 def _mj_init(pres, mj, na, no, nt, queue, queued):
-    """Count the present tiles above and beside every tile; queue the free ones."""
+    """Count the present tiles above and beside every tile; queue the free ones.
+
+    Parameters
+    ----------
+    pres, mj : see the module docstring.
+    na, no, nt : int32[n]
+        Filled: present tiles above each present tile, on its first side, on its second side.
+    queue : int32[n + 1] or longer
+        Filled from 0 with the free tiles.
+    queued : uint8[n]
+        Filled: 1 for a tile put in ``queue``.
+
+    Returns
+    -------
+    int
+        The number of tiles in ``queue``.
+    """
     aptr, aidx, optr, oidx, tptr, tidx = mj[0], mj[1], mj[2], mj[3], mj[4], mj[5]
     tail = 0
     for t in range(pres.shape[0]):
@@ -172,14 +294,26 @@ def _mj_init(pres, mj, na, no, nt, queue, queued):
     return tail
 
 
-@njit(cache=True)
+@njit(**JIT_FLAGS)
 def _mj_free(t, pres, na, no, nt):
+    """True iff tile ``t`` is present and free by the counters ``na``, ``no``, ``nt``
+    (``int32[n]``, as :func:`_mj_init` fills them); ``pres``: see the module docstring.
+    """
     return pres[t] == 1 and na[t] == 0 and (no[t] == 0 or nt[t] == 0)
 
 
-@njit(cache=True)
+@njit(**JIT_FLAGS)
 def _mj_loose(t, pres, mj, na, no, nt):
-    """True iff present tile ``t`` covers nothing and decides no neighbour's freeness."""
+    """True iff present tile ``t`` covers nothing and decides no neighbour's freeness.
+
+    Parameters
+    ----------
+    t : int
+        A present tile.
+    pres, mj : see the module docstring.
+    na, no, nt : int32[n]
+        The free-test counters of ``pres`` (:func:`_mj_init`).
+    """
     cptr, cidx, o2ptr, o2idx, t2ptr, t2idx = mj[6], mj[7], mj[8], mj[9], mj[10], mj[11]
     for k in range(cptr[t], cptr[t + 1]):
         if pres[cidx[k]]:
@@ -195,9 +329,11 @@ def _mj_loose(t, pres, mj, na, no, nt):
     return True
 
 
-@njit(cache=True)
+@njit(**JIT_FLAGS)
 def _last_two(g, gr, pres):
-    """``(live, a, b)``: how many tiles of group ``g`` are present, and the first two."""
+    """``(live, a, b)``: how many tiles of group ``g`` are present, and the first two
+    (``-1`` where there is none); ``gr``, ``pres``: see the module docstring.
+    """
     gptr, gidx = gr[1], gr[2]
     a = -1
     b = -1
@@ -213,10 +349,23 @@ def _last_two(g, gr, pres):
     return live, a, b
 
 
-@njit(cache=True)
+@njit(**JIT_FLAGS)
 def _mj_legal(gr, pres, partner, na, no, nt, legal):
-    """The free pairs of present tiles of groups without a pairing, by the counters
-    ``na``/``no``/``nt``, as ``a * n + b`` in ``legal[:m]``; returns ``m``."""
+    """The free pairs of present tiles of groups without a pairing, by the counters.
+
+    Parameters
+    ----------
+    gr, pres, partner : see the module docstring.
+    na, no, nt : int32[n]
+        The free-test counters of ``pres`` (:func:`_mj_init`).
+    legal : int32[n * n // 2 + 2]
+        Filled with the pairs, as ``a * n + b``.
+
+    Returns
+    -------
+    int
+        ``m``, the number of pairs in ``legal[:m]``.
+    """
     gptr, gidx = gr[1], gr[2]
     n = pres.shape[0]
     m = 0
@@ -233,40 +382,70 @@ def _mj_legal(gr, pres, partner, na, no, nt, legal):
     return m
 
 
-@njit(cache=True)
-def _mj_close(relaxed, gr, mj, pres, partner, moves, mptr, opts, ws):
-    """Apply (``relaxed`` 0), scan (``relaxed`` 1) or a random playout (``relaxed`` 2) on
-    ``pres``, in place.
+@njit(**JIT_FLAGS)
+def _mj_events(mode, gr, mj, pres, partner, moves, mptr, opts, ws):
+    """The Mahjong event loop: the job ``mode`` on ``pres``, in place (called only through
+    the entry points below it, each with its constant ``mode``).
 
-    Apply plays the pairs of ``partner`` and the cleaning moves, recording them in
-    ``moves`` from ``mptr`` on, and returns the new ``mptr``. Scan plays the relaxed game
-    and returns the number of tiles it could not remove. A random playout is an apply
+    ``_APPLY`` plays the pairs of ``partner`` and the cleaning moves, recording them in
+    ``moves`` from ``mptr`` on, and returns the new ``mptr``. ``_SCAN`` plays the relaxed
+    game and returns the number of tiles it could not remove. ``_PLAYOUT`` is an apply
     that, whenever it is stuck, plays a random playable pair of a group without a pairing
-    (state in ``ws[23]``) and goes on, keeping its counters: one playout costs about one
-    apply, where a fresh apply after every random move cost one apply per move.
+    (state in ``ws[W_RNG]``) and goes on, keeping its counters: one playout costs about one
+    apply.
 
-    Two more modes start from the counters an apply left in ``ws[0:3]`` for ``pres``, with
-    the two tiles ``rs[0]``, ``rs[1]`` (``ws[18]``) just taken off: ``relaxed`` 4 scans
-    (``pres`` is the scan's copy, the two tiles already 0 in it) and ``relaxed`` 5 goes on
-    with the apply (the two tiles' group is looked at first). A guided playout costs one
-    propagation per move instead of one apply per move.
+    Three more jobs start from the counters an apply left in ``ws[W_ABOVE]``,
+    ``ws[W_ONE]``, ``ws[W_TWO]`` for ``pres``: ``_SCAN_FROM_APPLY`` scans (``pres`` is
+    the scan's copy); ``_SCAN_AFTER_MOVE`` scans after the two tiles ``ws[W_REMOVED][0]``
+    and ``[1]`` were taken off (already 0 in the scan's copy ``pres``);
+    ``_APPLY_AFTER_MOVE`` goes on with the apply after that move (the two tiles' group is
+    looked at first). A guided playout so costs one propagation per move.
+
+    Parameters
+    ----------
+    mode : int
+        The job, one of ``_APPLY``, ``_SCAN``, ``_PLAYOUT``, ``_SCAN_FROM_APPLY``,
+        ``_SCAN_AFTER_MOVE``, ``_APPLY_AFTER_MOVE``.
+    gr : tuple of int32 arrays
+        The groups (``group``, ``gptr``, ``gidx``; see the module docstring).
+    mj : tuple of twelve int32 arrays
+        The Mahjong relations in CSR form.
+    pres : uint8[n]
+        The position, changed in place.
+    partner : int32[n]
+        The partial pairing set; the playout and the cleaning rules add to it.
+    moves : int32[n // 2 + 1, 2]
+        The move list, written from row ``mptr`` on (not by the scans).
+    mptr : int
+        Moves already in ``moves``.
+    opts : int64[N_RULES]
+        The rules (:mod:`mjsat.search.config`).
+    ws : tuple
+        The workspace (:func:`workspace`).
+
+    Returns
+    -------
+    int
+        The new ``mptr`` (apply, playout), or the number of tiles left (scans).
     """
     group, gptr, gidx = gr[0], gr[1], gr[2]
     optr, oidx, tptr, tidx = mj[2], mj[3], mj[4], mj[5]
     cptr, cidx, o2ptr, o2idx, t2ptr, t2idx = mj[6], mj[7], mj[8], mj[9], mj[10], mj[11]
-    warm = relaxed == 3 or relaxed == 4  # a scan right after an apply on the same position: copy its counters
-    pending = relaxed == 4 or relaxed == 5
-    resume = relaxed == 5
+    # a scan right after an apply on the same position: copy its counters
+    warm = mode == _SCAN_FROM_APPLY or mode == _SCAN_AFTER_MOVE
+    pending = mode == _SCAN_AFTER_MOVE or mode == _APPLY_AFTER_MOVE
+    resume = mode == _APPLY_AFTER_MOVE
+    relaxed = mode  # what the loop does: _APPLY, _SCAN or _PLAYOUT
     if warm:
-        relaxed = 1
+        relaxed = _SCAN
     if resume:
-        relaxed = 0
-    if relaxed == 1:
-        na, no, nt, queue, queued = ws[7], ws[8], ws[9], ws[10], ws[11]
+        relaxed = _APPLY
+    if relaxed == _SCAN:
+        na, no, nt, queue, queued = ws[W_SCAN_ABOVE], ws[W_SCAN_ONE], ws[W_SCAN_TWO], ws[W_SCAN_QUEUE], ws[W_SCAN_QUEUED]
     else:
-        na, no, nt, queue, queued = ws[0], ws[1], ws[2], ws[3], ws[4]
-    rs = ws[18]
-    opened, nfree, gstack, gq = ws[12], ws[13], ws[19], ws[20]
+        na, no, nt, queue, queued = ws[W_ABOVE], ws[W_ONE], ws[W_TWO], ws[W_QUEUE], ws[W_QUEUED]
+    rs = ws[W_REMOVED]
+    opened, nfree, gstack, gq = ws[W_OPENED], ws[W_FREE_SEEN], ws[W_GROUP_STACK], ws[W_GROUP_QUEUED]
     ngroups = gptr.shape[0] - 1
     left = 0
     for t in range(pres.shape[0]):
@@ -276,9 +455,9 @@ def _mj_close(relaxed, gr, mj, pres, partner, moves, mptr, opts, ws):
         nfree[g] = 0
         gq[g] = 0
     if warm:
-        na[:] = ws[0]
-        no[:] = ws[1]
-        nt[:] = ws[2]
+        na[:] = ws[W_ABOVE]
+        no[:] = ws[W_ONE]
+        nt[:] = ws[W_TWO]
         tail = 0
         for t in range(pres.shape[0]):
             queued[t] = 0
@@ -304,7 +483,7 @@ def _mj_close(relaxed, gr, mj, pres, partner, moves, mptr, opts, ws):
                 queue[tail] = u
                 tail += 1
                 queued[u] = 1
-    ev = 1 if (opts[1] and relaxed != 1) else 0
+    ev = 1 if (opts[R_LOOSE] and relaxed != _SCAN) else 0
     if ev and not resume:  # the loose-tile rule looks at every group once, then by events:
         # removing x changes the looseness only of x's row neighbours and of their
         # neighbours on the far side (the tiles a tile lies on cannot go while it is
@@ -368,13 +547,13 @@ def _mj_close(relaxed, gr, mj, pres, partner, moves, mptr, opts, ws):
                     rs[rtop + 1] = p
                     rtop += 2
                     left -= 2
-                    if relaxed != 1:
+                    if relaxed != _SCAN:
                         moves[mptr, 0] = min(t, p)
                         moves[mptr, 1] = max(t, p)
                         mptr += 1
                 continue
             g = group[t]
-            if relaxed == 1:
+            if relaxed == _SCAN:
                 if opened[g]:
                     pres[t] = 0
                     rs[rtop] = t
@@ -413,7 +592,7 @@ def _mj_close(relaxed, gr, mj, pres, partner, moves, mptr, opts, ws):
                         nf += 1
             if assigned or live < 4:
                 continue
-            if opts[0] and nf == live:  # freeze: any pairing does
+            if opts[R_FREEZE] and nf == live:  # freeze: any pairing does
                 first = -1
                 for k in range(gptr[g], gptr[g + 1]):
                     u = gidx[k]
@@ -429,7 +608,7 @@ def _mj_close(relaxed, gr, mj, pres, partner, moves, mptr, opts, ws):
                             mptr += 1
                             first = -1
                 left -= live
-            elif opts[1] and live == 4 and nf == 3:  # a loose tile waits for the fourth
+            elif opts[R_LOOSE] and live == 4 and nf == 3:  # a loose tile waits for the fourth
                 loose = -1
                 for k in range(gptr[g], gptr[g + 1]):
                     u = gidx[k]
@@ -461,13 +640,13 @@ def _mj_close(relaxed, gr, mj, pres, partner, moves, mptr, opts, ws):
                 partner[loose] = last
                 partner[last] = loose
             continue
-        if relaxed == 2 and left > 0:  # random playout: a random playable pair
-            legal = ws[15]
+        if relaxed == _PLAYOUT and left > 0:  # random playout: a random playable pair
+            legal = ws[W_LEGAL]
             n = pres.shape[0]
             m = _mj_legal(gr, pres, partner, na, no, nt, legal)
             if m == 0:
                 break
-            pick = legal[np.int64(_xorshift(ws[23]) % np.uint64(m))]
+            pick = legal[np.int64(_xorshift(ws[W_RNG]) % np.uint64(m))]
             x, y = pick // n, pick % n
             pres[x] = 0
             pres[y] = 0
@@ -495,33 +674,69 @@ def _mj_close(relaxed, gr, mj, pres, partner, moves, mptr, opts, ws):
                 gtop += 1
             continue
         break
-    return left if relaxed == 1 else mptr
+    return left if relaxed == _SCAN else mptr
 
 
-@njit(cache=True)
+# Entry points of the event loop, one per job. Each kernel below takes the arguments of
+# _mj_events (see there) and nothing else.
+
+
+@njit(**JIT_FLAGS)
 def _mj_apply(gr, mj, pres, partner, moves, mptr, opts, ws):
-    return _mj_close(False, gr, mj, pres, partner, moves, mptr, opts, ws)
+    """Play the pairs of ``partner`` and the cleaning moves on ``pres`` (Mahjong); the new
+    ``mptr`` (the moves are in ``moves[:mptr]``). Arguments as :func:`_mj_events`."""
+    return _mj_events(_APPLY, gr, mj, pres, partner, moves, mptr, opts, ws)
 
 
-@njit(cache=True)
+@njit(**JIT_FLAGS)
 def _mj_scan(gr, mj, pres, partner, moves, opts, ws):
-    ps = ws[6]
+    """The pruning scan (Mahjong) on a copy of ``pres`` in ``ws[W_SCAN_PRESENT]``: True
+    when the relaxed game clears it. Arguments as :func:`_mj_events`."""
+    ps = ws[W_SCAN_PRESENT]
     ps[:] = pres
-    return _mj_close(True, gr, mj, ps, partner, moves, 0, opts, ws) == 0
+    return _mj_events(_SCAN, gr, mj, ps, partner, moves, 0, opts, ws) == 0
 
 
-@njit(cache=True)
-def _mj_scan_warm(gr, mj, pres, partner, moves, opts, ws):
-    """:func:`_mj_scan` right after :func:`_mj_apply` on the same ``pres`` (its counters
-    are copied instead of counted again)."""
-    ps = ws[6]
+@njit(**JIT_FLAGS)
+def _mj_scan_from_apply(gr, mj, pres, partner, moves, opts, ws):
+    """:func:`_mj_scan` right after :func:`_mj_apply` on the same ``pres`` (the apply's
+    counters are copied instead of counted again). Arguments as :func:`_mj_events`."""
+    ps = ws[W_SCAN_PRESENT]
     ps[:] = pres
-    return _mj_close(3, gr, mj, ps, partner, moves, 0, opts, ws) == 0
+    return _mj_events(_SCAN_FROM_APPLY, gr, mj, ps, partner, moves, 0, opts, ws) == 0
 
 
-@njit(cache=True)
+@njit(**JIT_FLAGS)
+def _mj_playout(gr, mj, pres, partner, moves, opts, ws):
+    """One random playout (Mahjong) from ``pres``: the apply, with a random playable pair of
+    a group without a pairing whenever it is stuck (xorshift state ``ws[W_RNG]``). The
+    number of moves in ``moves``; the playout cleared the board when it is ``n // 2``.
+    Arguments as :func:`_mj_events`."""
+    return _mj_events(_PLAYOUT, gr, mj, pres, partner, moves, 0, opts, ws)
+
+
+@njit(**JIT_FLAGS)
+def _mj_scan_after_move(gr, mj, ps, partner, moves, opts, ws):
+    """The pruning scan of the position the last :func:`_mj_apply` (or
+    :func:`_mj_apply_after_move`) left, less the move ``ws[W_REMOVED][:2]``: ``ps`` is the
+    scan's copy with the two tiles already 0. True when the relaxed game clears it.
+    Arguments as :func:`_mj_events`."""
+    return _mj_events(_SCAN_AFTER_MOVE, gr, mj, ps, partner, moves, 0, opts, ws) == 0
+
+
+@njit(**JIT_FLAGS)
+def _mj_apply_after_move(gr, mj, pres, partner, moves, mptr, opts, ws):
+    """Go on with the apply after the move ``ws[W_REMOVED][:2]`` was played on ``pres``
+    (and recorded), from the counters the last apply left; the new ``mptr``. Arguments
+    as :func:`_mj_events`."""
+    return _mj_events(_APPLY_AFTER_MOVE, gr, mj, pres, partner, moves, mptr, opts, ws)
+
+
+@njit(**JIT_FLAGS)
 def _autopair(gr, pres, partner):
-    """Pair the last two tiles of every group that has no pairing yet."""
+    """Pair the last two tiles of every group that has no pairing yet, in ``partner``;
+    ``gr``, ``pres``, ``partner``: see the module docstring.
+    """
     for g in range(gr[1].shape[0] - 1):
         live, a, b = _last_two(g, gr, pres)
         if live == 2 and partner[a] < 0:
@@ -532,30 +747,42 @@ def _autopair(gr, pres, partner):
 # --------------------------------------------------------------------------- dispatch
 
 
-@njit(cache=True)
+@njit(**JIT_FLAGS)
 def _apply(kind, gr, mj, sh, pres, partner, moves, mptr, opts, ws):
-    if kind == 1 or kind == 2:
-        return _sh_apply(kind == 2, gr, sh, pres, partner, moves, mptr, opts, ws)
+    """Apply, dispatched on ``kind``: play the pairs of ``partner`` and the cleaning moves
+    on ``pres``, in place; the new ``mptr``. ``kind``, ``gr``, ``mj``, ``sh``, ``pres``,
+    ``partner``, ``moves``, ``mptr``, ``opts``, ``ws``: see the module docstring.
+    """
+    if kind == SHISEN or kind == SH3D:
+        return _sh_apply(kind == SH3D, gr, sh, pres, partner, moves, mptr, opts, ws)
     return _mj_apply(gr, mj, pres, partner, moves, mptr, opts, ws)
 
 
-@njit(cache=True)
+@njit(**JIT_FLAGS)
 def _scan(kind, gr, mj, sh, pres, partner, moves, opts, ws):
-    if kind == 1 or kind == 2:
-        return _sh_scan(kind == 2, gr, sh, pres, partner, ws)
+    """The pruning scan, dispatched on ``kind``: True when the relaxed game clears ``pres``
+    (which is left unchanged). ``kind``, ``gr``, ``mj``, ``sh``, ``pres``, ``partner``,
+    ``moves`` (unused by the scan), ``opts``, ``ws``: see the module docstring.
+    """
+    if kind == SHISEN or kind == SH3D:
+        return _sh_scan(kind == SH3D, gr, sh, pres, partner, ws)
     return _mj_scan(gr, mj, pres, partner, moves, opts, ws)
 
 
-@njit(cache=True)
+@njit(**JIT_FLAGS)
 def _playable(kind, a, b, pres, sh, ws):
-    """After an apply on ``pres``: can present tiles ``a`` and ``b`` go together now?"""
-    if kind == 1 or kind == 2:
-        return _sh_ok(kind == 2, a, b, sh, ws[5])
-    return _mj_free(a, pres, ws[0], ws[1], ws[2]) and _mj_free(b, pres, ws[0], ws[1], ws[2])
+    """After an apply on ``pres``: can present tiles ``a`` and ``b`` go together now?
+    ``kind``, ``pres``, ``sh``, ``ws`` (its apply counters or grid): see the module docstring.
+    """
+    if kind == SHISEN or kind == SH3D:
+        return _sh_ok(kind == SH3D, a, b, sh, ws[W_GRID])
+    return _mj_free(a, pres, ws[W_ABOVE], ws[W_ONE], ws[W_TWO]) and _mj_free(b, pres, ws[W_ABOVE], ws[W_ONE], ws[W_TWO])
 
 
-@njit(cache=True)
+@njit(**JIT_FLAGS)
 def _xorshift(state):
+    """Advance the xorshift generator ``state`` (``uint64[1]``) and return its new value.
+    """
     x = state[0]
     x ^= x << np.uint64(13)
     x ^= x >> np.uint64(7)
@@ -564,12 +791,24 @@ def _xorshift(state):
     return x
 
 
-@njit(cache=True)
+@njit(**JIT_FLAGS)
 def _legal_moves(kind, gr, sh, pres, partner, ws, legal):
     """After an apply on ``pres``: the playable pairs of present tiles of groups without a
-    pairing, as ``a * n + b`` in ``legal[:m]``; returns ``m``."""
-    if kind == 0:  # the apply's free-test counters
-        return _mj_legal(gr, pres, partner, ws[0], ws[1], ws[2], legal)
+    pairing.
+
+    Parameters
+    ----------
+    kind, gr, sh, pres, partner, ws : see the module docstring.
+    legal : int32[n * n // 2 + 2]
+        Filled with the pairs, as ``a * n + b``.
+
+    Returns
+    -------
+    int
+        ``m``, the number of pairs in ``legal[:m]``.
+    """
+    if kind == MAHJONG:  # the apply's free-test counters
+        return _mj_legal(gr, pres, partner, ws[W_ABOVE], ws[W_ONE], ws[W_TWO], legal)
     gptr, gidx = gr[1], gr[2]
     n = pres.shape[0]
     m = 0
@@ -586,12 +825,25 @@ def _legal_moves(kind, gr, sh, pres, partner, ws, legal):
     return m
 
 
-@njit(cache=True)
+@njit(**JIT_FLAGS)
 def _fresh_playouts(guided, kind, gr, mj, sh, opts, count, rng, pres, partner, moves, ws):
-    """Random playouts with a fresh apply after every random move (any game); ``guided``:
-    a random move is kept only when the pruning scan still clears the position after it,
-    another one is drawn otherwise. The number of the playout that cleared, or -1."""
-    legal = ws[15]
+    """Random playouts with a fresh apply after every random move (any game).
+
+    Parameters
+    ----------
+    guided : bool
+        Keep a random move only when the pruning scan still clears the position after it
+        (another one is drawn otherwise).
+    kind, gr, mj, sh, opts, count, rng, ws : see the module docstring.
+    pres, partner, moves : see the module docstring
+        Overwritten; after a clearing playout ``moves`` holds its ``n // 2`` moves.
+
+    Returns
+    -------
+    int
+        The number of the playout that cleared the board, or -1.
+    """
+    legal = ws[W_LEGAL]
     n = pres.shape[0]
     for a in range(count):
         pres[:] = 1
@@ -626,20 +878,23 @@ def _fresh_playouts(guided, kind, gr, mj, sh, opts, count, rng, pres, partner, m
     return -1
 
 
-@njit(cache=True)
+@njit(**JIT_FLAGS)
 def _attempts(kind, gr, mj, sh, opts, count, rng, pres, partner, moves, ws):
-    """Random playouts with the cleaning rules; the number of the one that cleared, or -1."""
+    """Random playouts with the cleaning rules (on Mahjong one incremental playout each,
+    :func:`_mj_playout`); the number of the one that cleared, or -1. Arguments as
+    :func:`_fresh_playouts`.
+    """
     n = pres.shape[0]
-    if kind == 0 and opts[4]:  # Mahjong: one incremental playout each (see _mj_close)
-        ws[23][0] = rng[0]
+    if kind == MAHJONG:  # one incremental playout each (see _mj_events)
+        ws[W_RNG][0] = rng[0]
         for a in range(count):
             pres[:] = 1
             partner[:] = -1
             _autopair(gr, pres, partner)
-            if 2 * _mj_close(2, gr, mj, pres, partner, moves, 0, opts, ws) == n:
-                rng[0] = ws[23][0]
+            if 2 * _mj_playout(gr, mj, pres, partner, moves, opts, ws) == n:
+                rng[0] = ws[W_RNG][0]
                 return a
-        rng[0] = ws[23][0]
+        rng[0] = ws[W_RNG][0]
         return -1
     return _fresh_playouts(False, kind, gr, mj, sh, opts, count, rng, pres, partner, moves, ws)
 
@@ -647,16 +902,34 @@ def _attempts(kind, gr, mj, sh, opts, count, rng, pres, partner, moves, ws):
 # --------------------------------------------------------------------------- the search
 
 
-@njit(cache=True)
+@njit(**JIT_FLAGS)
 def _node(d, kind, gr, mj, sh, pt, opts, P, Q, bg, bgr, allow, moves, mptr, ws):
     """Apply, scan and choose the branching group of the node at depth ``d``.
 
-    Returns ``(code, mptr, scans)`` with code ``_OPEN`` (children to try), ``_DEAD`` or
-    ``SOLVED``.
+    Parameters
+    ----------
+    d : int
+        The depth.
+    kind, gr, mj, sh, pt, opts, moves, mptr, ws : see the module docstring.
+    P : uint8[G + 2, n]
+        The position at each depth; row ``d`` is played in place.
+    Q : int32[G + 2, n]
+        The partial pairing set at each depth; row ``d`` gets the forced pairings.
+    bg : int32[G + 2, MAX_GROUP]
+        Set at row ``d``: the present tiles of the branching group.
+    bgr : int32[G + 2]
+        Set at ``d``: how many they are.
+    allow : uint8[G + 2, 128]
+        Set at row ``d``: which pairings of that group to try.
+
+    Returns
+    -------
+    tuple of int
+        ``(code, mptr, scans)`` with code ``_OPEN`` (children to try), ``_DEAD`` or ``SOLVED``.
     """
     ptab, pstart, pcount = pt[0], pt[1], pt[2]
     gptr, gidx = gr[1], gr[2]
-    tmp, okk, weight, dom = ws[16], ws[17], ws[21], ws[22]
+    tmp, okk, weight, dom = ws[W_LIVE], ws[W_PROBE_OK], ws[W_WEIGHT], ws[W_FOURS_ALIVE]
     pres = P[d]
     partner = Q[d]
     n = pres.shape[0]
@@ -665,7 +938,7 @@ def _node(d, kind, gr, mj, sh, pt, opts, P, Q, bg, bgr, allow, moves, mptr, ws):
         mptr = _apply(kind, gr, mj, sh, pres, partner, moves, mptr, opts, ws)
         if 2 * mptr == n:
             return SOLVED, mptr, scans
-        if opts[2]:
+        if opts[R_SCAN]:
             scans += 1
             if not _scan(kind, gr, mj, sh, pres, partner, moves, opts, ws):
                 if d > 0:
@@ -689,7 +962,7 @@ def _node(d, kind, gr, mj, sh, pt, opts, P, Q, bg, bgr, allow, moves, mptr, ws):
                 continue
             base = pstart[r // 2]
             cnt = pcount[r // 2]
-            if not opts[3]:
+            if not opts[R_CRITICAL]:
                 for i in range(r):
                     for j in range(i + 1, r):
                         if _playable(kind, tmp[i], tmp[j], pres, sh, ws):
@@ -710,8 +983,8 @@ def _node(d, kind, gr, mj, sh, pt, opts, P, Q, bg, bgr, allow, moves, mptr, ws):
                 for i in range(r):
                     partner[tmp[i]] = tmp[ptab[base + k, i]]
                 scans += 1
-                if kind == 0 and opts[5]:
-                    ok = _mj_scan_warm(gr, mj, pres, partner, moves, opts, ws)
+                if kind == MAHJONG:
+                    ok = _mj_scan_from_apply(gr, mj, pres, partner, moves, opts, ws)
                 else:
                     ok = _scan(kind, gr, mj, sh, pres, partner, moves, opts, ws)
                 for i in range(r):
@@ -739,22 +1012,37 @@ def _node(d, kind, gr, mj, sh, pt, opts, P, Q, bg, bgr, allow, moves, mptr, ws):
                 allow[d, :cnt] = okk[:cnt]
         if forced:
             continue
-        if not opts[3] or best_count == 1 << 30:
+        if not opts[R_CRITICAL] or best_count == 1 << 30:
             return _DEAD, mptr, scans
         return _OPEN, mptr, scans
 
 
-@njit(cache=True)
+@njit(**JIT_FLAGS)
 def _dfs(kind, gr, mj, sh, pt, opts, P, Q, bg, bgr, allow, nxt, mend, moves, st, budget, ws):
-    """Run the depth-first search for at most ``budget`` nodes from the state in ``st``.
+    """Run the critical-group search for at most ``budget`` nodes from the state in ``st``.
 
-    ``st`` holds ``depth, mode, nodes, scans, moves`` and is updated, so that a call
-    with code ``RUNNING`` can be followed by another one that goes on where it stopped.
+    ``st`` is updated, so that a call returning ``RUNNING`` can be followed by another one
+    that goes on where it stopped.
+
+    Parameters
+    ----------
+    kind, gr, mj, sh, pt, opts, moves, st, budget, ws : see the module docstring.
+    P, Q, bg, bgr, allow : arrays
+        The state per depth, as in :func:`_node`.
+    nxt : int32[G + 2]
+        The next pairing to try at each depth.
+    mend : int32[G + 2]
+        The length of the move list after each depth's apply.
+
+    Returns
+    -------
+    int
+        ``RUNNING``, ``SOLVED`` (the moves in ``moves[:st[S_MOVES]]``) or ``EXHAUSTED``.
     """
     ptab, pstart, pcount = pt[0], pt[1], pt[2]
-    d = st[0]
-    mode = st[1]
-    nodes = st[2]
+    d = st[S_DEPTH]
+    mode = st[S_STEP]
+    nodes = st[S_NODES]
     stop = nodes + budget
     code = RUNNING
     while True:
@@ -764,9 +1052,9 @@ def _dfs(kind, gr, mj, sh, pt, opts, P, Q, bg, bgr, allow, nxt, mend, moves, st,
             nodes += 1
             mptr = mend[d - 1] if d > 0 else 0
             res, mptr, sc = _node(d, kind, gr, mj, sh, pt, opts, P, Q, bg, bgr, allow, moves, mptr, ws)
-            st[3] += sc
+            st[S_SCANS] += sc
             if res == SOLVED:
-                st[4] = mptr
+                st[S_MOVES] = mptr
                 code = SOLVED
                 break
             if res == _DEAD:
@@ -794,35 +1082,37 @@ def _dfs(kind, gr, mj, sh, pt, opts, P, Q, bg, bgr, allow, nxt, mend, moves, st,
                 continue
             nxt[d] = k + 1
             P[d + 1, :] = P[d, :]
-            ws[22][d + 1, :] = ws[22][d, :]
+            ws[W_FOURS_ALIVE][d + 1, :] = ws[W_FOURS_ALIVE][d, :]
             Q[d + 1, :] = Q[d, :]
             for i in range(r):
                 Q[d + 1, bg[d, i]] = bg[d, ptab[base + k, i]]
             d += 1
             mode = _ENTER
-    st[0] = d
-    st[1] = mode
-    st[2] = nodes
+    st[S_DEPTH] = d
+    st[S_STEP] = mode
+    st[S_NODES] = nodes
     return code
 
 
 # --------------------------------------------------------------------------- guided playouts
 
 
-@njit(cache=True)
+@njit(**JIT_FLAGS)
 def _mj_guided(gr, mj, sh, opts, count, rng, pres, partner, moves, ws):
-    """:func:`_guided` for Mahjong with incremental counters (``opts[4]``): each move is
-    one warm scan per candidate and one propagation (modes 4 and 5 of :func:`_mj_close`)."""
-    legal = ws[15]
-    rs = ws[18]
-    ps = ws[6]
+    """:func:`_guided` for Mahjong with incremental counters: each move costs one
+    :func:`_mj_scan_after_move` per candidate and one :func:`_mj_apply_after_move`.
+    Arguments as :func:`_fresh_playouts`.
+    """
+    legal = ws[W_LEGAL]
+    rs = ws[W_REMOVED]
+    ps = ws[W_SCAN_PRESENT]
     group = gr[0]
     n = pres.shape[0]
     for a in range(count):
         pres[:] = 1
         partner[:] = -1
         _autopair(gr, pres, partner)
-        mptr = _mj_close(0, gr, mj, pres, partner, moves, 0, opts, ws)
+        mptr = _mj_apply(gr, mj, pres, partner, moves, 0, opts, ws)
         while True:
             if 2 * mptr == n:
                 return a
@@ -837,7 +1127,7 @@ def _mj_guided(gr, mj, sh, opts, count, rng, pres, partner, moves, ws):
                 ps[y] = 0
                 rs[0] = x
                 rs[1] = y
-                if _mj_close(4, gr, mj, ps, partner, moves, 0, opts, ws) == 0:
+                if _mj_scan_after_move(gr, mj, ps, partner, moves, opts, ws):
                     break
                 x = -1
                 m -= 1
@@ -855,16 +1145,17 @@ def _mj_guided(gr, mj, sh, opts, count, rng, pres, partner, moves, ws):
                 partner[q] = p
             rs[0] = x
             rs[1] = y
-            mptr = _mj_close(5, gr, mj, pres, partner, moves, mptr, opts, ws)
+            mptr = _mj_apply_after_move(gr, mj, pres, partner, moves, mptr, opts, ws)
     return -1
 
 
-@njit(cache=True)
+@njit(**JIT_FLAGS)
 def _guided(kind, gr, mj, sh, opts, count, rng, pres, partner, moves, ws):
     """Random playouts in which a random move is kept only when the pruning scan still
     clears the position after it (another one is drawn otherwise); the number of the
-    playout that cleared the board, or -1. About 0.7 ms per playout on the turtle with a
-    fresh apply per move, about 0.45 ms incrementally (Mahjong, ``opts[4]``)."""
-    if kind == 0 and opts[4]:
+    playout that cleared the board, or -1. Mahjong runs :func:`_mj_guided`. Arguments as
+    :func:`_fresh_playouts`.
+    """
+    if kind == MAHJONG:
         return _mj_guided(gr, mj, sh, opts, count, rng, pres, partner, moves, ws)
     return _fresh_playouts(True, kind, gr, mj, sh, opts, count, rng, pres, partner, moves, ws)

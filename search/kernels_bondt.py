@@ -10,17 +10,36 @@ from __future__ import annotations
 
 from numba import njit
 
+from mjsat.search.config import JIT_FLAGS, R_SCAN, S_DEPTH, S_MOVES, S_NODES, S_SCANS
 from mjsat.search.kernels import _DEAD, EXHAUSTED, RUNNING, SOLVED, _apply, _autopair, _last_two, _playable, _scan
 
 # --------------------------------------------------------------------------- "pairing one, then two"
 
 
-@njit(cache=True)
+@njit(**JIT_FLAGS)
 def _bd_eval(kind, gr, mj, sh, pt, opts, sg, sk, rot, top, skip, pres, partner, moves, ws):
     """Apply the pairings of the tree's stack (entry ``skip`` left out) to the full board,
-    then scan. Returns ``(code, mptr, next_group)``: code 0 when the position lives
-    (``next_group``: the first group without a pairing that still has tiles), ``_DEAD``
-    when it is pruned, ``SOLVED`` when the apply clears the board (``moves[:mptr]``)."""
+    then scan.
+
+    Parameters
+    ----------
+    kind, gr, mj, sh, pt, opts, ws : see :mod:`mjsat.search.kernels`.
+    sg, sk, rot : int32 arrays
+        The tree's stack, as in :func:`_bondt`.
+    top : int
+        Its height.
+    skip : int
+        The entry left out, or -1.
+    pres, partner, moves : see :mod:`mjsat.search.kernels`
+        Overwritten with the evaluated position.
+
+    Returns
+    -------
+    tuple of int
+        ``(code, mptr, next_group)``: code 0 when the position lives (``next_group``: the
+        first group without a pairing that still has tiles), ``_DEAD`` when it is pruned,
+        ``SOLVED`` when the apply clears the board (``moves[:mptr]``).
+    """
     ptab, pstart, pcount = pt[0], pt[1], pt[2]
     gptr, gidx = gr[1], gr[2]
     n = pres.shape[0]
@@ -39,7 +58,7 @@ def _bd_eval(kind, gr, mj, sh, pt, opts, sg, sk, rot, top, skip, pres, partner, 
     mptr = _apply(kind, gr, mj, sh, pres, partner, moves, 0, opts, ws)
     if 2 * mptr == n:
         return SOLVED, mptr, -1
-    if opts[2] and not _scan(kind, gr, mj, sh, pres, partner, moves, opts, ws):
+    if opts[R_SCAN] and not _scan(kind, gr, mj, sh, pres, partner, moves, opts, ws):
         return _DEAD, mptr, -1
     nxt = -1
     for g in range(gptr.shape[0] - 1):
@@ -59,24 +78,42 @@ def _bd_eval(kind, gr, mj, sh, pt, opts, sg, sk, rot, top, skip, pres, partner, 
     return _DEAD, mptr, -1
 
 
-@njit(cache=True)
+@njit(**JIT_FLAGS)
 def _bondt(kind, gr, mj, sh, pt, opts, sg, sk, rot, pres, partner, moves, st, budget, ws):
-    """de Bondt's "pairing one, then two" tree (see :meth:`PythonSearch._search_bondt`)
-    for at most ``budget`` nodes. The tree is the stack ``sg``/``sk`` (group, pairing
-    index) with ``st[0]`` entries; ``rot`` holds each group's cycling of tiles two to four.
-    ``st`` holds ``depth, -, nodes, scans, moves`` as in :func:`_dfs`."""
+    """de Bondt's "pairing one, then two" tree (see
+    :meth:`~mjsat.search.pairing.PythonSearch._search_bondt`) for at most ``budget`` nodes.
+
+    Parameters
+    ----------
+    kind, gr, mj, sh, pt, opts, moves, budget, ws : see :mod:`mjsat.search.kernels`.
+    sg : int32[G + 1]
+        The group of each stack entry.
+    sk : int32[G + 1]
+        Its pairing index (0 is "pairing one").
+    rot : int32[G]
+        How far each group's pairings are cycled (backward adaptation).
+    pres, partner : see :mod:`mjsat.search.kernels`
+        The position of the last evaluation.
+    st : int64[N_STATS]
+        As for :func:`mjsat.search.kernels._dfs`; ``st[S_DEPTH]`` is the stack's height.
+
+    Returns
+    -------
+    int
+        ``RUNNING``, ``SOLVED`` (the moves in ``moves[:st[S_MOVES]]``) or ``EXHAUSTED``.
+    """
     pcount = pt[2]
     gptr = gr[1]
-    top = st[0]
-    nodes = st[2]
+    top = st[S_DEPTH]
+    nodes = st[S_NODES]
     stop = nodes + budget
     code = RUNNING
     while nodes < stop:
         nodes += 1
-        st[3] += opts[2]
+        st[S_SCANS] += opts[R_SCAN]
         res, mptr, nxt = _bd_eval(kind, gr, mj, sh, pt, opts, sg, sk, rot, top, -1, pres, partner, moves, ws)
         if res == SOLVED:
-            st[4] = mptr
+            st[S_MOVES] = mptr
             code = SOLVED
             break
         if res == 0:
@@ -90,10 +127,10 @@ def _bondt(kind, gr, mj, sh, pt, opts, sg, sk, rot, pres, partner, moves, st, bu
         if sk[top - 1] == 0:  # a run of pairing-one groups ended in a prune: adapt it backwards
             j = top - 2
             while j >= 0 and sk[j] == 0:
-                st[3] += opts[2]
+                st[S_SCANS] += opts[R_SCAN]
                 res, mptr, nxt = _bd_eval(kind, gr, mj, sh, pt, opts, sg, sk, rot, top, j, pres, partner, moves, ws)
                 if res == SOLVED:
-                    st[4] = mptr
+                    st[S_MOVES] = mptr
                     code = SOLVED
                     break
                 if res == _DEAD:
@@ -115,6 +152,6 @@ def _bondt(kind, gr, mj, sh, pt, opts, sg, sk, rot, pres, partner, moves, st, bu
         if top == 0:
             code = EXHAUSTED
             break
-    st[0] = top
-    st[2] = nodes
+    st[S_DEPTH] = top
+    st[S_NODES] = nodes
     return code

@@ -29,6 +29,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from mjsat.search.config import JIT_FLAGS
 from mjsat.search.pairing import SH3D, Geometry
 
 __all__ = ["sh3d_arrays", "s3_connect"]
@@ -44,10 +45,25 @@ def sh3d_arrays(geo: Geometry) -> tuple[np.ndarray, np.ndarray, np.int64, np.int
     return (cy, cx, np.int64(levels * h1), np.int64(w))
 
 
-@njit(cache=True)
+@njit(**JIT_FLAGS)
 def _s3_lines(g, off, h1, w, ra, ca, rb, cb, same):
-    """At most three lines (``same``) or two lines from tile a's cells to tile b's on the
-    level starting at ``off`` of flat grid ``g``; the tiles' own cells are already empty."""
+    """At most three lines (``same``) or two lines from tile a's cells to tile b's on one
+    level; the tiles' own cells are already empty.
+
+    Parameters
+    ----------
+    g : uint8[levels * h1 * w]
+        The stacked occupancy grid.
+    off : int
+        Where the level starts in ``g``.
+    h1, w : int
+        The height and width of a level.
+    ra, ca, rb, cb : int
+        The top-left cells of the two tiles (level-local).
+    same : bool
+        Both tiles lie on this level (else tile a is lower and only reaches it through its
+        pillar).
+    """
     for i in range(2):  # middle line horizontal, on row y
         xa = ca + i
         a0 = ra
@@ -106,13 +122,22 @@ def _s3_lines(g, off, h1, w, ra, ca, rb, cb, same):
     return False
 
 
-@njit(cache=True)
+@njit(**JIT_FLAGS)
 def s3_connect(grid, levels, h1, w, ra, ca, la, rb, cb, lb):
     """:func:`mjsat.shisen.connectable3d` on the flat stacked grid: can the tiles with
     top-left cells ``(ra, ca)`` on level ``la`` and ``(rb, cb)`` on ``lb`` pair now?
 
-    Level-local rows and columns include the margin. The two tiles' cells are emptied for
-    the test and put back afterwards.
+    The two tiles' cells are emptied for the test and put back afterwards.
+
+    Parameters
+    ----------
+    grid : uint8[levels * h1 * w]
+        The stacked occupancy grid (see the module docstring).
+    levels, h1, w : int
+        Its number of levels, and the height and width of a level.
+    ra, ca, la, rb, cb, lb : int
+        The top-left cells (level-local rows and columns, margin included) and levels of the
+        two tiles.
     """
     if la > lb:
         ra, ca, la, rb, cb, lb = rb, cb, lb, ra, ca, la
@@ -142,16 +167,21 @@ def s3_connect(grid, levels, h1, w, ra, ca, la, rb, cb, lb):
     return found
 
 
-@njit(cache=True)
+@njit(**JIT_FLAGS)
 def _s3_ok(a, b, sh, grid):
-    """Can tiles ``a`` and ``b`` pair on the current ``grid``?"""
+    """Can tiles ``a`` and ``b`` pair on the current ``grid`` (``uint8[h * w]``)? ``sh``:
+    the tuple of the module docstring.
+    """
     cy, cx, w = sh[0], sh[1], sh[3]
     h1 = cy[cy.shape[0] - 1]
     return s3_connect(grid, sh[2] // h1, h1, w, cy[a] % h1, cx[a], cy[a] // h1, cy[b] % h1, cx[b], cy[b] // h1)
 
 
-@njit(cache=True)
+@njit(**JIT_FLAGS)
 def _s3_set(t, sh, grid, v):
+    """Set the four cells of tile ``t`` in ``grid`` (``uint8[h * w]``) to ``v``; ``sh``: the
+    tuple of the module docstring.
+    """
     i = sh[0][t] * sh[3] + sh[1][t]
     w = sh[3]
     grid[i] = v
@@ -160,15 +190,21 @@ def _s3_set(t, sh, grid, v):
     grid[i + w + 1] = v
 
 
-@njit(cache=True)
+@njit(**JIT_FLAGS)
 def _s3_grid(pres, sh, grid):
+    """Fill ``grid`` (``uint8[h * w]``) with the occupancy of ``pres`` (``uint8[n]``);
+    ``sh``: the tuple of the module docstring.
+    """
     grid[:] = 0
     for t in range(pres.shape[0]):
         if pres[t]:
             _s3_set(t, sh, grid, 1)
 
 
-@njit(cache=True)
+@njit(**JIT_FLAGS)
 def _s3_take(t, pres, sh, grid):
+    """Take tile ``t`` off ``pres`` (``uint8[n]``) and ``grid`` (``uint8[h * w]``); ``sh``: the
+    tuple of the module docstring.
+    """
     pres[t] = 0
     _s3_set(t, sh, grid, 0)

@@ -12,16 +12,26 @@ from __future__ import annotations
 
 from numba import njit
 
+from mjsat.search.config import JIT_FLAGS, R_FREEZE, W_GRID, W_OPENED, W_SCAN_GRID, W_SCAN_PRESENT, W_SCAN_QUEUED
 from mjsat.search.kernels_sh3d import _s3_grid, _s3_ok, _s3_take
 
 # --------------------------------------------------------------------------- Shisen-Sho
 
 
-@njit(cache=True)
+@njit(**JIT_FLAGS)
 def _connect(grid, h, w, ya, xa, yb, xb):
     """The path test of :func:`mjsat.shisen.connectable` on a flat grid with its margin.
 
     The two end cells are emptied for the test and put back afterwards.
+
+    Parameters
+    ----------
+    grid : uint8[h * w]
+        The occupancy grid, row by row (1: a tile).
+    h, w : int
+        Its shape.
+    ya, xa, yb, xb : int
+        The two end cells.
     """
     if ya == yb and xa == xb:
         return False
@@ -85,8 +95,12 @@ def _connect(grid, h, w, ya, xa, yb, xb):
 # (:mod:`mjsat.search.kernels_sh3d`).
 
 
-@njit(cache=True)
+@njit(**JIT_FLAGS)
 def _sh_grid(d3, pres, sh, grid):
+    """Fill ``grid`` (``uint8[h * w]``) with the occupancy of ``pres``; ``d3``: the
+    Mahjong grid (:mod:`mjsat.search.kernels_sh3d`) instead of the rectangle; ``pres``,
+    ``sh``: see :mod:`mjsat.search.kernels`.
+    """
     if d3:
         _s3_grid(pres, sh, grid)
         return
@@ -97,16 +111,22 @@ def _sh_grid(d3, pres, sh, grid):
             grid[cy[t] * w + cx[t]] = 1
 
 
-@njit(cache=True)
+@njit(**JIT_FLAGS)
 def _sh_ok(d3, a, b, sh, grid):
+    """Can tiles ``a`` and ``b`` pair on the occupancy ``grid`` (``uint8[h * w]``)? ``d3``
+    as in :func:`_sh_grid`; ``sh``: see :mod:`mjsat.search.kernels`.
+    """
     if d3:
         return _s3_ok(a, b, sh, grid)
     cy, cx = sh[0], sh[1]
     return _connect(grid, sh[2], sh[3], cy[a], cx[a], cy[b], cx[b])
 
 
-@njit(cache=True)
+@njit(**JIT_FLAGS)
 def _sh_take(d3, t, pres, sh, grid):
+    """Take tile ``t`` off ``pres`` and ``grid`` (``uint8[h * w]``); ``d3`` as in
+    :func:`_sh_grid`; ``sh``: see :mod:`mjsat.search.kernels`.
+    """
     if d3:
         _s3_take(t, pres, sh, grid)
     else:
@@ -114,10 +134,22 @@ def _sh_take(d3, t, pres, sh, grid):
         grid[sh[0][t] * sh[3] + sh[1][t]] = 0
 
 
-@njit(cache=True)
+@njit(**JIT_FLAGS)
 def _sh_apply(d3, gr, sh, pres, partner, moves, mptr, opts, ws):
+    """Apply (Shisen-Sho): play the pairs of ``partner``, the last two tiles of a group and
+    (with ``opts[R_FREEZE]``) the frozen groups on ``pres`` in place, rounding over the
+    groups until nothing changes; the new ``mptr``.
+
+    Parameters
+    ----------
+    d3 : bool
+        The Mahjong grid (:mod:`mjsat.search.kernels_sh3d`) instead of the rectangle.
+    gr, sh, pres, partner, moves, mptr, opts : see :mod:`mjsat.search.kernels`.
+    ws : tuple
+        The workspace; ``ws[W_GRID]`` holds the occupancy of ``pres`` afterwards.
+    """
     gptr, gidx = gr[1], gr[2]
-    grid = ws[5]
+    grid = ws[W_GRID]
     _sh_grid(d3, pres, sh, grid)
     changed = True
     while changed:
@@ -152,7 +184,7 @@ def _sh_apply(d3, gr, sh, pres, partner, moves, mptr, opts, ws):
                         partner[t] = first
                 changed = True
                 continue
-            if opts[0]:
+            if opts[R_FREEZE]:
                 frozen = True
                 for k in range(gptr[g], gptr[g + 1]):
                     a = gidx[k]
@@ -183,9 +215,21 @@ def _sh_apply(d3, gr, sh, pres, partner, moves, mptr, opts, ws):
     return mptr
 
 
-@njit(cache=True)
+@njit(**JIT_FLAGS)
 def _sh_scan(d3, gr, sh, pres, partner, ws):
-    ps, start, opened, grid = ws[6], ws[11], ws[12], ws[14]
+    """The pruning scan (Shisen-Sho) on a copy of ``pres``: True when the relaxed game
+    clears it.
+
+    Parameters
+    ----------
+    d3 : bool
+        The Mahjong grid (:mod:`mjsat.search.kernels_sh3d`) instead of the rectangle.
+    gr, sh, pres, partner : see :mod:`mjsat.search.kernels`.
+    ws : tuple
+        The workspace; the scan uses ``ws[W_SCAN_PRESENT]``, ``ws[W_SCAN_QUEUED]`` (the tiles
+        present at the start), ``ws[W_OPENED]`` and ``ws[W_SCAN_GRID]``.
+    """
+    ps, start, opened, grid = ws[W_SCAN_PRESENT], ws[W_SCAN_QUEUED], ws[W_OPENED], ws[W_SCAN_GRID]
     gptr, gidx = gr[1], gr[2]
     left = 0
     for t in range(pres.shape[0]):

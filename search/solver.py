@@ -32,6 +32,7 @@ import numpy as np
 
 from mjsat.board import Board, Layout, Move
 from mjsat.result import SOLVABLE, UNKNOWN, UNSOLVABLE, SolveResult
+from mjsat.search.config import N_STATS, S_MOVES, S_NODES, S_SCANS
 from mjsat.search.pairing import MAHJONG, Geometry, PythonSearch, SearchLimit, geometry, pairings
 
 __all__ = [
@@ -50,16 +51,13 @@ ENGINES = ("numba", "python")
 """The implementations of the search."""
 
 FAST_PLAIN_SHARE = 0.5
-"""With the incremental kernels (numba, Mahjong, ``fast_attempts``) the default is this
-share of de Bondt's number as plain playouts (18 on the turtle), then de Bondt's number of
-scan-guided ones (36). A plain playout costs ~0.09 ms and clears a turtle deal 7 % of the
-time, a guided one ~0.45 ms and 28 % (1 % and 5 % on the deals the plain ones miss):
-18 + 36 gives a search mean of 17.5 ms on 1,000 turtle deals against 23.3 ms with 288 plain
-ones (CPU, one run; bridge 39 against 44 ms, ox 50 against 55 ms, 300 deals)."""
+"""With the incremental kernels (numba, Mahjong) the default is this share of de Bondt's
+number as plain playouts (18 on the turtle), then de Bondt's number of scan-guided ones
+(36); figures in ``benchmarks/README.md``."""
 
 GUIDED_ATTEMPTS = 0
-"""Default number of scan-guided playouts otherwise (the Python engine, Shisen-Sho, or
-``fast_attempts`` off: a guided playout then costs a fresh apply per move)."""
+"""Default number of scan-guided playouts otherwise (the Python engine, Shisen-Sho: a
+guided playout then costs a fresh apply per move)."""
 
 CHUNK_NODES = 200
 """Nodes the numba kernel runs between two looks at the clock."""
@@ -232,8 +230,6 @@ def solve_search(
     scan: bool = True,
     critical: bool = True,
     bondt: bool = False,
-    fast_attempts: bool = True,
-    warm_scan: bool = True,
     guided: int | None = None,
     presearch: int = 0,
     engine: str = "numba",
@@ -253,7 +249,7 @@ def solve_search(
     attempts : int or None
         Random playouts before the exhaustive search; default :func:`default_attempts`
         (de Bondt's choice), or :data:`FAST_PLAIN_SHARE` of it when the playouts are the
-        cheap incremental ones (numba, Mahjong, ``fast_attempts``, with ``scan``: the guided
+        cheap incremental ones (numba, Mahjong, with ``scan``: the guided
         ones then follow); 0 switches them off.
     freeze, loose, prior, scan, critical : bool
         The improvements, each switchable for measurement: the freeze and loose-tile
@@ -263,18 +259,11 @@ def solve_search(
         Search with de Bondt's "pairing one, then two" tree with backward adaptation
         (seed 001, section 3.2) instead of the critical-group probing; ``critical`` is then
         ignored (see :meth:`~mjsat.search.pairing.PythonSearch._search_bondt`).
-    fast_attempts : bool
-        numba engine, Mahjong: each random attempt is one incremental playout (the
-        counters of the free test kept across random moves) instead of a fresh apply after
-        every random move (the same rules, other random choices). Off: the old loop.
-    warm_scan : bool
-        numba engine, Mahjong: the probe scans of a node copy the free-test counters of
-        the node's apply instead of counting them again from the layout.
     guided : int or None
         Scan-guided random playouts after the plain ones (a random move is kept only when
         the pruning scan still clears the position after it); default with ``scan``:
-        :func:`default_attempts` with the incremental kernels (numba, Mahjong,
-        ``fast_attempts``), else :data:`GUIDED_ATTEMPTS`; without ``scan`` 0; 0 switches
+        :func:`default_attempts` with the incremental kernels (numba, Mahjong), else
+        :data:`GUIDED_ATTEMPTS`; without ``scan`` 0; 0 switches
         them off.
     presearch : int
         numba engine: nodes of the exhaustive search run before the random attempts; the
@@ -317,7 +306,7 @@ def solve_search(
                 UNSOLVABLE, "search", stats=stats,
                 reason=f"prior analysis: group {board.group_label(board.groups[t])} blocks itself",
             )
-    incremental = engine == "numba" and bool(fast_attempts) and geo.kind == MAHJONG
+    incremental = engine == "numba" and geo.kind == MAHJONG
     k = default_attempts(geo)
     if attempts is None:
         n_attempts = int(math.ceil(k * FAST_PLAIN_SHARE)) if incremental and scan else k
@@ -334,8 +323,7 @@ def solve_search(
     if engine == "python":
         result = _run_python(geo, opts, (n_attempts, n_guided), seed, node_limit, deadline, stats)
     else:
-        result = _run_numba(geo, {**opts, "fast_attempts": bool(fast_attempts), "warm_scan": bool(warm_scan)},
-                            (n_attempts, n_guided), seed, node_limit, deadline, stats, presearch=int(presearch))
+        result = _run_numba(geo, opts, (n_attempts, n_guided), seed, node_limit, deadline, stats, presearch=int(presearch))
     stats["seconds_total"] = time.perf_counter() - t0
     return result
 
@@ -408,9 +396,7 @@ def _run_numba(
     n = geo.n
     ngroups = len(geo.members)
     ws = K.workspace(n, ngroups, int(sh[2] * sh[3]))
-    flags = np.array([opts["freeze"], opts["loose"], opts["scan"], opts["critical"], opts["fast_attempts"],
-                      opts["warm_scan"]],
-                     dtype=np.int64)
+    flags = K.rules(freeze=opts["freeze"], loose=opts["loose"], scan=opts["scan"], critical=opts["critical"])
     moves = np.zeros((n // 2 + 1, 2), dtype=np.int32)
     t = time.perf_counter()
     if any(plan) and opts["scan"]:  # seed 001, 3.3: a pruning scan before the attempts
@@ -498,20 +484,20 @@ class _Dfs:
         self.nxt = np.zeros(depth, dtype=np.int32)
         self.mend = np.zeros(depth, dtype=np.int32)
         self.moves = np.zeros((n // 2 + 1, 2), dtype=np.int32)
-        self.st = np.zeros(5, dtype=np.int64)
+        self.st = np.zeros(N_STATS, dtype=np.int64)
 
     @property
     def nodes(self) -> int:
-        return int(self.st[2])
+        return int(self.st[S_NODES])
 
     def run(self, budget: int) -> int:
         return self.K._dfs(*self.args, self.P, self.Q, self.bg, self.bgr, self.allow, self.nxt, self.mend,
                            self.moves, self.st, budget, self.ws)
 
     def result(self, code: int, stats: dict[str, Any], reason: str) -> SolveResult:
-        stats.update(nodes=int(self.st[2]), scans=stats["scans"] + int(self.st[3]))
+        stats.update(nodes=int(self.st[S_NODES]), scans=stats["scans"] + int(self.st[S_SCANS]))
         if code == self.K.SOLVED:
-            return SolveResult(SOLVABLE, "search", moves=_moves(self.moves, int(self.st[4])), stats=stats)
+            return SolveResult(SOLVABLE, "search", moves=_moves(self.moves, int(self.st[S_MOVES])), stats=stats)
         if code == self.K.EXHAUSTED:
             return SolveResult(UNSOLVABLE, "search", stats=stats)
         return SolveResult(UNKNOWN, "search", stats=stats, reason=reason)
@@ -528,24 +514,24 @@ def _run_bondt(K: Any, kind: Any, gr: Any, mj: Any, sh: Any, pt: Any, flags: np.
     rot = np.zeros(ngroups, dtype=np.int32)
     pres = np.ones(n, dtype=np.uint8)
     partner = np.full(n, -1, dtype=np.int32)
-    st = np.zeros(5, dtype=np.int64)
+    st = np.zeros(N_STATS, dtype=np.int64)
     reason = ""
     while True:
         budget = CHUNK_NODES
         if node_limit is not None:
-            budget = min(budget, int(node_limit) - int(st[2]))
+            budget = min(budget, int(node_limit) - int(st[S_NODES]))
         code = KB._bondt(kind, gr, mj, sh, pt, flags, sg, sk, rot, pres, partner, moves, st, budget, ws)
         if code != K.RUNNING:
             break
-        if node_limit is not None and st[2] >= node_limit:
+        if node_limit is not None and st[S_NODES] >= node_limit:
             reason = "node limit"
             break
         if deadline is not None and time.monotonic() > deadline:
             reason = "time limit"
             break
-    stats.update(nodes=int(st[2]), scans=stats["scans"] + int(st[3]), seconds_search=time.perf_counter() - t)
+    stats.update(nodes=int(st[S_NODES]), scans=stats["scans"] + int(st[S_SCANS]), seconds_search=time.perf_counter() - t)
     if code == K.SOLVED:
-        return SolveResult(SOLVABLE, "search", moves=_moves(moves, int(st[4])), stats=stats)
+        return SolveResult(SOLVABLE, "search", moves=_moves(moves, int(st[S_MOVES])), stats=stats)
     if code == K.EXHAUSTED:
         return SolveResult(UNSOLVABLE, "search", stats=stats)
     return SolveResult(UNKNOWN, "search", stats=stats, reason=reason)

@@ -111,3 +111,35 @@ def brute_force_solvable(board) -> tuple[bool, list[tuple[int, int]]]:
 
     ok = rec(n)
     return ok, list(path)
+
+
+def naive_moves(board, present) -> set[tuple[int, int]]:
+    """The moves ``(a, b)``, ``a < b``, playable on ``board`` with the tiles ``present``
+    (Mahjong, transposed Mahjong, rectangular Shisen-Sho), by the naive rules above."""
+    present = [bool(v) for v in present]
+    n = len(present)
+    groups = board.groups
+    if board.game == "shisen-sho":
+        occ = np.zeros((board.grid_shape[0] + 2, board.grid_shape[1] + 2), dtype=bool)
+        cell = [(y + 1, x + 1) for y, x in board.cells]
+        for t in range(n):
+            if present[t]:
+                occ[cell[t]] = True
+        live = [t for t in range(n) if present[t]]
+        return {
+            (a, b)
+            for i, a in enumerate(live)
+            for b in live[i + 1 :]
+            if groups[a] == groups[b] and bfs_connectable(occ, cell[a], cell[b])
+        }
+    pairs = naive_mahjong_moves(board.layout.positions, groups, present, transposed=board.game == "mahjong-transposed")
+    return {(min(a, b), max(a, b)) for a, b in pairs}
+
+
+def naive_xorshift(x: int) -> int:
+    """One step of the 64-bit xorshift generator (13, 7, 17) of the random playouts."""
+    mask = (1 << 64) - 1
+    x ^= (x << 13) & mask
+    x ^= x >> 7
+    x ^= (x << 17) & mask
+    return x

@@ -9,10 +9,12 @@ from mjsat.board import Layout, MahjongBoard
 from mjsat.generate import random_grid_board, random_small_board
 from mjsat.search import kernels as K
 from mjsat.search import kernels_shisen as KS
+from mjsat.search.config import W_ABOVE, W_ONE, W_REMOVED, W_SCAN_PRESENT, W_TWO
 from mjsat.search.pairing import PythonSearch, geometry
 from mjsat.shisen import connectable
 
 from kernel_states import kernel_args, random_state
+from naive import naive_free, naive_moves, naive_xorshift
 
 
 def _boards(seed: int, count: int):
@@ -43,7 +45,7 @@ def test_scan_kernel_equals_reference(flags):
 
 
 def test_apply_kernel_equals_reference_without_cleaning():
-    opts = np.array([0, 0, 1, 1], dtype=np.int64)
+    opts = K.rules(freeze=False, loose=False)
     for board, rng in _boards(22, 120):
         geo = geometry(board)
         kind, gr, mj, sh, ws, moves = kernel_args(geo)
@@ -62,7 +64,7 @@ def test_apply_kernel_equals_reference_without_cleaning():
 def test_apply_kernel_with_cleaning_plays_legal_moves():
     from mjsat.replay import replay
 
-    opts = np.array([1, 1, 1, 1], dtype=np.int64)
+    opts = K.rules()
     for board, _ in _boards(23, 90):
         geo = geometry(board)
         kind, gr, mj, sh, ws, moves = kernel_args(geo)
@@ -120,13 +122,13 @@ def _assert_cleaned(geo, ref: PythonSearch, p: np.ndarray, q: np.ndarray, board)
 
 
 def test_incremental_modes_match_fresh_kernels():
-    """The guided playout's two incremental modes of ``_mj_close``: the scan after taking a
-    pair off (mode 4) answers as a fresh scan of that position, and going on with the apply
-    (mode 5) plays legal moves, leaves no cleaning rule unfired (the event-driven
+    """The guided playout's two incremental kernels: the scan after taking a pair off
+    (``_mj_scan_after_move``) answers as a fresh scan of that position, and going on with
+    the apply (``_mj_apply_after_move``) plays legal moves, leaves no cleaning rule unfired (the event-driven
     loose-tile recheck) and keeps its counters equal to a fresh count."""
     from mjsat.replay import replay
 
-    opts = np.array([1, 1, 1, 1, 1, 1], dtype=np.int64)
+    opts = K.rules()
     legal = None
     scans = resumes = 0
     for board, rng in _mahjong_boards(31, 150):
@@ -137,7 +139,7 @@ def test_incremental_modes_match_fresh_kernels():
         p = np.ones(geo.n, dtype=np.uint8)
         q = np.full(geo.n, -1, dtype=np.int32)
         K._autopair(gr, p, q)
-        mptr = K._mj_close(0, gr, mj, p, q, moves, 0, opts, ws)
+        mptr = K._mj_apply(gr, mj, p, q, moves, 0, opts, ws)
         _assert_cleaned(geo, ref, p, q, board)
         while True:
             m = K._legal_moves(kind, gr, sh, p, q, ws, legal)
@@ -145,11 +147,11 @@ def test_incremental_modes_match_fresh_kernels():
                 break
             pairs = [(int(legal[i] // geo.n), int(legal[i] % geo.n)) for i in range(m)]
             for x, y in pairs[:3]:
-                ps = ws[6]
+                ps = ws[W_SCAN_PRESENT]
                 ps[:] = p
                 ps[x] = ps[y] = 0
-                ws[18][0], ws[18][1] = x, y
-                warm = K._mj_close(4, gr, mj, ps, q, moves, 0, opts, ws) == 0
+                ws[W_REMOVED][0], ws[W_REMOVED][1] = x, y
+                warm = K._mj_scan_after_move(gr, mj, ps, q, moves, opts, ws)
                 cold = p.copy()
                 cold[x] = cold[y] = 0
                 fresh = K._scan(kind, gr, mj, sh, cold, q.copy(), moves, opts, ws)
@@ -162,15 +164,84 @@ def test_incremental_modes_match_fresh_kernels():
             live = [t for t in geo.members[geo.group[x]] if p[t]]
             if len(live) == 2:
                 q[live[0]], q[live[1]] = live[1], live[0]
-            ws[18][0], ws[18][1] = x, y
-            mptr = K._mj_close(5, gr, mj, p, q, moves, mptr, opts, ws)
+            ws[W_REMOVED][0], ws[W_REMOVED][1] = x, y
+            mptr = K._mj_apply_after_move(gr, mj, p, q, moves, mptr, opts, ws)
             resumes += 1
             _assert_cleaned(geo, ref, p, q, board)
             na, no, nt = (np.zeros(geo.n, np.int32) for _ in range(3))
             K._mj_init(p, mj, na, no, nt, np.zeros(geo.n + 1, np.int32), np.zeros(geo.n, np.uint8))
             live_tiles = p == 1
-            for mine, fresh_count in zip(ws[0:3], (na, no, nt)):
+            for mine, fresh_count in zip((ws[W_ABOVE], ws[W_ONE], ws[W_TWO]), (na, no, nt)):
                 assert np.array_equal(mine[live_tiles], fresh_count[live_tiles]), repr(board)
         after = replay(board, [tuple(int(v) for v in mv) for mv in moves[:mptr]], require_clear=False)
         assert [after.is_present(t) for t in range(geo.n)] == [bool(v) for v in p]
     assert scans > 300 and resumes > 150
+
+
+def test_legal_moves_kernel_equals_naive_moves():
+    """After an apply, ``_legal_moves`` lists the moves of the naive rules among the groups
+    without a pairing (Mahjong through ``_mj_legal``, Shisen-Sho through the path test)."""
+    opts = K.rules()
+    kinds = set()
+    nonempty = 0
+    for board, rng in _boards(25, 90):
+        geo = geometry(board)
+        kind, gr, mj, sh, ws, moves = kernel_args(geo)
+        legal = np.zeros(geo.n * geo.n // 2 + 2, dtype=np.int32)
+        for _ in range(3):
+            present, partner = random_state(geo, rng)
+            p, q = present.copy(), partner.copy()
+            K._apply(kind, gr, mj, sh, p, q, moves, 0, opts, ws)
+            m = K._legal_moves(kind, gr, sh, p, q, ws, legal)
+            got = {(min(int(v) // geo.n, int(v) % geo.n), max(int(v) // geo.n, int(v) % geo.n)) for v in legal[:m]}
+            want = {(a, b) for a, b in naive_moves(board, p) if q[a] < 0 and q[b] < 0}
+            assert got == want, repr(board)
+            kinds.add(int(kind))
+            nonempty += bool(want)
+    assert kinds == {0, 1} and nonempty > 20
+
+
+def test_init_kernel_queues_the_naive_free_tiles():
+    for board, rng in _boards(26, 60):
+        if board.game == "shisen-sho":
+            continue
+        geo = geometry(board)
+        kind, gr, mj, sh, ws, moves = kernel_args(geo)
+        present, _ = random_state(geo, rng)
+        na, no, nt = (np.zeros(geo.n, np.int32) for _ in range(3))
+        queue, queued = np.zeros(geo.n + 1, np.int32), np.zeros(geo.n, np.uint8)
+        tail = K._mj_init(present, mj, na, no, nt, queue, queued)
+        want = {t for t in range(geo.n) if present[t]
+                and naive_free(board.layout.positions, present, t, transposed=board.game == "mahjong-transposed")}
+        assert set(queue[:tail].tolist()) == want and tail == len(want), repr(board)
+        assert {t for t in range(geo.n) if queued[t]} == want
+
+
+def test_xorshift_kernel_equals_reference():
+    state = np.array([88172645463325252], dtype=np.uint64)
+    x = int(state[0])
+    for _ in range(1000):
+        x = naive_xorshift(x)
+        assert int(K._xorshift(state)) == x == int(state[0])
+
+
+@pytest.mark.parametrize("guided", [False, True], ids=["plain", "guided"])
+def test_playout_kernels_clear_only_by_legal_moves(guided):
+    """A playout that reports a clear board (``_attempts``, ``_guided``) left moves that
+    the rules replay to an empty board; some do clear."""
+    from mjsat.replay import replay
+
+    opts = K.rules()
+    kernel = K._guided if guided else K._attempts
+    cleared = 0
+    for board, _ in _boards(27, 60):
+        geo = geometry(board)
+        kind, gr, mj, sh, ws, moves = kernel_args(geo)
+        pres = np.ones(geo.n, dtype=np.uint8)
+        partner = np.full(geo.n, -1, dtype=np.int32)
+        rng = np.array([12345], dtype=np.uint64)
+        hit = kernel(kind, gr, mj, sh, opts, 4, rng, pres, partner, moves, ws)
+        if hit >= 0:
+            replay(board, [tuple(int(v) for v in mv) for mv in moves[: geo.n // 2]], require_clear=True)
+            cleared += 1
+    assert cleared > 10

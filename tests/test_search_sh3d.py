@@ -11,6 +11,7 @@ from mjsat.generate import random_grid_board, random_small_board
 from mjsat.ref import solve_ref
 from mjsat.replay import replay
 from mjsat.search import kernels as K
+from mjsat.search.config import W_GRID
 from mjsat.search.kernels_sh3d import s3_connect, sh3d_arrays
 from mjsat.search.pairing import SH3D, PythonSearch, geometry
 from mjsat.search.solver import solve_search
@@ -48,7 +49,7 @@ def test_connect_kernel_equals_reference():
             (ra, ca, la), (rb, cb, lb) = geo.cells[a], geo.cells[b]
             want = connectable3d(occ, geo.cells[a], geo.cells[b])
             assert s3_connect(grid, levels, h1, w, ra, ca, la, rb, cb, lb) == want, (board.layout.positions, a, b)
-            assert K._playable(SH3D, a, b, present, sh, ws[:5] + (grid,) + ws[6:]) == want
+            assert K._playable(SH3D, a, b, present, sh, ws[:W_GRID] + (grid,) + ws[W_GRID + 1 :]) == want
             answers.add(want)
         assert np.array_equal(grid, occ.astype(np.uint8).ravel())  # left as it was
     assert answers == {True, False}
@@ -79,7 +80,7 @@ def test_scan_and_apply_kernels_equal_reference(flags):
 
 
 def test_apply_kernel_plays_legal_moves():
-    opts = np.array([1, 1, 1, 1], dtype=np.int64)
+    opts = K.rules()
     rng = np.random.default_rng(33)
     for _ in range(80):
         board = _board(rng)

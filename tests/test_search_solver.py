@@ -25,12 +25,11 @@ VARIANTS = [
     {"bondt": True, "attempts": 0, "guided": 0},
     {"bondt": True, "attempts": 0, "guided": 0, "freeze": False, "loose": False, "prior": False},
     {"bondt": True, "attempts": 0, "guided": 0, "scan": False},
-    {"fast_attempts": False, "warm_scan": False},
     {"attempts": 0, "guided": 6},
     {"presearch": 1, "attempts": 16},
 ]
 IDS = ["all", "no-freeze", "no-loose", "no-prior", "no-scan", "no-critical", "no-attempts", "bare",
-       "bondt", "bondt-no-cleaning", "bondt-no-scan", "slow-attempts-cold-scan", "guided-only", "presearch"]
+       "bondt", "bondt-no-cleaning", "bondt-no-scan", "guided-only", "presearch"]
 
 
 @functools.lru_cache(maxsize=None)

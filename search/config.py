@@ -1,0 +1,171 @@
+"""The numba flags of the search kernels, and the names of the slots of their arrays.
+
+Every ``@njit`` of :mod:`mjsat.search.kernels`, :mod:`~mjsat.search.kernels_shisen`,
+:mod:`~mjsat.search.kernels_sh3d` and :mod:`~mjsat.search.kernels_bondt` is written
+``@njit(**JIT_FLAGS)``; a test reads the sources and fails on any other decorator (as
+stumpy's ``test.sh`` fails on a ``fastmath=`` not read from its config).
+
+The kernels take plain tuples of arrays and plain ``int64`` arrays, indexed by the
+constants below. numba reads a module-level integer as a compile-time constant, so
+``ws[W_ABOVE]`` compiles as ``ws[0]`` does (a heterogeneous tuple needs a constant index),
+and a plain tuple costs less to pass from Python than a named tuple (numba's dispatcher
+types a named tuple in Python code, a plain one in C).
+
+* ``opts``, the rules switched on: ``int64[N_RULES]`` indexed by :data:`R_FREEZE`,
+  :data:`R_LOOSE`, :data:`R_SCAN`, :data:`R_CRITICAL`;
+* ``st``, the resumable counters of a search: ``int64[N_STATS]`` indexed by
+  :data:`S_DEPTH`, :data:`S_STEP`, :data:`S_NODES`, :data:`S_SCANS`, :data:`S_MOVES`;
+* ``ws``, the scratch arrays (one per board, reused by every call), a tuple of
+  ``N_WORKSPACE`` arrays indexed by the ``W_*`` constants (built by
+  :func:`mjsat.search.kernels.workspace`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = [
+    "CACHE",
+    "FASTMATH",
+    "JIT_FLAGS",
+    "R_FREEZE",
+    "R_LOOSE",
+    "R_SCAN",
+    "R_CRITICAL",
+    "N_RULES",
+    "S_DEPTH",
+    "S_STEP",
+    "S_NODES",
+    "S_SCANS",
+    "S_MOVES",
+    "N_STATS",
+    "W_ABOVE",
+    "W_ONE",
+    "W_TWO",
+    "W_QUEUE",
+    "W_QUEUED",
+    "W_GRID",
+    "W_SCAN_PRESENT",
+    "W_SCAN_ABOVE",
+    "W_SCAN_ONE",
+    "W_SCAN_TWO",
+    "W_SCAN_QUEUE",
+    "W_SCAN_QUEUED",
+    "W_OPENED",
+    "W_FREE_SEEN",
+    "W_SCAN_GRID",
+    "W_LEGAL",
+    "W_LIVE",
+    "W_PROBE_OK",
+    "W_REMOVED",
+    "W_GROUP_STACK",
+    "W_GROUP_QUEUED",
+    "W_WEIGHT",
+    "W_FOURS_ALIVE",
+    "W_RNG",
+    "N_WORKSPACE",
+]
+
+# --------------------------------------------------------------------------- numba flags
+
+CACHE = True
+"""Compiled kernels are kept on disk (in ``__pycache__`` beside the sources, or under
+``NUMBA_CACHE_DIR``), so that a process loads them instead of compiling them."""
+
+FASTMATH = False
+"""No fast-math: the conflict weights compare as the pure-Python twin compares them."""
+
+JIT_FLAGS: dict[str, Any] = {"cache": CACHE, "fastmath": FASTMATH}
+"""The flags of every kernel: ``@njit(**JIT_FLAGS)``."""
+
+# --------------------------------------------------------------------------- rules: opts
+
+R_FREEZE = 0
+"""Cleaning rule: a group whose present tiles can all go now is played in any pairing."""
+R_LOOSE = 1
+"""Cleaning rule (Mahjong): of a group of four with three free tiles, one covering nothing
+and deciding no neighbour's freeness waits for the fourth; the other two go."""
+R_SCAN = 2
+"""The pruning scan (the relaxed game) at every node."""
+R_CRITICAL = 3
+"""Choose the branching group by probing each of its pairings with a scan."""
+N_RULES = 4
+"""Length of ``opts``."""
+
+# --------------------------------------------------------------------------- search state: st
+
+S_DEPTH = 0
+"""Depth of the node the search stands on (the critical-group search), or the height of
+the stack (de Bondt's tree)."""
+S_STEP = 1
+"""What the critical-group search does next at that depth: enter the node, or try the
+next pairing of its branching group."""
+S_NODES = 2
+"""Nodes evaluated so far."""
+S_SCANS = 3
+"""Pruning scans run so far."""
+S_MOVES = 4
+"""Length of the clearing move list, once solved."""
+N_STATS = 5
+"""Length of ``st``."""
+
+# --------------------------------------------------------------------------- scratch: ws
+# For n tiles, G groups and a grid of C cells. The Mahjong apply keeps, for every tile,
+# the present tiles above it and on each side; a tile is free when the first count is 0
+# and one of the others is. The scan keeps counters of its own, so that it can start from
+# the apply's.
+
+W_ABOVE = 0
+"""``int32[n]``, Mahjong apply: present tiles above each tile."""
+W_ONE = 1
+"""``int32[n]``, Mahjong apply: present tiles on its first side."""
+W_TWO = 2
+"""``int32[n]``, Mahjong apply: present tiles on its second side."""
+W_QUEUE = 3
+"""``int32[n + G + 1]``, Mahjong apply: tiles that became free, in order (a playout
+queues a tile again)."""
+W_QUEUED = 4
+"""``uint8[n]``, Mahjong apply: the tiles in the queue."""
+W_GRID = 5
+"""``uint8[C]``, Shisen-Sho apply and pair test: the occupancy grid."""
+W_SCAN_PRESENT = 6
+"""``uint8[n]``, scan: its copy of the position."""
+W_SCAN_ABOVE = 7
+"""``int32[n]``, Mahjong scan: as :data:`W_ABOVE`."""
+W_SCAN_ONE = 8
+"""``int32[n]``, Mahjong scan: as :data:`W_ONE`."""
+W_SCAN_TWO = 9
+"""``int32[n]``, Mahjong scan: as :data:`W_TWO`."""
+W_SCAN_QUEUE = 10
+"""``int32[n + 1]``, Mahjong scan: as :data:`W_QUEUE`."""
+W_SCAN_QUEUED = 11
+"""``uint8[n]``, Mahjong scan: as :data:`W_QUEUED`; the Shisen-Sho scan keeps the tiles
+present at its start here."""
+W_OPENED = 12
+"""``uint8[G]``, scan: the groups that played their first pair."""
+W_FREE_SEEN = 13
+"""``int32[G]``, Mahjong scan: free tiles seen in each group not opened yet."""
+W_SCAN_GRID = 14
+"""``uint8[C]``, Shisen-Sho scan: its occupancy grid."""
+W_LEGAL = 15
+"""``int32[n * n // 2 + 2]``, playouts: the legal moves, as ``a * n + b``."""
+W_LIVE = 16
+"""``int32[MAX_GROUP]``, search: the present tiles of the group being probed."""
+W_PROBE_OK = 17
+"""``uint8[128]``, search: which pairings of that group survived their probe scan."""
+W_REMOVED = 18
+"""``int32[n + 1]``, Mahjong: tiles taken off whose removal is not propagated yet (the
+scan and the apply after a move find the move's two tiles in slots 0 and 1)."""
+W_GROUP_STACK = 19
+"""``int32[G + 1]``, Mahjong apply: the groups whose cleaning rules are to be tried."""
+W_GROUP_QUEUED = 20
+"""``uint8[G]``, Mahjong apply: the groups on that stack."""
+W_WEIGHT = 21
+"""``float64[G]``, search: the conflict weight of each group."""
+W_FOURS_ALIVE = 22
+"""``uint8[G + 2, G]``, search: per depth and group of four, the mask of its three
+pairings whose probe has not failed at an ancestor (255: not probed yet)."""
+W_RNG = 23
+"""``uint64[1]``, Mahjong playouts: the xorshift state."""
+N_WORKSPACE = 24
+"""Length of ``ws``."""
