@@ -1127,7 +1127,9 @@ def _mj_guided(gr, mj, sh, opts, count, rng, pres, partner, moves, ws):
                 ps[y] = 0
                 rs[0] = x
                 rs[1] = y
-                if _mj_scan_after_move(gr, mj, ps, partner, moves, opts, ws):
+                # _mj_scan_after_move's job, without its call layer: this runs once per
+                # candidate move, and every call passes the reference counts of ~40 arrays
+                if _mj_events(_SCAN_AFTER_MOVE, gr, mj, ps, partner, moves, 0, opts, ws) == 0:
                     break
                 x = -1
                 m -= 1
