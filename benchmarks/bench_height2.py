@@ -107,10 +107,8 @@ def main(argv: list[str] | None = None) -> int:
     sizes = QUICK_SIZES if args.quick else SIZES
     boards = args.boards or (2 if args.quick else 3)
     npb = args.nopeek_boards or (50 if args.quick else 300)
+    from mjsat.generate import planted_cycle_board, random_height2_board
     from mjsat.methods import solve
-    from mjsat.generate import random_height2_board
-
-    from mjsat.generate import planted_cycle_board
 
     warm = [random_height2_board(np.random.default_rng(0), n_tiles=16, solvable=True)]
     warm.append(planted_cycle_board(np.random.default_rng(0), n_tiles=16, cycle_length=4, group_sizes=(4,)))

@@ -42,7 +42,15 @@ from pathlib import Path
 from typing import Any
 
 from mjsat.board import MAX_COORD, MAX_LEVEL, Board, InvalidBoardError, InvalidLayoutError, Layout, Move, find_variant
-from mjsat.fileio import InputFileError, json_array_lines, parse_decimal, parse_json, read_text, text_lines, write_text_atomic
+from mjsat.fileio import (
+    InputFileError,
+    json_array_lines,
+    parse_decimal,
+    parse_json,
+    read_text,
+    text_lines,
+    write_text_atomic,
+)
 from mjsat.limits import MAX_TILES
 
 __all__ = [

@@ -37,7 +37,7 @@ from typing import Any
 from mjsat.board import GAMES, Board
 from mjsat.boardio import board_to_json
 from mjsat.fileio import write_text_atomic
-from mjsat.result import SOLVABLE, UNSOLVABLE, MethodNotApplicableError, SolveResult, SolverError
+from mjsat.result import SOLVABLE, UNSOLVABLE, MethodNotApplicableError, SolverError, SolveResult
 from mjsat.runs.boards import SeedRange, board_files
 from mjsat.runs.cluster import Runner
 
@@ -544,7 +544,7 @@ def run_crossval(
     t0 = time.perf_counter()
     labels = [m.label for m in methods]
     per = {m: MethodSummary(m) for m in labels}
-    both = {(a, b): 0 for a, b in itertools.combinations(labels, 2)}
+    both = dict.fromkeys(itertools.combinations(labels, 2), 0)
     agreed = dict(both)
     disagreements: list[Disagreement] = []
     per_source: dict[str, int] = {}

@@ -39,7 +39,7 @@ import networkx as nx
 import numpy as np
 
 from mjsat.board import Board, GroupId, Move, TileId, normalize_move
-from mjsat.result import SOLVABLE, UNSOLVABLE, MethodNotApplicableError, MjsatUnfeasible, SolveResult, SolverError
+from mjsat.result import SOLVABLE, UNSOLVABLE, MethodNotApplicableError, MjsatUnfeasible, SolverError, SolveResult
 
 __all__ = [
     "NotHeightTwoError",

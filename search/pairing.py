@@ -50,7 +50,7 @@ import dataclasses
 import itertools
 import time
 from collections.abc import Sequence
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -78,7 +78,7 @@ SH3D = 2
 """Kind of a geometry whose pair test is Shisen-Sho on the Mahjong grid (seed 002, 4.1)."""
 
 
-@lru_cache(maxsize=None)
+@cache
 def pairings(r: int) -> tuple[tuple[tuple[int, int], ...], ...]:
     """Every way to split ``r`` (even) items into pairs, as tuples of index pairs.
 

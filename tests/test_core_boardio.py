@@ -6,8 +6,7 @@ import json
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from mjsat.board import Layout, ShisenShoBoard
 from mjsat.boardio import (

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import numpy as np
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
+from naive import bfs_connectable
 
 from mjsat.board import Layout, ShisenShoBoard
 from mjsat.shisen import connectable
-from naive import bfs_connectable
 
 
 @settings(max_examples=400, deadline=None)

@@ -15,8 +15,8 @@ import itertools
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
+from naive import bfs_connectable
 
 from mjsat.board import Layout, ShisenShoBoard
 from mjsat.encoders import sat as sat_module
@@ -30,7 +30,6 @@ from mjsat.methods import solve
 from mjsat.reductions.shisen import shisen_from_stacks
 from mjsat.reductions.stacks import board_from_stacks
 from mjsat.replay import replay
-from naive import bfs_connectable
 
 # ---------------------------------------------------------------------------------------
 # boards and the exhaustive reference

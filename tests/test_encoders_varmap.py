@@ -7,6 +7,7 @@ import subprocess
 
 import pytest
 from pysat.formula import CNF
+from sat_boards import small_boards
 
 from mjsat import __version__
 from mjsat.encoders.dimacs import parse_solver_output
@@ -16,7 +17,6 @@ from mjsat.encoders.varmap import board_digest, default_map_path, read_map, writ
 from mjsat.fileio import InputFileError
 from mjsat.methods import solve
 from mjsat.replay import replay
-from sat_boards import small_boards
 
 
 def external_solver() -> list[str]:

@@ -16,9 +16,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
-
 from fuzz_inputs import (
     ASSIGNMENT_SEEDS,
     BUDGETS,
@@ -35,6 +32,8 @@ from fuzz_inputs import (
     read_or_refuse,
     write_input,
 )
+from hypothesis import given, strategies as st
+
 from mjsat.board import MAX_COORD, MAX_LEVEL, Layout, MahjongBoard, find_variant
 from mjsat.boardio import board_from_json_text, board_to_json, board_to_text, load_board, load_solution
 from mjsat.encoders.decoding import InvalidMapError

@@ -13,10 +13,10 @@ import pytest
 from click.testing import CliRunner
 
 from mjsat.cli import cli
+from mjsat.encoders.dimacs import dimacs_text
 from mjsat.game.teach import PAGE_MAX_TILES, FormulaLesson, Height2Lesson, LessonError
 from mjsat.game.teach_web import lesson_game
 from mjsat.game.web import GameSettings, ServerThread, Session
-from mjsat.encoders.dimacs import dimacs_text
 from mjsat.reductions.cnf import FormulaSyntaxError, satisfies
 from mjsat.reductions.families import random_3cnf
 from mjsat.replay import replay

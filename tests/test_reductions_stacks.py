@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 import numpy as np
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from mjsat.methods import solve
 from mjsat.reductions.cnf import normalize_3cnf

@@ -9,12 +9,11 @@ import pytest
 from click.testing import CliRunner
 
 from mjsat import methods as methods_mod
-from mjsat.board import KINDS
-from mjsat.methods import MethodInfo
-from mjsat.board import Layout
+from mjsat.board import KINDS, Layout
 from mjsat.cli import cli
 from mjsat.deal import deal_random
 from mjsat.fileio import InputFileError
+from mjsat.methods import MethodInfo
 from mjsat.runs.sample import SampleError, read_done, read_sample, sample, solve_deal, summarize
 from mjsat.runs.stats import wilson_interval
 

@@ -7,12 +7,12 @@ import itertools
 import numpy as np
 import pytest
 from click.testing import CliRunner
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from mjsat.board import Layout, MahjongBoard, ShisenShoBoard, TransposedMahjongBoard
 from mjsat.boardio import write_board
 from mjsat.cli import cli
+from mjsat.generate import height2_boards, planted_cycle_board, random_height2_board, stack_layout
 from mjsat.methods import solve
 from mjsat.ref import solve_ref
 from mjsat.replay import replay
@@ -28,7 +28,6 @@ from mjsat.search.height2 import (
     safe_matches,
     solve_height2,
 )
-from mjsat.generate import height2_boards, planted_cycle_board, random_height2_board, stack_layout
 
 
 def _canon(cycle):
