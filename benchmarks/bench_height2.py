@@ -61,7 +61,7 @@ def scaling(sizes: tuple[int, ...], boards: int, time_limit: float, methods: tup
             for s in range(boards):
                 board = _board(kind, n, s)
                 board.layout.is_isolated_stacks()  # the layout's relation tables, shared by both
-                board.layout.side_tables(("left", "right")).csr  # methods, built once before either is timed
+                _ = board.layout.side_tables(("left", "right")).csr  # methods, built once before either is timed
                 for m in methods:
                     per[m].append(_run(m, board, time_limit))
             row: dict[str, Any] = {"tiles": n, "kind": kind, "boards": boards}

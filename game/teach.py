@@ -507,7 +507,7 @@ class Height2Lesson:
         if strategy == "theorem5":
             game = play_game(b, Theorem5Strategy(), rng=np.random.default_rng(seed))
             moves = game.moves
-            guesses = {k: d for k, d in enumerate(game.decisions)}
+            guesses = dict(enumerate(game.decisions))
         elif strategy == "theorem7":
             try:
                 moves = clearing_sequence(b)

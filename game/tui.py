@@ -12,12 +12,12 @@ new game, ``q`` quit. Solvability checks and hints run in a worker thread that w
 from __future__ import annotations
 
 import colorsys
-from typing import Any
+from typing import Any, ClassVar
 
 from rich.style import Style
 from rich.text import Text
 from textual.app import App, ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.events import Click
 from textual.widget import Widget
 from textual.widgets import Footer, Input, Static
@@ -153,7 +153,7 @@ class GameApp(App[None]):
     #ask.shown { display: block; }
     """
 
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("left", "cursor(0, -1)", "left", show=False),
         Binding("right", "cursor(0, 1)", "right", show=False),
         Binding("up", "cursor(-1, 0)", "up", show=False),

@@ -193,7 +193,7 @@ _GROUP_KEY = re.compile(r"[+-]?[0-9]{1,19}")
 
 
 def _key_line(text: str, key: str) -> int | None:
-    m = re.search(r'"%s"\s*:' % re.escape(key), text)
+    m = re.search(rf'"{re.escape(key)}"\s*:', text)
     return text.count("\n", 0, m.start()) + 1 if m else None
 
 
@@ -397,7 +397,7 @@ def solution_from_text(text: str, path: PathLike = "<solution>") -> list[Move]:
     the move ``(1, 2)``.
     """
     s = text.lstrip()
-    if s.startswith("{") or s.startswith("["):
+    if s.startswith(("{", "[")):
         data = parse_json(text, path)
         key: str | None = None
         if isinstance(data, dict):

@@ -631,7 +631,7 @@ def _random_clear_order(
     """Remove two uniformly random free tiles of a blank stack layout at a time; restart
     when stuck (which happens only when the last two tiles form one stack)."""
     stacks = layout.stacks()
-    uncovers: dict[int, int] = {hi: lo for s in stacks for lo, hi in zip(s, s[1:])}
+    uncovers: dict[int, int] = {hi: lo for s in stacks for lo, hi in itertools.pairwise(s)}
     for _ in range(max_restarts):
         free = [s[-1] for s in stacks]
         order: list[tuple[int, int]] = []

@@ -517,7 +517,7 @@ class Layout:
     def stacks(self) -> list[list[TileId]]:
         """For a layout of columns (:meth:`is_columns`), the columns bottom to top, by position."""
         by_rc: dict[tuple[int, int], list[TileId]] = {}
-        for t, (r, c, l) in enumerate(self.positions):
+        for t, (r, c, _lev) in enumerate(self.positions):
             by_rc.setdefault((r, c), []).append(t)
         return [sorted(ts, key=lambda t: self.positions[t][2]) for _, ts in sorted(by_rc.items())]
 

@@ -22,6 +22,8 @@ References
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 
 __all__ = ["connectable", "connectable3d", "connecting_path", "connecting_path3d"]
@@ -205,7 +207,7 @@ def _fewest_turns(candidates: list[list[tuple[float, ...]]]) -> list[tuple[float
                 pts[-1] = p
                 continue
             pts.append(p)
-        length = sum(sum(abs(u - v) for u, v in zip(p, q)) for p, q in zip(pts, pts[1:]))
+        length = sum(sum(abs(u - v) for u, v in zip(p, q)) for p, q in itertools.pairwise(pts))
         key = (len(pts), length)
         if best is None or key < best[0]:
             best = (key, pts)

@@ -319,7 +319,7 @@ def _print_tables(report: Any) -> None:
     if len(report.methods) > 1:
         mt = Table(title="agreement: agreed / both decided")
         mt.add_column("", no_wrap=True)
-        for i, m in enumerate(report.methods):
+        for i in range(len(report.methods)):
             mt.add_column(f"({i + 1})", justify="right", no_wrap=True)
         for a in report.methods:
             row = []

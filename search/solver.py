@@ -330,7 +330,7 @@ def solve_search(
     for label, value in (("attempts", n_attempts), ("guided", n_guided)):
         if value < 0:
             raise ValueError(f"{label} must be >= 0, got {value}")
-    opts = dict(freeze=bool(freeze), loose=bool(loose), scan=bool(scan), critical=bool(critical), bondt=bool(bondt))
+    opts = {"freeze": bool(freeze), "loose": bool(loose), "scan": bool(scan), "critical": bool(critical), "bondt": bool(bondt)}
     if engine == "python":
         result = _run_python(geo, opts, (n_attempts, n_guided), seed, node_limit, deadline, stats)
     else:

@@ -395,7 +395,8 @@ def test_regression_coordinate_beyond_int64_json_and_text(tmp_path):
     q = write_input(tmp_path, "b.txt", f"{2**70} 0 0 1\n0 2 0 1\n")
     err = _error(q, lambda: load_board(q))
     assert err.line == 1 and "row" in err.message
-    core = pytest.raises(ValueError, Layout, [(2**70, 0, 0), (0, 2, 0)])
+    with pytest.raises(ValueError) as core:
+        Layout([(2**70, 0, 0), (0, 2, 0)])
     assert "row and col" in str(core.value)
 
 

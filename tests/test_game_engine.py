@@ -116,7 +116,7 @@ def test_undo_and_redo_restore_equal_states():
             with pytest.raises(UndoError, match="no undo left"):
                 game.undo()
         undone = len(game.redo_stack)
-        for k in range(undone):
+        for _ in range(undone):
             game.redo()
         assert game.state() == states[-1]
         with pytest.raises(UndoError, match="nothing to redo"):

@@ -174,7 +174,7 @@ def test_height2_plays_of_theorems_5_and_7(seed):
 
 def test_height2_lesson_refuses_other_boards():
     lesson = FormulaLesson.from_file(str(INSTANCES / "three-vars.cnf"))
-    with pytest.raises(LessonError, match="no height-two lesson: .*3 tiles or more"):
+    with pytest.raises(LessonError, match=r"no height-two lesson: .*3 tiles or more"):
         Height2Lesson(lesson.board, source="three-vars")
 
 

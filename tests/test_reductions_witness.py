@@ -224,5 +224,5 @@ def test_assignment_at_first_sat_reads_the_choice_off_a_prefix(target):
         assert set(got["heads"].values()) <= {"true", "false"}
         assert got["satisfied"] and got["clauses"] == [True] * 4
         assert assignment_at_first_sat(red, moves)["values"] == values  # the whole play reads the same
-    with pytest.raises(InvalidSolutionError, match="^move 1 "):  # a move that is not legal there
+    with pytest.raises(InvalidSolutionError, match=r"^move 1 "):  # a move that is not legal there
         assignment_at_first_sat(red, [moves[1]])

@@ -141,7 +141,7 @@ def test_refuses_other_boards_with_reasons():
     with pytest.raises(NotHeightTwoError, match="group 0 has 6"):
         solve_height2(six)
     half = MahjongBoard(Layout([(0, 0, 0), (0, 4, 0), (0, 2, 1), (0, 8, 0)]), [0, 1, 0, 1])
-    with pytest.raises(NotHeightTwoError, match="does not lie exactly|half-overlaps"):
+    with pytest.raises(NotHeightTwoError, match=r"does not lie exactly|half-overlaps"):
         solve_height2(half)
     shisen = ShisenShoBoard(Layout([(0, 0, 0), (0, 4, 0)]), [0, 0])
     with pytest.raises(NotHeightTwoError, match="shisen-sho"):
