@@ -262,8 +262,8 @@ def board_from_json_text(text: str, path: PathLike = "<json>", *, game: str | No
     for k, v in raw_names.items():
         if not (isinstance(v, str) and _GROUP_KEY.fullmatch(k) and GROUP_MIN <= int(k) <= GROUP_MAX):
             line = _key_line(text, "group_names")  # found only for the message
-            key = parse_decimal(path, line, k, '"group_names" key', GROUP_MIN, GROUP_MAX)
-            raise InputFileError(path, line, f'"group_names": the name of group {key} must be text, got {_short(v)}')
+            group = parse_decimal(path, line, k, '"group_names" key', GROUP_MIN, GROUP_MAX)
+            raise InputFileError(path, line, f'"group_names": the name of group {group} must be text, got {_short(v)}')
         names[int(k)] = v
     meta = data.get("meta", {})
     if not isinstance(meta, dict):
@@ -297,7 +297,8 @@ def _record_reader(text: str) -> Any:
         data = json.loads(text)
     except (json.JSONDecodeError, RecursionError):
         return None
-    target = RECORD_FORMATS.get(data.get("format")) if isinstance(data, dict) else None
+    fmt = data.get("format") if isinstance(data, dict) else None
+    target = RECORD_FORMATS.get(fmt) if isinstance(fmt, str) else None
     if target is None:
         return None
     module, _, func = target.partition(":")
@@ -421,16 +422,16 @@ def solution_from_text(text: str, path: PathLike = "<solution>") -> list[Move]:
         return moves
     moves = []
     for lineno, raw in enumerate(text_lines(text), 1):
-        line = raw.split("#", 1)[0].strip()
-        if not line:
+        entry = raw.split("#", 1)[0].strip()
+        if not entry:
             continue
-        m = _MOVE.fullmatch(line)
-        if m is None:
-            fields = re.split(r"[\s,]+", line)
-            if len(fields) != 2 and not re.fullmatch(r"[0-9]+-[0-9]+", line):
-                raise InputFileError(path, lineno, f"expected a move 'a b' (two tile indices), got {line[:40]!r}")
-            raise InputFileError(path, lineno, f"not a tile index (expected 'a b' with a, b >= 0): {line[:40]!r}")
-        a, b = m.group(1), m.group(2)
+        found = _MOVE.fullmatch(entry)
+        if found is None:
+            fields = re.split(r"[\s,]+", entry)
+            if len(fields) != 2 and not re.fullmatch(r"[0-9]+-[0-9]+", entry):
+                raise InputFileError(path, lineno, f"expected a move 'a b' (two tile indices), got {entry[:40]!r}")
+            raise InputFileError(path, lineno, f"not a tile index (expected 'a b' with a, b >= 0): {entry[:40]!r}")
+        a, b = found.group(1), found.group(2)
         moves.append(
             (
                 parse_decimal(path, lineno, a, "tile index", 0, _INDEX_MAX),

@@ -186,3 +186,14 @@ def test_a_saved_game_whose_moves_do_not_replay_is_refused(tmp_path):
     plain.write_text(board_to_json(deal))
     with pytest.raises(InputFileError, match="not a saved game"):
         load_record(plain)
+
+
+def test_a_format_that_is_not_text_is_an_input_error(tmp_path):
+    from mjsat.boardio import load_record
+
+    path = tmp_path / "odd.json"
+    path.write_text('{"format": ["mjsat-game"], "tiles": []}\n')
+    with pytest.raises(InputFileError, match="not a saved game"):
+        load_record(path)
+    with pytest.raises(InputFileError):
+        load_board(path)
