@@ -125,7 +125,7 @@ class FormulaLesson:
         if target not in TARGETS:
             raise LessonError(f"unknown target {target!r} (known: {', '.join(TARGETS)})")
         formula = normalize_3cnf(parse_formula(text, source))
-        tiles = stack_sizes(formula.n_vars, formula.n_clauses)["tiles"]
+        tiles: float = stack_sizes(formula.n_vars, formula.n_clauses)["tiles"]
         tiles *= {"rows": 7 / 3, "shisen-sho": 9, "shisen-rows": 9}.get(target, 1)
         if tiles > PAGE_MAX_TILES:
             raise LessonError(

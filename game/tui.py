@@ -110,11 +110,12 @@ class BoardView(Widget, can_focus=True):
         return text
 
     # -- moving the cursor
-    def visible(self) -> list[int]:
+    def visible_tiles(self) -> list[int]:
+        """The tiles seen from above, sorted."""
         return sorted(set(self.top_tiles().values()))
 
     def move_cursor(self, drow: int, dcol: int) -> None:
-        tiles = self.visible()
+        tiles = self.visible_tiles()
         if not tiles:
             self.cursor = None
             return
@@ -273,7 +274,7 @@ class GameApp(App[None]):
             out = self.game.pair(a, t)
             if out.played:
                 self.say("")
-                if view.cursor not in view.visible():
+                if view.cursor not in view.visible_tiles():
                     view.move_cursor(0, 1)
                 self.start_check()
             else:

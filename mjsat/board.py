@@ -172,7 +172,7 @@ class Board:
     def __init__(
         self,
         layout: Layout,
-        groups: Sequence[int],
+        groups: Sequence[int] | np.ndarray,
         *,
         names: Mapping[int, str] | None = None,
         meta: Mapping[str, Any] | None = None,

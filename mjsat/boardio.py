@@ -431,11 +431,11 @@ def solution_from_text(text: str, path: PathLike = "<solution>") -> list[Move]:
             if len(fields) != 2 and not re.fullmatch(r"[0-9]+-[0-9]+", entry):
                 raise InputFileError(path, lineno, f"expected a move 'a b' (two tile indices), got {entry[:40]!r}")
             raise InputFileError(path, lineno, f"not a tile index (expected 'a b' with a, b >= 0): {entry[:40]!r}")
-        a, b = found.group(1), found.group(2)
+        first, second = found.group(1), found.group(2)
         moves.append(
             (
-                parse_decimal(path, lineno, a, "tile index", 0, _INDEX_MAX),
-                parse_decimal(path, lineno, b, "tile index", 0, _INDEX_MAX),
+                parse_decimal(path, lineno, first, "tile index", 0, _INDEX_MAX),
+                parse_decimal(path, lineno, second, "tile index", 0, _INDEX_MAX),
             )
         )
     return moves

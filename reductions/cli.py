@@ -226,7 +226,7 @@ def witness_cmd(cnf_file: str, assignment: str | None, target: str, seed: int | 
         except WitnessError as exc:  # name the file the assignment came from (or the CNF's)
             where = assignment if assignment is not None and os.path.exists(assignment) else cnf_file
             raise InputFileError(where, None, str(exc)) from None
-    data = {
+    data: dict[str, Any] = {
         "assignment": [v if values.get(v, False) else -v for v in range(1, n + 1)],
         "assignment_source": source,
         "target": target,

@@ -245,8 +245,8 @@ class PythonSearch:
         if self.geo.kind == MAHJONG:
             return self.is_free(a, present) and self.is_free(b, present)
         if self.geo.kind == SH3D:
-            return connectable3d(self._occ(present), self.geo.cells[a], self.geo.cells[b])
-        return connectable(self._occ(present), self.geo.cells[a], self.geo.cells[b])
+            return connectable3d(self._occ(present), self.geo.cells[a], self.geo.cells[b])  # type: ignore[arg-type]  # cells: (row, col, lev) for SH3D, (row, col) otherwise
+        return connectable(self._occ(present), self.geo.cells[a], self.geo.cells[b])  # type: ignore[arg-type]  # cells: (row, col, lev) for SH3D, (row, col) otherwise
 
     def is_loose(self, t: int, present: bytearray) -> bool:
         """True iff the presence of ``t`` can never block another tile (seed 000).
@@ -357,7 +357,7 @@ class PythonSearch:
         occ = self._occ(pres)
         cells = self.geo.cells
         test = connectable3d if self.geo.kind == SH3D else connectable
-        return any(test(occ, cells[t], cells[u]) for u in tiles if u != t)
+        return any(test(occ, cells[t], cells[u]) for u in tiles if u != t)  # type: ignore[arg-type]  # cells: (row, col, lev) for SH3D, (row, col) otherwise
 
     def _probe(self, live: list[int], pairing: Sequence[tuple[int, int]], present: bytearray, partner: list[int]) -> bool:
         for i, j in pairing:
@@ -553,7 +553,7 @@ class PythonSearch:
             self.apply(present, partner, moves)
             if not any(present):
                 return moves
-            legal = []
+            legal: list[Move] = []
             for tiles in self.geo.members:
                 live = [t for t in tiles if present[t]]
                 if len(live) >= 2 and partner[live[0]] < 0:
