@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-
 import numpy as np
 import pytest
+from game_positions import saved_game
 from hypothesis import given, settings, strategies as st
 
 from mjsat.board import Layout, ShisenShoBoard
@@ -19,8 +19,6 @@ from mjsat.boardio import (
 )
 from mjsat.fileio import InputFileError
 from mjsat.generate import random_grid_board, random_small_board
-
-from game_positions import saved_game
 
 
 @settings(max_examples=60, deadline=None)

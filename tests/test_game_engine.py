@@ -7,6 +7,7 @@ import json
 
 import numpy as np
 import pytest
+from game_positions import SMALL, fatal_position
 
 from mjsat.board import find_variant
 from mjsat.deal import deal_random, deal_solvable
@@ -16,9 +17,6 @@ from mjsat.game.save import game_from_save_text, record_from_json_text, save_tex
 from mjsat.layouts import load_layout
 from mjsat.methods import solve
 from mjsat.replay import replay
-
-from game_positions import SMALL, fatal_position
-
 
 
 def _deal(rng, spec, game):
