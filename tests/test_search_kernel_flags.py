@@ -40,7 +40,10 @@ def test_kernel_tests_pass_without_jit():
     files = [str(TESTS / "test_search_kernels.py"), str(TESTS / "test_search_sh3d.py")]
     out = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:xdist", "-p", "no:cacheprovider", *files],
-        env=env, capture_output=True, text=True, timeout=3600,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=3600,
     )
     assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-2000:]
     assert " passed" in out.stdout

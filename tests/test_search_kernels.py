@@ -4,17 +4,15 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from kernel_states import kernel_args, random_state
+from naive import naive_free, naive_moves, naive_xorshift
 
 from mjsat.board import Layout, MahjongBoard
 from mjsat.generate import random_grid_board, random_small_board
-from mjsat.search import kernels as K
-from mjsat.search import kernels_shisen as KS
+from mjsat.search import kernels as K, kernels_shisen as KS
 from mjsat.search.config import W_ABOVE, W_ONE, W_REMOVED, W_SCAN_PRESENT, W_TWO
 from mjsat.search.pairing import PythonSearch, geometry
 from mjsat.shisen import connectable
-
-from kernel_states import kernel_args, random_state
-from naive import naive_free, naive_moves, naive_xorshift
 
 
 def _boards(seed: int, count: int):
