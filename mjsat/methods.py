@@ -21,12 +21,13 @@ import dataclasses
 import functools
 import importlib
 import inspect
+import sys
 import time
 from collections.abc import Callable
 from typing import Any
 
 from mjsat.board import KINDS, VARIANTS, Board
-from mjsat.replay import InvalidSolutionError, replay
+from mjsat.replay import InvalidSolutionError, check_solution
 from mjsat.result import SOLVABLE, MethodNotApplicableError, SolveResult, SolverError
 
 __all__ = [
@@ -133,9 +134,13 @@ METHODS: dict[str, MethodInfo] = {
 
 
 def _resolve(target: str) -> Any:
-    """The object ``"module:attribute"`` names (the module is imported once, by Python)."""
+    """The object ``"module:attribute"`` names (the module is imported on first use; later
+    calls read it from ``sys.modules`` without the import machinery)."""
     module, _, attr = target.partition(":")
-    return getattr(importlib.import_module(module), attr)
+    mod = sys.modules.get(module)
+    if mod is None:
+        mod = importlib.import_module(module)
+    return getattr(mod, attr)
 
 
 class UnknownMethodError(ValueError):
@@ -206,9 +211,9 @@ def check_options(method: str, options: dict[str, Any] | None = None) -> dict[st
     -----
     Imports the method's module; then :math:`O(k)` for ``k`` options plus the check.
     """
-    get_method(method)
-    given = {k: v for k, v in (options or {}).items() if v is not None}
-    accepted = method_options(method)
+    fn = get_method(method)
+    given = {k: v for k, v in options.items() if v is not None} if options else {}
+    accepted = _options_of(fn) if given else frozenset()
     extra = sorted(set(given) - accepted)
     if extra:
         raise MethodOptionError(
@@ -233,9 +238,12 @@ def prepare(method: str, options: dict[str, Any] | None = None) -> None:
     if info.plan is not None:
         from mjsat.plans import PLANS
 
+        done = []
         for step in PLANS[info.plan]:
-            if METHODS[step.method].plan is None:
-                prepare(step.method, dict(step.options))
+            sub = METHODS[step.method]
+            if sub.plan is None and sub.prepare is not None and (sub.prepare, step.options) not in done:
+                done.append((sub.prepare, step.options))
+                _resolve(sub.prepare)(**step.options)
         return
     if info.prepare is not None:
         _resolve(info.prepare)(**(options or {}))
@@ -297,16 +305,16 @@ def solve(
     if time_limit is not None and time_limit <= 0:
         raise ValueError(f"time limit must be positive, got {time_limit}")
     prepare(method, options)
-    deal = board.copy(stack=False) if board.move_stack else board
+    deal = board.copy(stack=False) if board.remaining() != len(board) else board
     before = deal.position_key()
     start = time.perf_counter()
     result = fn(deal, time_limit=time_limit, seed=seed, **options)
     result.seconds = time.perf_counter() - start
-    if deal.move_stack or deal.position_key() != before:
+    if deal.remaining() != len(deal) or deal.position_key() != before:
         raise SolverError(f"method {method!r} changed the board it was given (moves {deal.move_stack[:3]}...)")
     if result.status == SOLVABLE:
         try:
-            replay(board, result.moves)
+            check_solution(board, result.moves)
         except InvalidSolutionError as exc:
             raise SolverError(f"method {result.method!r} returned a wrong solution: {exc}") from exc
         result.verified = True

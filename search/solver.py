@@ -21,6 +21,7 @@ The wrapper validates the board, runs the phases in order and times each of them
 
 from __future__ import annotations
 
+import functools
 import logging
 import math
 import numbers
@@ -429,7 +430,7 @@ def _run_numba(
         stats["seconds_search"] = time.perf_counter() - t_pre
         if code != K.RUNNING:
             return dfs.result(code, stats, "")
-    rng = np.array([np.random.default_rng(seed).integers(1, 2**62)], dtype=np.uint64)
+    rng = np.array([_playout_state(seed)], dtype=np.uint64)
     pres = np.ones(n, dtype=np.uint8)
     partner = np.full(n, -1, dtype=np.int32)
     next_at, grant = max(8, plan[0] // 8), 2 * presearch
@@ -477,6 +478,13 @@ def _run_numba(
             break
     stats["seconds_search"] = stats.get("seconds_search", 0.0) + time.perf_counter() - t
     return dfs.result(code, stats, reason)
+
+
+@functools.lru_cache(maxsize=256)
+def _playout_state(seed: int) -> int:
+    """The first state of the kernels' random playouts for ``seed`` (drawn from
+    ``numpy.random.default_rng(seed)``; kept, as a generator costs more than a playout)."""
+    return int(np.random.default_rng(seed).integers(1, 2**62))
 
 
 class _Dfs:
