@@ -121,16 +121,21 @@ def check_solution(board: Board, moves: Sequence[Sequence[int]]) -> None:
         raise InvalidSolutionError(None, None, "the table check of the rules rejects a move list that replay accepts")
 
 
-def _counters(board: Board) -> tuple[tuple[int, ...], ...]:
-    """Per tile the number of tiles above it, on its first side and on its second side, then
-    the reverses: the tables of :func:`_clears_sides` (kept by the layout)."""
+def _counters(board: Board) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
+    """The tables of :func:`_clears_sides` (kept by the layout): the start values of three
+    counters per tile, ``c[t]`` (tiles above ``t``), ``c[n + t]`` (tiles on its first side)
+    and ``c[2n + t]`` (on its second side), and for each tile the counters its removal
+    lowers."""
     tables = board.rule_tables()
 
-    def build() -> tuple[tuple[int, ...], ...]:
-        return (
-            tuple(map(len, tables.above)), tuple(map(len, tables.one)), tuple(map(len, tables.two)),
-            tables.covered, tables.ones_of, tables.twos_of,
-        )  # fmt: skip
+    def build() -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
+        n = len(tables.above)
+        start = (*map(len, tables.above), *map(len, tables.one), *map(len, tables.two))
+        lowers = tuple(
+            (*tables.covered[t], *(n + o for o in tables.ones_of[t]), *(2 * n + o for o in tables.twos_of[t]))
+            for t in range(n)
+        )
+        return start, lowers
 
     return board.layout.memo(("replay-counters", tables.sides), build)  # type: ignore[no-any-return]
 
@@ -138,11 +143,12 @@ def _counters(board: Board) -> tuple[tuple[int, ...], ...]:
 def _clears_sides(board: Board, moves: Sequence[Sequence[int]]) -> bool:
     """Whether ``moves`` clear a ``"sides"`` board: each move names two present tiles of
     one group, each with no present tile above it and one side without a present tile
-    (counters of the present tiles above and beside every tile, updated per removal)."""
-    above0, one0, two0, covered, ones_of, twos_of = _counters(board)
-    above, one, two = list(above0), list(one0), list(two0)
+    (counters of the present tiles above and beside every tile, lowered per removal)."""
+    start, lowers = _counters(board)
+    c = list(start)
     groups = board.groups
     n = len(groups)
+    n2 = 2 * n
     present = bytearray(b"\x01") * n
     for m in moves:
         if len(m) != 2:
@@ -153,16 +159,13 @@ def _clears_sides(board: Board, moves: Sequence[Sequence[int]]) -> bool:
             return False
         if not (0 <= a < n and 0 <= b < n) or a == b or not (present[a] and present[b]):
             return False
-        if groups[a] != groups[b] or above[a] or above[b] or (one[a] and two[a]) or (one[b] and two[b]):
+        if groups[a] != groups[b] or c[a] or c[b] or (c[n + a] and c[n2 + a]) or (c[n + b] and c[n2 + b]):
             return False
         present[a] = present[b] = 0
-        for t in (a, b):
-            for o in covered[t]:
-                above[o] -= 1
-            for o in ones_of[t]:
-                one[o] -= 1
-            for o in twos_of[t]:
-                two[o] -= 1
+        for k in lowers[a]:
+            c[k] -= 1
+        for k in lowers[b]:
+            c[k] -= 1
     return not any(present)
 
 

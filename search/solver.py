@@ -162,18 +162,35 @@ def prior_conflict(board: Board, geo: Geometry | None = None) -> int | None:
     geo = geo or geometry(board)
     if geo.kind != MAHJONG:
         return None
-    desc = board.layout.descendants
-    for g, tiles in enumerate(geo.members):
-        if len(tiles) > 8:
-            continue
-        mask = 0
-        for t in tiles:
-            mask |= 1 << t
-        if not any(desc[t] & mask for t in tiles):
-            continue  # no tile of the group lies on another one: every pairing is fine
-        if not any(_pairing_ok(tiles, p, desc) for p in pairings(len(tiles))):
+    layout = board.layout
+    top, under = layout.memo(("search", "stacked-pairs"), lambda: _stacked_pairs(layout.descendants))
+    if not len(top):
+        return None
+    group = np.asarray(geo.group)
+    same = group[top] == group[under]
+    if not same.any():
+        return None  # no tile lies on a tile of its own group: every pairing is fine
+    desc = layout.descendants
+    for g in sorted(set(group[top[same]].tolist())):
+        tiles = geo.members[g]
+        if len(tiles) <= 8 and not any(_pairing_ok(tiles, p, desc) for p in pairings(len(tiles))):
             return g
     return None
+
+
+def _stacked_pairs(desc: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """``(top, under)``: every pair of tiles where ``under`` lies below ``top``, directly or
+    through other tiles (the bits of ``desc[top]``), as two int arrays."""
+    top, under = [], []
+    for t, mask in enumerate(desc):
+        u = 0
+        while mask:
+            if mask & 1:
+                top.append(t)
+                under.append(u)
+            mask >>= 1
+            u += 1
+    return np.array(top, dtype=np.intp), np.array(under, dtype=np.intp)
 
 
 # --------------------------------------------------------------------------- the wrapper
