@@ -171,19 +171,18 @@ def _clears_sides(board: Board, moves: Sequence[Sequence[int]]) -> bool:
 
 def _clears_grid(board: Board, moves: Sequence[Sequence[int]]) -> bool:
     """Whether ``moves`` clear a ``"grid-path"`` board (Shisen-Sho): each move names two
-    present tiles of one group joined by :func:`mjsat.shisen.connectable` on the occupancy
-    grid with its margin, built from the layout's grid tables."""
-    import numpy as np
-
-    from mjsat.shisen import connectable
+    present tiles of one group joined by :func:`mjsat.shisen.connectable_rows` on the
+    occupancy grid with its margin, built from the layout's grid tables."""
+    from mjsat.shisen import connectable_rows
 
     tables = board.rule_tables()
     cells = tables.cells
     groups = board.groups
     n = len(groups)
-    occ = np.zeros(tables.shape, dtype=bool)
-    for cell in cells:
-        occ[cell] = True
+    h, w = tables.shape
+    rows = [bytearray(w) for _ in range(h)]
+    for y, x in cells:
+        rows[y][x] = 1
     present = bytearray(b"\x01") * n
     for m in moves:
         if len(m) != 2:
@@ -194,10 +193,11 @@ def _clears_grid(board: Board, moves: Sequence[Sequence[int]]) -> bool:
             return False
         if not (0 <= a < n and 0 <= b < n) or a == b or not (present[a] and present[b]) or groups[a] != groups[b]:
             return False
-        if not connectable(occ, cells[a], cells[b]):
+        (ya, xa), (yb, xb) = cells[a], cells[b]
+        if not connectable_rows(rows, (ya, xa), (yb, xb)):
             return False
         present[a] = present[b] = 0
-        occ[cells[a]] = occ[cells[b]] = False
+        rows[ya][xa] = rows[yb][xb] = 0
     return not any(present)
 
 
