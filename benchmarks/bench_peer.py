@@ -15,8 +15,12 @@ CPU time of the whole ``mjsat solve BOARD`` process (``getrusage`` of the childr
 Prints mean, median, p90, p99 and max per layout and interpreter and writes
 ``benchmarks/results/peer.json``. Skips (exit 0) when the layout files are absent.
 
-Targets (issue 19, one core): turtle, ``solve(board, "auto")`` median at most 0.6 ms (the
-Python around the kernels at most 0.3 ms); bridge and ox no worse than before.
+The family ``shisen-small`` (issue 21): small Shisen-Sho boards (:func:`small_board`, seeds
+``0..N-1`` like the turtle), built before the clock, ``solve(board, "auto")`` only.
+
+Targets (one core): turtle, ``solve(board, "auto")`` median at most 0.6 ms (the Python around
+the kernels at most 0.3 ms); bridge and ox no worse than before; small Shisen-Sho boards
+median at most 0.1 ms.
 """
 
 from __future__ import annotations
@@ -36,7 +40,9 @@ from typing import Any
 
 RESULTS = Path(__file__).resolve().parent / "results"
 SOURCES = Path(__file__).resolve().parents[2] / "shared" / "layout-sources" / "xmahjongg"
-LAYOUTS = ("default", "bridge", "ox")
+SMALL = "shisen-small"
+"""The family of small Shisen-Sho boards (:func:`small_board`), measured with ``solve()`` only."""
+LAYOUTS = ("default", "bridge", "ox", SMALL)
 CHUNK = 50
 """Deals a worker runs before the other interpreter's worker takes its turn."""
 
@@ -56,6 +62,16 @@ def _layout(name: str) -> Any:
     return read_layout(SOURCES / name)
 
 
+def small_board(seed: int) -> Any:
+    """A small Shisen-Sho board (the family of issue 21): a random grid of at most 6 x 5
+    cells with holes, at most 20 tiles, groups of two and four (``random_grid_board``)."""
+    import numpy as np
+
+    from mjsat.generate import random_grid_board
+
+    return random_grid_board(np.random.default_rng(seed), max_tiles=20)
+
+
 def _worker() -> int:
     """Answer requests on stdin, one JSON line each: ``{"layout", "seeds"}`` -> per deal the
     status and CPU seconds of ``solve(board, "auto")``; ``{"write", "dir"}`` -> board files."""
@@ -67,6 +83,16 @@ def _worker() -> int:
     for line in sys.stdin:
         req = json.loads(line)
         name = req["layout"]
+        if name == SMALL:
+            boards = [small_board(seed) for seed in req["seeds"]]  # loaded before the clock
+            status, cpu = [], []
+            for board in boards:
+                c0 = time.process_time()
+                r = solve(board, "auto", time_limit=10.0)
+                cpu.append(time.process_time() - c0)
+                status.append(r.status)
+            print(json.dumps({"status": status, "cpu": cpu}), flush=True)
+            continue
         if name not in layouts:
             layouts[name] = _layout(name)
             for warm in range(4):  # load every kernel path outside the timings
@@ -169,7 +195,7 @@ def main(argv: list[str] | None = None) -> int:
     t_all = time.perf_counter()
     try:
         for name in args.layouts.split(","):
-            n = n_turtle if name == "default" else n_other
+            n = n_turtle if name in ("default", SMALL) else n_other
             got: list[dict[str, list[Any]]] = [{"status": [], "cpu": []} for _ in workers]
             for lo in range(0, n, CHUNK):
                 seeds = list(range(lo, min(n, lo + CHUNK)))
@@ -180,7 +206,7 @@ def main(argv: list[str] | None = None) -> int:
                     got[i]["cpu"] += res["cpu"]
             proc: list[list[float]] = [[] for _ in workers]
             proc_status: list[list[str]] = [[] for _ in workers]
-            if n_proc:
+            if n_proc and name != SMALL:
                 with tempfile.TemporaryDirectory() as tmp:
                     seeds = list(range(min(n_proc, n)))
                     workers[0].ask({"layout": name, "seeds": seeds, "write": tmp})
@@ -240,6 +266,10 @@ def _print(data: dict[str, Any]) -> None:
     if turtle:
         med = turtle["runs"][0]["solve"]["median_ms"]
         console.print(f"target: turtle solve() median <= 0.6 ms -> {'met' if med <= 0.6 else 'NOT met'} ({med:.2f} ms)")
+    small = data["layouts"].get(SMALL)
+    if small:
+        med = small["runs"][0]["solve"]["median_ms"]
+        console.print(f"target: small Shisen-Sho solve() median <= 0.1 ms -> {'met' if med <= 0.1 else 'NOT met'} ({med:.3f} ms)")
 
 
 if __name__ == "__main__":
