@@ -18,7 +18,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from typing import Any
+
 from mjsat.board import Board, Move, normalize_move
+from mjsat.shisen import connectable_rows
 
 __all__ = ["InvalidSolutionError", "replay", "first_illegal", "check_solution"]
 
@@ -173,16 +176,11 @@ def _clears_grid(board: Board, moves: Sequence[Sequence[int]]) -> bool:
     """Whether ``moves`` clear a ``"grid-path"`` board (Shisen-Sho): each move names two
     present tiles of one group joined by :func:`mjsat.shisen.connectable_rows` on the
     occupancy grid with its margin, built from the layout's grid tables."""
-    from mjsat.shisen import connectable_rows
-
     tables = board.rule_tables()
     cells = tables.cells
     groups = board.groups
     n = len(groups)
-    h, w = tables.shape
-    rows = [bytearray(w) for _ in range(h)]
-    for y, x in cells:
-        rows[y][x] = 1
+    rows = [bytearray(r) for r in board.layout.memo(("replay-rows", board.kind), lambda: _full_rows(tables))]
     present = bytearray(b"\x01") * n
     for m in moves:
         if len(m) != 2:
@@ -199,6 +197,15 @@ def _clears_grid(board: Board, moves: Sequence[Sequence[int]]) -> bool:
         present[a] = present[b] = 0
         rows[ya][xa] = rows[yb][xb] = 0
     return not any(present)
+
+
+def _full_rows(tables: Any) -> tuple[bytes, ...]:
+    """The occupancy grid of the full deal, margin included, as rows of bytes."""
+    h, w = tables.shape
+    rows = [bytearray(w) for _ in range(h)]
+    for y, x in tables.cells:
+        rows[y][x] = 1
+    return tuple(bytes(r) for r in rows)
 
 
 TABLE_CHECKS = {"sides": _clears_sides, "grid-path": _clears_grid}

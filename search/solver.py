@@ -577,5 +577,4 @@ def _run_bondt(K: Any, kind: Any, gr: Any, mj: Any, sh: Any, pt: Any, flags: np.
 
 
 def _moves(moves: np.ndarray, count: int) -> list[Move]:
-    m = moves[:count]
-    return list(zip(np.minimum(m[:, 0], m[:, 1]).tolist(), np.maximum(m[:, 0], m[:, 1]).tolist()))
+    return [(a, b) if a < b else (b, a) for a, b in moves[:count].tolist()]
