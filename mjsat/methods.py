@@ -7,8 +7,9 @@ never pays for numba or OR-Tools; a part that fails to import is an error), the 
 boards it decides, whether it is exhaustive, how its options are checked and which option
 values cross-validation runs. The plans that try several methods in turn (``auto``,
 ``exact``) are data in :mod:`mjsat.plans` and registered here as methods too. Every
-``solvable`` answer is replayed here before anyone sees it; an answer that fails replay is
-a bug and raises :class:`~mjsat.result.SolverError`. A method that does not cover a board
+``solvable`` answer is replayed here before anyone sees it
+(:func:`~mjsat.replay.check_solution`: the moves played by the game's rules on the layout's
+tables); an answer that fails replay is a bug and raises :class:`~mjsat.result.SolverError`. A method that does not cover a board
 (a game it has no model for, a shape outside its theorem) raises
 :class:`~mjsat.result.MethodNotApplicableError`, and nothing else for that; its options
 are checked without a board by :func:`check_options` (its :attr:`MethodInfo.check`), so

@@ -1,8 +1,12 @@
 """Replay: the one judge of every claimed solution.
 
-Every solver's answer passes through :func:`replay` before it is printed. It plays the
-moves one by one on a fresh copy of the board with the game's rules and names the first
-illegal move and why, or the tiles left when the board is not cleared.
+Every solver's answer passes through :func:`check_solution` before it is printed: the
+moves played on the layout's tables by the game's rules (counters of the tiles above and
+beside each tile for Mahjong, :func:`mjsat.shisen.connectable_rows` for Shisen-Sho), and
+:func:`replay` for the other games and for any move list the table check rejects.
+:func:`replay` plays the moves one by one on a fresh copy of the board with the board's
+rules and names the first illegal move and why, or the tiles left when the board is not
+cleared.
 
 >>> from mjsat.board import Layout, MahjongBoard
 >>> board = MahjongBoard(Layout([(0, 0, 0), (0, 2, 0), (0, 4, 0), (0, 6, 0)]), [0, 1, 1, 0])
