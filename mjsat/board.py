@@ -687,7 +687,7 @@ class ShisenShoMahjongBoard(_GridBoard):
       (those are empty, since the lower tile is playable) to a cell of the higher tile,
       every cell in between empty, turning at most once.
 
-    Seed 002 allows only one pillar line, so that two tiles of one level pair in three
+    [dB20]_ allows only one pillar line, so that two tiles of one level pair in three
     dimensions exactly when they pair within their level.
 
     A margin of one half-tile cell allows every path that a margin of one whole tile

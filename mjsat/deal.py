@@ -141,7 +141,7 @@ def deal_solvable(
 ) -> tuple[Board, list[Move]]:
     """A deal solvable by construction, with the order that clears it.
 
-    Seed 003, Algorithm 1: on a board whose tiles are all equal, remove random pairs of
+    [St07]_, Algorithm 1: on a board whose tiles are all equal, remove random pairs of
     free tiles until the board is clear (restart when stuck); then hand the removed pairs
     their groups in a random order. The returned order clears the returned board.
 

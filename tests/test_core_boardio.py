@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 
 import numpy as np
 import pytest
@@ -21,6 +20,8 @@ from mjsat.boardio import (
 )
 from mjsat.fileio import InputFileError
 from mjsat.generate import random_grid_board, random_small_board
+
+from game_positions import saved_game
 
 
 @settings(max_examples=60, deadline=None)
@@ -134,34 +135,10 @@ def test_layout_name_and_meta_survive(tmp_path):
     assert isinstance(again.layout, Layout)
 
 
-def _saved_game(tmp_path, moves_count=3, tamper=False):
-    """A save file of mjsat's game, written by hand (the format of mjsat.game.save)."""
-    from mjsat.deal import deal_solvable
-    from mjsat.layouts import load_layout
-
-    board, order = deal_solvable(load_layout("rect-4x3"), seed=2, game="shisen-sho")
-    moves = [list(m) for m in order[:moves_count]]
-    if tamper:
-        moves.append(list(order[0]))  # a tile already gone
-    data = {
-        "format": "mjsat-game",
-        "version": 1,
-        "board": json.loads(board_to_json(board)),
-        "moves": moves,
-        "undo": {"limit": 10, "left": 1},
-        "redo": [],
-        "hints": {"limit": 10, "used": 0},
-        "meta": {},
-    }
-    path = tmp_path / "game.anyname"
-    path.write_text(json.dumps(data))
-    return path, board, order
-
-
 def test_a_saved_game_loads_as_the_board_of_its_position(tmp_path):
     from mjsat.boardio import load_record
 
-    path, deal, order = _saved_game(tmp_path)
+    path, deal, order = saved_game(tmp_path)
     pos = load_board(path)
     played = deal.copy()
     for m in order[:3]:
@@ -178,7 +155,7 @@ def test_a_saved_game_loads_as_the_board_of_its_position(tmp_path):
 def test_a_saved_game_whose_moves_do_not_replay_is_refused(tmp_path):
     from mjsat.boardio import load_record
 
-    path, _, order = _saved_game(tmp_path, tamper=True)
+    path, _, order = saved_game(tmp_path, tamper=True)
     with pytest.raises(InputFileError, match=r"move 4 .* does not replay: tile \d+ already gone"):
         load_board(path)
     deal, moves = load_record(path, check=False)

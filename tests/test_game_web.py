@@ -46,9 +46,9 @@ def test_play_a_small_board_to_the_end_by_clicking(browser, worker):
 
 
 def test_undo_and_a_hint(browser, worker):
-    from test_game_engine import _fatal_position
+    from game_positions import fatal_position
 
-    board, fatal = _fatal_position()
+    board, fatal = fatal_position()
     start = board.copy()
     game = Game(board)
     session = Session(game, GameSettings(layout=board.layout.name, game=board.game), worker=worker)

@@ -175,6 +175,5 @@ def test_turtle_deal_is_decided():
 
     board = deal_random(load_layout("turtle"), seed=1, game="shisen-sho-3d")
     res = solve_search(board, time_limit=60)
-    assert res.status in ("solvable", "unsolvable")
-    if res.status == "solvable":
-        assert replay(board, res.moves).is_solved()
+    assert res.status == "solvable"  # seed 1 is solvable: the moves below prove it
+    assert replay(board, res.moves).is_solved()
