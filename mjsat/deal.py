@@ -158,7 +158,7 @@ def deal_solvable(
     rng = np.random.default_rng(seed)
     cls = find_variant(game)
     blank = cls(layout, [0] * len(layout))
-    for attempt in range(max_restarts + 1):
+    for attempt in range(max_restarts + 1):  # noqa: B007 (read after the loop: the restarts made)
         blank.reset()
         order = (_random_clear_order_scan if scan else _random_clear_order)(blank, rng)
         if order is not None:

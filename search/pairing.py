@@ -56,7 +56,7 @@ import dataclasses
 import itertools
 import time
 from collections.abc import Sequence
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -84,7 +84,7 @@ SH3D = 2
 """Kind of a geometry whose pair test is Shisen-Sho on the Mahjong grid ([dB20]_, section 4.1)."""
 
 
-@lru_cache(maxsize=None)
+@cache
 def pairings(r: int) -> tuple[tuple[tuple[int, int], ...], ...]:
     """Every way to split ``r`` (even) items into pairs, as tuples of index pairs.
 
@@ -251,8 +251,8 @@ class PythonSearch:
         if self.geo.kind == MAHJONG:
             return self.is_free(a, present) and self.is_free(b, present)
         if self.geo.kind == SH3D:
-            return connectable3d(self._occ(present), self.geo.cells[a], self.geo.cells[b])
-        return connectable(self._occ(present), self.geo.cells[a], self.geo.cells[b])
+            return connectable3d(self._occ(present), self.geo.cells[a], self.geo.cells[b])  # type: ignore[arg-type]  # cells: (row, col, lev) for SH3D, (row, col) otherwise
+        return connectable(self._occ(present), self.geo.cells[a], self.geo.cells[b])  # type: ignore[arg-type]  # cells: (row, col, lev) for SH3D, (row, col) otherwise
 
     def is_loose(self, t: int, present: bytearray) -> bool:
         """True iff the presence of ``t`` can never block another tile [GF05]_.
@@ -363,7 +363,7 @@ class PythonSearch:
         occ = self._occ(pres)
         cells = self.geo.cells
         test = connectable3d if self.geo.kind == SH3D else connectable
-        return any(test(occ, cells[t], cells[u]) for u in tiles if u != t)
+        return any(test(occ, cells[t], cells[u]) for u in tiles if u != t)  # type: ignore[arg-type]  # cells: (row, col, lev) for SH3D, (row, col) otherwise
 
     def _probe(self, live: list[int], pairing: Sequence[tuple[int, int]], present: bytearray, partner: list[int]) -> bool:
         for i, j in pairing:
@@ -559,7 +559,7 @@ class PythonSearch:
             self.apply(present, partner, moves)
             if not any(present):
                 return moves
-            legal = []
+            legal: list[Move] = []
             for tiles in self.geo.members:
                 live = [t for t in tiles if present[t]]
                 if len(live) >= 2 and partner[live[0]] < 0:

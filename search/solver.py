@@ -32,6 +32,7 @@ import logging
 import math
 import numbers
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -122,7 +123,7 @@ def default_attempts(geo: Geometry) -> int:
 
 # --------------------------------------------------------------------------- prior analysis
 
-def _pairing_ok(tiles: tuple[int, ...], pairing: Any, desc: list[int]) -> bool:
+def _pairing_ok(tiles: tuple[int, ...], pairing: Any, desc: Sequence[int]) -> bool:
     pairs = [(tiles[i], tiles[j]) for i, j in pairing]
     masks = []
     for a, b in pairs:
@@ -223,7 +224,8 @@ def _cache_is_cold() -> bool:
     """True when no compiled kernel of this package is in numba's on-disk cache."""
     from numba.core import config
 
-    root = Path(config.CACHE_DIR) if config.CACHE_DIR else Path(__file__).parent / "__pycache__"
+    cache_dir = getattr(config, "CACHE_DIR", "")  # set when numba reads its environment, unknown to mypy
+    root = Path(cache_dir) if cache_dir else Path(__file__).parent / "__pycache__"
     return not root.is_dir() or not any(root.rglob("kernels*.nbi"))
 
 
@@ -352,7 +354,7 @@ def solve_search(
     for label, value in (("attempts", n_attempts), ("guided", n_guided)):
         if value < 0:
             raise ValueError(f"{label} must be >= 0, got {value}")
-    opts = dict(freeze=bool(freeze), loose=bool(loose), scan=bool(scan), critical=bool(critical), bondt=bool(bondt))
+    opts = {"freeze": bool(freeze), "loose": bool(loose), "scan": bool(scan), "critical": bool(critical), "bondt": bool(bondt)}
     if engine == "python":
         result = _run_python(geo, opts, (n_attempts, n_guided), seed, node_limit, deadline, stats)
     else:
@@ -397,7 +399,7 @@ def _run_python(
     stats["seconds_attempts"] = time.perf_counter() - t
     t = time.perf_counter()
     try:
-        moves: list[Move] | None = search.search()
+        moves = search.search()
     except SearchLimit as lim:
         stats.update(nodes=search.nodes, scans=search.scans, seconds_search=time.perf_counter() - t)
         return SolveResult(UNKNOWN, "search", stats=stats, reason=lim.reason)

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from game_positions import saved_game
+from hypothesis import given, settings, strategies as st
 
 from mjsat.board import Layout, ShisenShoBoard
 from mjsat.boardio import (
@@ -20,8 +19,6 @@ from mjsat.boardio import (
 )
 from mjsat.fileio import InputFileError
 from mjsat.generate import random_grid_board, random_small_board
-
-from game_positions import saved_game
 
 
 @settings(max_examples=60, deadline=None)
@@ -164,3 +161,14 @@ def test_a_saved_game_whose_moves_do_not_replay_is_refused(tmp_path):
     plain.write_text(board_to_json(deal))
     with pytest.raises(InputFileError, match="not a saved game"):
         load_record(plain)
+
+
+def test_a_format_that_is_not_text_is_an_input_error(tmp_path):
+    from mjsat.boardio import load_record
+
+    path = tmp_path / "odd.json"
+    path.write_text('{"format": ["mjsat-game"], "tiles": []}\n')
+    with pytest.raises(InputFileError, match="not a saved game"):
+        load_record(path)
+    with pytest.raises(InputFileError):
+        load_board(path)

@@ -7,6 +7,7 @@ import json
 
 import numpy as np
 import pytest
+from game_positions import SMALL, fatal_position
 
 from mjsat.board import find_variant
 from mjsat.deal import deal_random, deal_solvable
@@ -16,9 +17,6 @@ from mjsat.game.save import game_from_save_text, record_from_json_text, save_tex
 from mjsat.layouts import load_layout
 from mjsat.methods import solve
 from mjsat.replay import replay
-
-from game_positions import SMALL, fatal_position
-
 
 
 def _deal(rng, spec, game):
@@ -109,7 +107,7 @@ def test_undo_and_redo_restore_equal_states():
             with pytest.raises(UndoError, match="no undo left"):
                 game.undo()
         undone = len(game.redo_stack)
-        for k in range(undone):
+        for _ in range(undone):
             game.redo()
         assert game.state() == states[-1]
         with pytest.raises(UndoError, match="nothing to redo"):

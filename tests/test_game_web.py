@@ -6,9 +6,7 @@ from __future__ import annotations
 import http.client
 import json
 
-from game_page import click_pair as _click_pair
-from game_page import open_page as _open
-from game_page import tiles_shown as _tiles
+from game_page import click_pair as _click_pair, open_page as _open, tiles_shown as _tiles
 
 from mjsat.deal import deal_solvable
 from mjsat.game.engine import Game
