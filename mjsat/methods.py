@@ -28,13 +28,8 @@ from collections.abc import Callable
 from typing import Any
 
 from mjsat.board import KINDS, VARIANTS, Board
-<<<<<<< HEAD
 from mjsat.replay import InvalidSolutionError, check_solution
-from mjsat.result import SOLVABLE, MethodNotApplicableError, SolveResult, SolverError
-=======
-from mjsat.replay import InvalidSolutionError, replay
 from mjsat.result import SOLVABLE, MethodNotApplicableError, SolverError, SolveResult
->>>>>>> main
 
 __all__ = [
     "MethodInfo",

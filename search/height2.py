@@ -42,13 +42,8 @@ from typing import Any
 import networkx as nx
 import numpy as np
 
-<<<<<<< HEAD
 from mjsat.board import Board, GroupId, Layout, Move, TileId, normalize_move
-from mjsat.result import SOLVABLE, UNSOLVABLE, MethodNotApplicableError, MjsatUnfeasible, SolveResult, SolverError
-=======
-from mjsat.board import Board, GroupId, Move, TileId, normalize_move
 from mjsat.result import SOLVABLE, UNSOLVABLE, MethodNotApplicableError, MjsatUnfeasible, SolverError, SolveResult
->>>>>>> main
 
 __all__ = [
     "NotHeightTwoError",
