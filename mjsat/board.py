@@ -585,9 +585,11 @@ class ShisenShoBoard(_GridBoard):
     def rule_tables(self) -> GridTables:
         """The grid cell of every tile, margin included, and the grid's shape (built once per layout)."""
 
-        def build() -> GridTables:
-            h, w = self.grid_shape
-            return GridTables(tuple((y + 1, x + 1) for y, x in self.cells), (h + 2, w + 2))
+        def build() -> GridTables:  # from the bounds, without the board's own cached cells
+            r0, c0, r1, c1 = self.layout.bounds()
+            h, w = (r1 - r0 + 1) // 2, (c1 - c0 + 1) // 2
+            cells = tuple(((r - r0) // 2 + 1, (c - c0) // 2 + 1) for r, c, _ in self.layout.positions)
+            return GridTables(cells, (h + 2, w + 2))
 
         return self.layout.memo(("grid-tables", self.kind), build)
 

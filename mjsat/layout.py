@@ -464,7 +464,10 @@ class Layout:
         return [counts.get(l, 0) for l in range(self.levels)]
 
     def bounds(self) -> tuple[int, int, int, int]:
-        """``(min_row, min_col, max_row, max_col)`` of the covered cells."""
+        """``(min_row, min_col, max_row, max_col)`` of the covered cells (computed once)."""
+        return self.memo(("bounds",), self._bounds)
+
+    def _bounds(self) -> tuple[int, int, int, int]:
         if not self.positions:
             return (0, 0, -1, -1)
         rows = [p[0] for p in self.positions]

@@ -7,8 +7,9 @@ never pays for numba or OR-Tools; a part that fails to import is an error), the 
 boards it decides, whether it is exhaustive, how its options are checked and which option
 values cross-validation runs. The plans that try several methods in turn (``auto``,
 ``exact``) are data in :mod:`mjsat.plans` and registered here as methods too. Every
-``solvable`` answer is replayed here before anyone sees it; an answer that fails replay is
-a bug and raises :class:`~mjsat.result.SolverError`. A method that does not cover a board
+``solvable`` answer is replayed here before anyone sees it
+(:func:`~mjsat.replay.check_solution`: the moves played by the game's rules on the layout's
+tables); an answer that fails replay is a bug and raises :class:`~mjsat.result.SolverError`. A method that does not cover a board
 (a game it has no model for, a shape outside its theorem) raises
 :class:`~mjsat.result.MethodNotApplicableError`, and nothing else for that; its options
 are checked without a board by :func:`check_options` (its :attr:`MethodInfo.check`), so
@@ -21,12 +22,13 @@ import dataclasses
 import functools
 import importlib
 import inspect
+import sys
 import time
 from collections.abc import Callable
 from typing import Any
 
 from mjsat.board import KINDS, VARIANTS, Board
-from mjsat.replay import InvalidSolutionError, replay
+from mjsat.replay import InvalidSolutionError, check_solution
 from mjsat.result import SOLVABLE, MethodNotApplicableError, SolverError, SolveResult
 
 __all__ = [
@@ -133,9 +135,13 @@ METHODS: dict[str, MethodInfo] = {
 
 
 def _resolve(target: str) -> Any:
-    """The object ``"module:attribute"`` names (the module is imported once, by Python)."""
+    """The object ``"module:attribute"`` names (the module is imported on first use; later
+    calls read it from ``sys.modules`` without the import machinery)."""
     module, _, attr = target.partition(":")
-    return getattr(importlib.import_module(module), attr)
+    mod = sys.modules.get(module)
+    if mod is None:
+        mod = importlib.import_module(module)
+    return getattr(mod, attr)
 
 
 class UnknownMethodError(ValueError):
@@ -206,9 +212,9 @@ def check_options(method: str, options: dict[str, Any] | None = None) -> dict[st
     -----
     Imports the method's module; then :math:`O(k)` for ``k`` options plus the check.
     """
-    get_method(method)
-    given = {k: v for k, v in (options or {}).items() if v is not None}
-    accepted = method_options(method)
+    fn = get_method(method)
+    given = {k: v for k, v in options.items() if v is not None} if options else {}
+    accepted = _options_of(fn) if given else frozenset()
     extra = sorted(set(given) - accepted)
     if extra:
         raise MethodOptionError(
@@ -233,9 +239,12 @@ def prepare(method: str, options: dict[str, Any] | None = None) -> None:
     if info.plan is not None:
         from mjsat.plans import PLANS
 
+        done = []
         for step in PLANS[info.plan]:
-            if METHODS[step.method].plan is None:
-                prepare(step.method, dict(step.options))
+            sub = METHODS[step.method]
+            if sub.plan is None and sub.prepare is not None and (sub.prepare, step.options) not in done:
+                done.append((sub.prepare, step.options))
+                _resolve(sub.prepare)(**step.options)
         return
     if info.prepare is not None:
         _resolve(info.prepare)(**(options or {}))
@@ -297,16 +306,16 @@ def solve(
     if time_limit is not None and time_limit <= 0:
         raise ValueError(f"time limit must be positive, got {time_limit}")
     prepare(method, options)
-    deal = board.copy(stack=False) if board.move_stack else board
+    deal = board.copy(stack=False) if board.remaining() != len(board) else board
     before = deal.position_key()
     start = time.perf_counter()
     result = fn(deal, time_limit=time_limit, seed=seed, **options)
     result.seconds = time.perf_counter() - start
-    if deal.move_stack or deal.position_key() != before:
+    if deal.remaining() != len(deal) or deal.position_key() != before:
         raise SolverError(f"method {method!r} changed the board it was given (moves {deal.move_stack[:3]}...)")
     if result.status == SOLVABLE:
         try:
-            replay(board, result.moves)
+            check_solution(board, result.moves)
         except InvalidSolutionError as exc:
             raise SolverError(f"method {result.method!r} returned a wrong solution: {exc}") from exc
         result.verified = True

@@ -217,6 +217,8 @@ def check_auto_options(
             raise PlanOptionError(f"auto: the search budget must be positive ({label}={value!r})")
     if plan_steps is not None and not isinstance(plan_steps, str):
         raise UnknownPlanStepError(f"auto: plan_steps is a comma-separated list of steps, got {plan_steps!r}")
+    if node_limit is None and search_seconds is None and not plan_steps:
+        return AUTO
     steps = AUTO
     if plan_steps:
         steps = _steps_named([s.strip() for s in plan_steps.split(",") if s.strip()], AUTO)
@@ -311,7 +313,7 @@ def run_plan(
 
     def decided(step: Step, res: SolveResult) -> SolveResult:
         stats = {"decided_by": step.label, "steps": tried, "inner": res.stats}
-        return SolveResult(res.status, name, moves=list(res.moves), stats=stats, certified=res.certified, reason=res.reason)
+        return SolveResult(res.status, name, moves=res.moves, stats=stats, certified=res.certified, reason=res.reason)
 
     i = 0
     out_of_time = False

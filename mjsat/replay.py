@@ -1,8 +1,12 @@
 """Replay: the one judge of every claimed solution.
 
-Every solver's answer passes through :func:`replay` before it is printed. It plays the
-moves one by one on a fresh copy of the board with the game's rules and names the first
-illegal move and why, or the tiles left when the board is not cleared.
+Every solver's answer passes through :func:`check_solution` before it is printed: the
+moves played on the layout's tables by the game's rules (counters of the tiles above and
+beside each tile for Mahjong, :func:`mjsat.shisen.connectable_rows` for Shisen-Sho), and
+:func:`replay` for the other games and for any move list the table check rejects.
+:func:`replay` plays the moves one by one on a fresh copy of the board with the board's
+rules and names the first illegal move and why, or the tiles left when the board is not
+cleared.
 
 >>> from mjsat.board import Layout, MahjongBoard
 >>> board = MahjongBoard(Layout([(0, 0, 0), (0, 2, 0), (0, 4, 0), (0, 6, 0)]), [0, 1, 1, 0])
@@ -18,9 +22,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from mjsat.board import Board, Move, normalize_move
+from typing import Any
 
-__all__ = ["InvalidSolutionError", "replay", "first_illegal"]
+from mjsat.board import Board, Move, normalize_move
+from mjsat.shisen import connectable_rows
+
+__all__ = ["InvalidSolutionError", "replay", "first_illegal", "check_solution"]
 
 
 class InvalidSolutionError(ValueError):
@@ -93,6 +100,120 @@ def replay(board: Board, moves: Iterable[Sequence[int]], *, require_clear: bool 
             None, None, f"board not cleared: {b.remaining()} tiles left after {count} moves"
         )
     return b
+
+
+def check_solution(board: Board, moves: Sequence[Sequence[int]]) -> None:
+    """Check that ``moves`` clear ``board`` from its full deal, as :func:`replay` does.
+
+    The games whose rules have a table check (:data:`TABLE_CHECKS`, by
+    :attr:`~mjsat.board.Board.kind`) play the moves on the layout's tables (the same
+    relations the board's rules read) without building a board; a move list they reject,
+    and every other game, goes through :func:`replay`, which names the first illegal move.
+
+    Raises
+    ------
+    InvalidSolutionError
+        As :func:`replay`.
+
+    Notes
+    -----
+    ``"sides"`` games: :math:`O(m + e)` for ``m`` moves and ``e`` entries of the layout's
+    relations; ``"grid-path"``: :math:`O(m (h + w)^2)`.
+    """
+    check = TABLE_CHECKS.get(board.kind)
+    if check is not None and check(board, moves):
+        return
+    replay(board, moves)
+    if check is not None:
+        raise InvalidSolutionError(None, None, "the table check of the rules rejects a move list that replay accepts")
+
+
+def _counters(board: Board) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
+    """The tables of :func:`_clears_sides` (kept by the layout): the start values of three
+    counters per tile, ``c[t]`` (tiles above ``t``), ``c[n + t]`` (tiles on its first side)
+    and ``c[2n + t]`` (on its second side), and for each tile the counters its removal
+    lowers."""
+    tables = board.rule_tables()
+
+    def build() -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
+        n = len(tables.above)
+        start = (*map(len, tables.above), *map(len, tables.one), *map(len, tables.two))
+        lowers = tuple(
+            (*tables.covered[t], *(n + o for o in tables.ones_of[t]), *(2 * n + o for o in tables.twos_of[t]))
+            for t in range(n)
+        )
+        return start, lowers
+
+    return board.layout.memo(("replay-counters", tables.sides), build)  # type: ignore[no-any-return]
+
+
+def _clears_sides(board: Board, moves: Sequence[Sequence[int]]) -> bool:
+    """Whether ``moves`` clear a ``"sides"`` board: each move names two present tiles of
+    one group, each with no present tile above it and one side without a present tile
+    (counters of the present tiles above and beside every tile, lowered per removal)."""
+    start, lowers = _counters(board)
+    c = list(start)
+    groups = board.groups
+    n = len(groups)
+    n2 = 2 * n
+    present = bytearray(b"\x01") * n
+    for m in moves:
+        if len(m) != 2:
+            return False
+        try:
+            a, b = int(m[0]), int(m[1])
+        except (TypeError, ValueError):
+            return False
+        if not (0 <= a < n and 0 <= b < n) or a == b or not (present[a] and present[b]):
+            return False
+        if groups[a] != groups[b] or c[a] or c[b] or (c[n + a] and c[n2 + a]) or (c[n + b] and c[n2 + b]):
+            return False
+        present[a] = present[b] = 0
+        for k in lowers[a]:
+            c[k] -= 1
+        for k in lowers[b]:
+            c[k] -= 1
+    return not any(present)
+
+
+def _clears_grid(board: Board, moves: Sequence[Sequence[int]]) -> bool:
+    """Whether ``moves`` clear a ``"grid-path"`` board (Shisen-Sho): each move names two
+    present tiles of one group joined by :func:`mjsat.shisen.connectable_rows` on the
+    occupancy grid with its margin, built from the layout's grid tables."""
+    tables = board.rule_tables()
+    cells = tables.cells
+    groups = board.groups
+    n = len(groups)
+    rows = [bytearray(r) for r in board.layout.memo(("replay-rows", board.kind), lambda: _full_rows(tables))]
+    present = bytearray(b"\x01") * n
+    for m in moves:
+        if len(m) != 2:
+            return False
+        try:
+            a, b = int(m[0]), int(m[1])
+        except (TypeError, ValueError):
+            return False
+        if not (0 <= a < n and 0 <= b < n) or a == b or not (present[a] and present[b]) or groups[a] != groups[b]:
+            return False
+        (ya, xa), (yb, xb) = cells[a], cells[b]
+        if not connectable_rows(rows, (ya, xa), (yb, xb)):
+            return False
+        present[a] = present[b] = 0
+        rows[ya][xa] = rows[yb][xb] = 0
+    return not any(present)
+
+
+def _full_rows(tables: Any) -> tuple[bytes, ...]:
+    """The occupancy grid of the full deal, margin included, as rows of bytes."""
+    h, w = tables.shape
+    rows = [bytearray(w) for _ in range(h)]
+    for y, x in tables.cells:
+        rows[y][x] = 1
+    return tuple(bytes(r) for r in rows)
+
+
+TABLE_CHECKS = {"sides": _clears_sides, "grid-path": _clears_grid}
+"""The table checks of :func:`check_solution` by :attr:`~mjsat.board.Board.kind`."""
 
 
 def normalize_moves(moves: Iterable[Sequence[int]]) -> list[Move]:

@@ -42,7 +42,7 @@ from typing import Any
 import networkx as nx
 import numpy as np
 
-from mjsat.board import Board, GroupId, Move, TileId, normalize_move
+from mjsat.board import Board, GroupId, Layout, Move, TileId, normalize_move
 from mjsat.result import SOLVABLE, UNSOLVABLE, MethodNotApplicableError, MjsatUnfeasible, SolverError, SolveResult
 
 __all__ = [
@@ -91,8 +91,12 @@ class _Stacks:
 
 def _not_isolated_reason(board: Board) -> str:
     """Why the layout is not isolated stacks, naming the first tile at fault (read off the
-    layout's CSR tables, so a large layout builds no tuples)."""
-    lay = board.layout
+    layout's CSR tables, so a large layout builds no tuples; kept by the layout, as ``auto``
+    asks on every deal)."""
+    return board.layout.memo(("height2", "not-isolated"), lambda: _not_isolated(board.layout))
+
+
+def _not_isolated(lay: Layout) -> str:
     for side in ("left", "right", "front", "rear"):
         ptr, idx = lay.csr(side)
         if ptr[-1]:

@@ -27,6 +27,7 @@ References
 
 from __future__ import annotations
 
+import functools
 import logging
 import math
 import numbers
@@ -167,18 +168,35 @@ def prior_conflict(board: Board, geo: Geometry | None = None) -> int | None:
     geo = geo or geometry(board)
     if geo.kind != MAHJONG:
         return None
-    desc = board.layout.descendants
-    for g, tiles in enumerate(geo.members):
-        if len(tiles) > 8:
-            continue
-        mask = 0
-        for t in tiles:
-            mask |= 1 << t
-        if not any(desc[t] & mask for t in tiles):
-            continue  # no tile of the group lies on another one: every pairing is fine
-        if not any(_pairing_ok(tiles, p, desc) for p in pairings(len(tiles))):
+    layout = board.layout
+    top, under = layout.memo(("search", "stacked-pairs"), lambda: _stacked_pairs(layout.descendants))
+    if not len(top):
+        return None
+    group = np.asarray(geo.group)
+    same = group[top] == group[under]
+    if not same.any():
+        return None  # no tile lies on a tile of its own group: every pairing is fine
+    desc = layout.descendants
+    for g in sorted(set(group[top[same]].tolist())):
+        tiles = geo.members[g]
+        if len(tiles) <= 8 and not any(_pairing_ok(tiles, p, desc) for p in pairings(len(tiles))):
             return g
     return None
+
+
+def _stacked_pairs(desc: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """``(top, under)``: every pair of tiles where ``under`` lies below ``top``, directly or
+    through other tiles (the bits of ``desc[top]``), as two int arrays."""
+    top, under = [], []
+    for t, mask in enumerate(desc):
+        u = 0
+        while mask:
+            if mask & 1:
+                top.append(t)
+                under.append(u)
+            mask >>= 1
+            u += 1
+    return np.array(top, dtype=np.intp), np.array(under, dtype=np.intp)
 
 
 # --------------------------------------------------------------------------- the wrapper
@@ -424,7 +442,7 @@ def _run_numba(
         stats["seconds_search"] = time.perf_counter() - t_pre
         if code != K.RUNNING:
             return dfs.result(code, stats, "")
-    rng = np.array([np.random.default_rng(seed).integers(1, 2**62)], dtype=np.uint64)
+    rng = np.array([_playout_state(seed)], dtype=np.uint64)
     pres = np.ones(n, dtype=np.uint8)
     partner = np.full(n, -1, dtype=np.int32)
     next_at, grant = max(8, plan[0] // 8), 2 * presearch
@@ -472,6 +490,13 @@ def _run_numba(
             break
     stats["seconds_search"] = stats.get("seconds_search", 0.0) + time.perf_counter() - t
     return dfs.result(code, stats, reason)
+
+
+@functools.lru_cache(maxsize=256)
+def _playout_state(seed: int) -> int:
+    """The first state of the kernels' random playouts for ``seed`` (drawn from
+    ``numpy.random.default_rng(seed)``; kept, as a generator costs more than a playout)."""
+    return int(np.random.default_rng(seed).integers(1, 2**62))
 
 
 class _Dfs:
@@ -547,5 +572,4 @@ def _run_bondt(K: Any, kind: Any, gr: Any, mj: Any, sh: Any, pt: Any, flags: np.
 
 
 def _moves(moves: np.ndarray, count: int) -> list[Move]:
-    m = moves[:count]
-    return list(zip(np.minimum(m[:, 0], m[:, 1]).tolist(), np.maximum(m[:, 0], m[:, 1]).tolist()))
+    return [(a, b) if a < b else (b, a) for a, b in moves[:count].tolist()]

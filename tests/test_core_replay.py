@@ -82,3 +82,58 @@ def test_solve_rejects_a_wrong_solver_answer(monkeypatch):
         solve(BOARD, "liar", encoding="x")
     with pytest.raises(ValueError, match="unknown method"):
         solve(BOARD, "nope")
+
+
+def _moves_to_try(board, rng):
+    """A legal playout of ``board`` (to the end or a dead end), then variants of it: cut
+    short, two moves swapped, a move repeated, one tile changed, the tiles of a move reversed."""
+    b = board.copy(stack=False)
+    moves = []
+    while True:
+        legal = sorted(b.legal_moves)
+        if not legal:
+            break
+        m = legal[int(rng.integers(len(legal)))]
+        b.push(m)
+        moves.append(m)
+    out = [moves, moves[:-1], [(b_, a_) for a_, b_ in moves]]
+    if len(moves) >= 2:
+        i, j = sorted(rng.choice(len(moves), 2, replace=False).tolist())
+        swapped = list(moves)
+        swapped[i], swapped[j] = swapped[j], swapped[i]
+        out += [swapped, moves + [moves[0]], moves[:1] + moves]
+    if moves:
+        i = int(rng.integers(len(moves)))
+        changed = list(moves)
+        changed[i] = (changed[i][0], int(rng.integers(len(board) + 1)))
+        out.append(changed)
+    return out
+
+
+@pytest.mark.parametrize("game", ["mahjong", "mahjong-transposed", "shisen-sho", "shisen-sho-3d"])
+def test_the_table_check_agrees_with_replay(game):
+    """check_solution (the rules on the layout's tables) accepts exactly what replay accepts."""
+    import numpy as np
+
+    from mjsat.generate import random_small_board
+    from mjsat.replay import check_solution
+
+    rng = np.random.default_rng(11)
+    seen = {True: 0, False: 0}
+    for _ in range(150):
+        board = random_small_board(rng, game=game, max_tiles=14)
+        for moves in _moves_to_try(board, rng):
+            try:
+                replay(board, moves)
+                plain = True
+            except InvalidSolutionError:
+                plain = False
+            try:
+                check_solution(board, moves)
+                table = True
+            except InvalidSolutionError as exc:
+                table = False
+                assert exc.index is not None or "not cleared" in str(exc)
+            assert plain == table, (board, moves)
+            seen[plain] += 1
+    assert seen[True] > 20 and seen[False] > 100, seen

@@ -211,3 +211,35 @@ def test_a_cold_kernel_cache_does_not_eat_the_time_limit(tmp_path):
     assert out.returncode == 0, out.stderr
     assert out.stdout.startswith("solvable"), out.stdout
     assert "compiling the numba kernels" in out.stderr
+
+
+def _prior_by_masks(board):
+    """The prior analysis group by group with bit masks (the reference of prior_conflict)."""
+    from mjsat.search.pairing import pairings
+    from mjsat.search.solver import _pairing_ok
+
+    geo = geometry(board)
+    desc = board.layout.descendants
+    for g, tiles in enumerate(geo.members):
+        mask = sum(1 << t for t in tiles)
+        if len(tiles) <= 8 and any(desc[t] & mask for t in tiles):
+            if not any(_pairing_ok(tiles, p, desc) for p in pairings(len(tiles))):
+                return g
+    return None
+
+
+def test_prior_conflict_agrees_with_the_group_by_group_masks():
+    from mjsat.deal import deal_random
+    from mjsat.generate import random_small_board
+    from mjsat.layouts import load_layout
+
+    rng = np.random.default_rng(8)
+    found = 0
+    cases = [random_small_board(rng, max_tiles=14, max_levels=4, group_sizes=(2, 4, 6)) for _ in range(400)]
+    turtle = load_layout("turtle")
+    cases += [deal_random(turtle, seed=s) for s in range(300)]
+    for board in cases:
+        got = prior_conflict(board)
+        assert got == _prior_by_masks(board), board
+        found += got is not None
+    assert found >= 5
