@@ -279,6 +279,50 @@ def test_necessary_before_on_seeded_locked_boards():
     assert counts["precedence"] >= 10 and counts["dropped"] >= 3 and counts["refuted"] >= 8, counts
 
 
+def check_necessary_rules(board: ShisenShoBoard, graph: MoveGraph, locked: bool, held: bool):
+    """:func:`check_necessary` with the locked-set rules (4 and 5) on or off."""
+    raw = requirements(board, simplify=False)
+    nec = necessary_before(board, raw, locked=locked, held=held)
+    if nec.unsolvable:
+        assert not graph.solvable, (board.cells, board.groups, locked, held, nec.unsolvable)
+        return nec
+    for state, (a, b) in graph.good_moves:
+        for t in (a, b):
+            assert nec.before[t] & state == 0, (board.cells, board.groups, locked, held, (a, b), t)
+    return nec
+
+
+@settings(max_examples=150, deadline=None)
+@given(board=small_boards(), locked=st.booleans(), held=st.booleans())
+def test_locked_set_rules_hold_in_every_clearing(board, locked, held):
+    check_necessary_rules(board, MoveGraph(board), locked, held)
+
+
+def test_locked_set_rules_refute_full_boards_like_the_search():
+    """Random full 8 x 12 boards of groups of four (too big for the move graph): rules 4
+    and 5 refute a board only when the search finds it unsolvable, each rule refutes
+    boards the rules before it miss, and rule 5 only adds precedences."""
+    from mjsat.deal import deal_random
+    from mjsat.layouts import load_layout
+
+    layout = load_layout("rect-12x8")
+    configs = ((False, False), (True, False), (True, True))
+    refuted = dict.fromkeys(configs, 0)
+    for seed in range(60):
+        board = deal_random(layout, seed=seed, game="shisen-sho")
+        raw = requirements(board, simplify=False)
+        necs = {cfg: necessary_before(board, raw, locked=cfg[0], held=cfg[1]) for cfg in configs}
+        if any(nec.unsolvable for nec in necs.values()):
+            assert solve(board, "search", time_limit=60).status == "unsolvable", seed
+        for cfg, nec in necs.items():
+            refuted[cfg] += bool(nec.unsolvable)
+        plain, both = necs[(True, False)], necs[(True, True)]
+        if not both.unsolvable:
+            assert not plain.unsolvable
+            assert all(x & ~y == 0 for x, y in zip(plain.before, both.before)), seed
+    assert refuted[(False, False)] < refuted[(True, False)] < refuted[(True, True)], refuted
+
+
 def test_necessary_before_rejects_other_games():
     from mjsat.board import MahjongBoard
 
