@@ -20,6 +20,7 @@ BENCHMARKS: dict[str, str] = {
     "auto": "benchmarks.bench_auto",
     "game": "benchmarks.bench_game",
     "runs": "benchmarks.bench_runs",
+    "shisen": "benchmarks.bench_shisen",
 }
 
 

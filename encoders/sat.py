@@ -175,7 +175,7 @@ def solve_sat(
     EncodingError, UnknownSolverError
         Options that cannot work (see :func:`check_sat_options`).
     MethodNotApplicableError
-        A game without an encoding (``shisen-sho-3d``).
+        A game without an encoding (none of :data:`mjsat.board.GAMES`).
 
     Notes
     -----
