@@ -341,6 +341,7 @@ def simplify_requirements(
     req: R,
     *,
     windows: Sequence[tuple[int, int]] = WINDOWS,
+    held: bool = True,
     deadline: float | None = None,
 ) -> R:
     """``req`` rewritten with the necessary predecessors (module docstring); the same clearings.
@@ -350,7 +351,7 @@ def simplify_requirements(
     board : ShisenShoBoard
     req : Requirements
         The raw requirements of ``board``.
-    windows : sequence of (int, int)
+    windows, held : optional
         As in :func:`necessary_before`.
     deadline : float, optional
         As in :func:`necessary_before`.
@@ -369,7 +370,7 @@ def simplify_requirements(
     :func:`necessary_before`, plus :math:`O(\\sum_p s_p^2)` for the dominance tests of
     ``s_p`` sets per pair.
     """
-    nec = necessary_before(board, req, windows=windows, deadline=deadline)
+    nec = necessary_before(board, req, windows=windows, held=held, deadline=deadline)
     n = req.n
     if nec.unsolvable:
         return dataclasses.replace(req, pairs=(), path_bits={}, impossible=tuple(range(n)))

@@ -131,7 +131,12 @@ def check_encodable(board: Board, method: str) -> None:
 
 
 def requirements(
-    board: Board, *, simplify: bool = True, cap: int | None = None, deadline: float | None = None
+    board: Board,
+    *,
+    simplify: bool = True,
+    cap: int | None = None,
+    held: bool = True,
+    deadline: float | None = None,
 ) -> Requirements:
     """The precedence data of ``board`` (see the module docstring).
 
@@ -151,6 +156,9 @@ def requirements(
         (:func:`mjsat.encoders.pairings.linearize`). On boards without empty lanes (the
         edge-to-edge images of the reductions) the exact sets number hundreds per pair,
         of hundreds of tiles each.
+    held : bool (default True)
+        Shisen-Sho on a grid, with ``simplify``: also run the held-tile rule of
+        :func:`~mjsat.encoders.necessary.necessary_before` (rule 5, the costliest).
     deadline : float, optional
         A ``time.perf_counter()`` value; past it the build raises
         :class:`~mjsat.encoders.errors.BuildTimeLimit`.
@@ -178,7 +186,7 @@ def requirements(
     MAX_PAIRS.check(sum(len(ts) * (len(ts) - 1) // 2 for ts in members.values()), "the board", verb="makes")
     req = build(board, members, cap, deadline)
     if simplify and req.path_bits and board.kind == "grid-path":
-        req = simplify_requirements(board, req, deadline=deadline)
+        req = simplify_requirements(board, req, held=held, deadline=deadline)
     return req
 
 
