@@ -59,10 +59,14 @@ from mjsat.board import Move, ShisenShoBoard, TileId
 from mjsat.encoders.errors import EncodingError, check_deadline
 from mjsat.encoders.shisen_paths import bits_members
 
-__all__ = ["Necessary", "PathRequirements", "necessary_before", "simplify_requirements", "WINDOWS"]
+__all__ = ["Necessary", "PathRequirements", "necessary_before", "simplify_requirements", "WINDOWS", "HELD_MAX_TILES"]
 
 WINDOWS: tuple[tuple[int, int], ...] = ((3, 3),)
 """Window shapes (rows, columns) of the first-move rule."""
+HELD_MAX_TILES = 100
+"""Largest board on which the held-tile rule (rule 5) runs by default (an 8 x 12 board
+has 96 tiles): its cost grows as the square of the tiles, a peel per held tile per
+round (figures in ``benchmarks/README.md``)."""
 
 
 class PathRequirements(Protocol):
@@ -174,7 +178,7 @@ def necessary_before(
     *,
     windows: Sequence[tuple[int, int]] = WINDOWS,
     locked: bool = True,
-    held: bool = True,
+    held: bool | None = None,
     deadline: float | None = None,
 ) -> Necessary:
     """The necessary predecessors of every tile of a Shisen-Sho board (module docstring).
@@ -189,9 +193,9 @@ def necessary_before(
         Window shapes of the first-move rule; ``()`` switches the rule off.
     locked : bool (default True)
         Run rule 4, the locked core (:math:`O(\sum_{p,S} |S|)` big-integer operations per round).
-    held : bool (default True)
+    held : bool, optional
         With ``locked``, also run rule 5, a peel with each tile held (``n`` times rule 4's cost
-        per round).
+        per round); by default only on boards of at most :data:`HELD_MAX_TILES` tiles.
     deadline : float, optional
         A ``time.perf_counter()`` value; past it :class:`~mjsat.encoders.errors.BuildTimeLimit`
         is raised.
@@ -233,6 +237,8 @@ def necessary_before(
     if board.kind != "grid-path":
         raise EncodingError(f"necessary predecessors are for Shisen-Sho boards, not {board.game}")
     n = req.n
+    if held is None:
+        held = n <= HELD_MAX_TILES
     before = [0] * n
     for t in range(n):
         for o in req.need[t]:
@@ -322,8 +328,8 @@ def necessary_before(
             for v in range(n if held else 0):
                 if v % 16 == 0:
                     check_deadline(deadline, "necessary predecessors")
-                held = _locked_core(opts, waiting, v) & ~group_of[v]
-                for x in bits_members(held & ~(1 << v)):
+                kept = _locked_core(opts, waiting, v) & ~group_of[v]
+                for x in bits_members(kept & ~(1 << v)):
                     if not (before[x] >> v) & 1:
                         before[x] |= 1 << v
                         changed = True
@@ -341,7 +347,7 @@ def simplify_requirements(
     req: R,
     *,
     windows: Sequence[tuple[int, int]] = WINDOWS,
-    held: bool = True,
+    held: bool | None = None,
     deadline: float | None = None,
 ) -> R:
     """``req`` rewritten with the necessary predecessors (module docstring); the same clearings.

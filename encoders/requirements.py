@@ -135,7 +135,7 @@ def requirements(
     *,
     simplify: bool = True,
     cap: int | None = None,
-    held: bool = True,
+    held: bool | None = None,
     deadline: float | None = None,
 ) -> Requirements:
     """The precedence data of ``board`` (see the module docstring).
@@ -156,9 +156,10 @@ def requirements(
         (:func:`mjsat.encoders.pairings.linearize`). On boards without empty lanes (the
         edge-to-edge images of the reductions) the exact sets number hundreds per pair,
         of hundreds of tiles each.
-    held : bool (default True)
-        Shisen-Sho on a grid, with ``simplify``: also run the held-tile rule of
-        :func:`~mjsat.encoders.necessary.necessary_before` (rule 5, the costliest).
+    held : bool, optional
+        Shisen-Sho on a grid, with ``simplify``: whether to run the held-tile rule of
+        :func:`~mjsat.encoders.necessary.necessary_before` (rule 5, the costliest; by
+        default on boards of at most :data:`~mjsat.encoders.necessary.HELD_MAX_TILES` tiles).
     deadline : float, optional
         A ``time.perf_counter()`` value; past it the build raises
         :class:`~mjsat.encoders.errors.BuildTimeLimit`.
