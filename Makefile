@@ -4,13 +4,16 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 PYTEST_WORKERS ?= 2
+# 1: `make check` fails when a file is not formatted. 0: it reports them and passes.
+# 0 until `make format` has been run once over the tree; then set to 1.
+FORMAT_STRICT ?= 0
 
-.PHONY: install demo test test-slow bench clean
+.PHONY: install demo test check lint format-check typecheck format test-slow bench clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet -e '.[test,check]'
 	@command -v cadical >/dev/null || command -v minisat >/dev/null || (apt-get update -qq && apt-get install -y -qq cadical >/dev/null) || echo "warning: no DIMACS solver binary (cadical); tests/test_encoders_dimacs.py needs one"
 	@command -v chromium >/dev/null || (apt-get update -qq && apt-get install -y -qq chromium >/dev/null) || echo "warning: no chromium; the browser tests (tests/test_game_web.py) need Debian's chromium: apt-get install -y chromium"
 	@echo "compiling the numba kernels once (cached on disk, so later runs start at once)"
@@ -23,9 +26,30 @@ install: $(STAMP)
 demo: $(STAMP)
 	$(BIN)/mjsat solve --layout turtle --seed 1 --time-limit 60 --show
 
-# The whole default test suite (under ten minutes on two cores); slow checks excluded.
-test: $(STAMP)
+# The static checks, then the whole default test suite (under ten minutes on two cores);
+# slow checks excluded.
+test: check
 	$(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) -m "not slow"
+
+# Static checks (DEVELOPERS.md, "Static checks"): ruff's lint and format check over the
+# repository, mypy over the package `mjsat` with its sub-packages in top-level folders.
+check: lint format-check typecheck
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+
+format-check: $(STAMP)
+	@if out=$$($(BIN)/ruff format --check . 2>&1); then echo "$$out" | tail -n 1; \
+	elif [ "$(FORMAT_STRICT)" = 1 ]; then echo "$$out"; exit 1; \
+	else echo "format-check (reporting only, FORMAT_STRICT=0): $$(echo "$$out" | tail -n 1); \`make format\` applies it"; fi
+
+# mypy through a link tree under build/typing that has the installed shape (tools/typecheck.py).
+typecheck: $(STAMP)
+	$(BIN)/python tools/typecheck.py
+
+# Rewrite the files in ruff's format (import order is the linter's rule I: `ruff check --fix`).
+format: $(STAMP)
+	$(BIN)/ruff format .
 
 # The long checks, marked `slow`.
 test-slow: $(STAMP)
@@ -36,4 +60,4 @@ bench: $(STAMP)
 	$(BIN)/python -m benchmarks.run
 
 clean:
-	rm -rf $(VENV) .pytest_cache build *.egg-info
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build *.egg-info

@@ -3,9 +3,8 @@
 ``python -m benchmarks.bench_auto [--quick] [-n N] [--time-limit S] [--layout NAME]``
 
 Target (issue 7): over 10,000 seeded turtle deals, mean at most 5 ms and max at most 1 s
-on one core, none undecided. Anchor: a TypeScript port of de Bondt's solver measured on
-this kind of machine, mean 86 ms and max 8.5 s over 2,000 deals. Writes
-``benchmarks/results/auto.json``.
+on one core, none undecided. The figures, and those of other solvers beside them, are in
+benchmarks/README.md (sections auto and Other solvers). Writes ``benchmarks/results/auto.json``.
 """
 
 from __future__ import annotations

@@ -61,7 +61,7 @@ def scaling(sizes: tuple[int, ...], boards: int, time_limit: float, methods: tup
             for s in range(boards):
                 board = _board(kind, n, s)
                 board.layout.is_isolated_stacks()  # the layout's relation tables, shared by both
-                board.layout.side_tables(("left", "right")).csr  # methods, built once before either is timed
+                _ = board.layout.side_tables(("left", "right")).csr  # methods, built once before either is timed
                 for m in methods:
                     per[m].append(_run(m, board, time_limit))
             row: dict[str, Any] = {"tiles": n, "kind": kind, "boards": boards}
@@ -107,10 +107,8 @@ def main(argv: list[str] | None = None) -> int:
     sizes = QUICK_SIZES if args.quick else SIZES
     boards = args.boards or (2 if args.quick else 3)
     npb = args.nopeek_boards or (50 if args.quick else 300)
+    from mjsat.generate import planted_cycle_board, random_height2_board
     from mjsat.methods import solve
-    from mjsat.generate import random_height2_board
-
-    from mjsat.generate import planted_cycle_board
 
     warm = [random_height2_board(np.random.default_rng(0), n_tiles=16, solvable=True)]
     warm.append(planted_cycle_board(np.random.default_rng(0), n_tiles=16, cycle_length=4, group_sizes=(4,)))

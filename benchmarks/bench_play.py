@@ -1,4 +1,4 @@
-"""Table 1 of seed 003 (Stam): 4 strategies x 2 heuristics on solvable turtle deals.
+"""Table 1 of Stam (2007): 4 strategies x 2 heuristics on solvable turtle deals.
 
 ``python -m benchmarks.bench_play [--positions N] [--workers W] [--max-seconds T]
 [--quick] [--fresh]``
@@ -35,7 +35,7 @@ PAPER: dict[tuple[str, str], tuple[int, float, float, int]] = {
     ("greedy", "maxblock"): (11206, 56.03, 22.32, 514),
     ("obstruction-tree", "maxblock"): (11928, 59.64, 22.94, 1295),
 }
-"""Seed 003, Table 1: solved positions, % solved, tiles left when not solved, seconds."""
+"""Stam (2007), Table 1: solved positions, % solved, tiles left when not solved, seconds."""
 
 HEURISTIC_ORDER = ("random", "maxblock", "maxblock-literal")
 """The heuristics of the table: ``maxblock`` (eq. 2 transitive, static chains) and
@@ -108,7 +108,7 @@ def _table(summary: list[dict[str, Any]], target: int) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    table = Table(title=f"seed 003 Table 1: solvable turtle positions (target {target:,})")
+    table = Table(title=f"Stam (2007) Table 1: solvable turtle positions (target {target:,})")
     for col in ("heuristic", "strategy", "positions", "cleared %", "95 % CI", "paper %", "agree", "tiles left", "paper left", "ms/game"):
         table.add_column(col, justify="right" if col not in ("heuristic", "strategy") else "left")
     for row in summary:

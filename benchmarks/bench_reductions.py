@@ -129,8 +129,7 @@ def _bench_decide(
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from mjsat.methods import METHODS as REGISTERED
-    from mjsat.methods import solve
+    from mjsat.methods import METHODS as REGISTERED, solve
     from mjsat.reductions.cnf import normalize_3cnf
     from mjsat.reductions.families import random_3cnf
     from mjsat.reductions.stacks import reduce_to_stacks
@@ -144,7 +143,7 @@ def _bench_decide(
     ) as bar:
         task = bar.add_task("deciding boards", total=len(ns) * per_n * len(methods), now="")
         for n in ns:
-            streak = {m: 0 for m in methods}
+            streak = dict.fromkeys(methods, 0)
             for k in range(per_n):
                 seed = 1000 * n + k
                 clauses = random_3cnf(n, ratio=4.26, rng=seed)

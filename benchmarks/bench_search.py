@@ -22,13 +22,13 @@ from pathlib import Path
 RESULTS = Path(__file__).resolve().parent / "results"
 XMAHJONGG = Path(__file__).resolve().parents[2] / "shared" / "layout-sources" / "xmahjongg"
 
-DE_BONDT = {  # % of unwinnable deals, seed 001 section 3.4 (100,000 deals; default: 10 million)
+DE_BONDT = {  # % of unwinnable deals, de Bondt 2012, section 3.4 (100,000 deals; default: 10 million)
     "default": 2.95, "arena": 2.6, "arrow": 8.2, "boar": 4.7, "bridge": 32.0, "ceremonial": 1.8,
     "deepwell": 6.0, "dog": 7.3, "dragon": 7.5, "farandole": 7.9, "hare": 18.0, "horse": 20.0,
     "hourglass": 100.0, "monkey": 9.9, "ox": 47.0, "papillon": 100.0, "ram": 6.9, "rat": 5.1,
     "rooster": 22.0, "snake": 4.2, "theater": 0.62, "tiger": 22.0, "wedges": 4.8,
 }
-"""Seed 002 gives 2.959 % for the default layout over a larger sample."""
+"""de Bondt 2020 gives 2.959 % for the default layout over a larger sample."""
 
 
 def _layout(name: str):

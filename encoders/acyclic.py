@@ -187,9 +187,9 @@ def encode_acyclic(
         k = len(nv)
         if k < 2:
             continue
-        a = np.array(nv, dtype=np.int64)
-        uu = np.repeat(a, k)
-        ww = np.tile(a, k)
+        nva = np.array(nv, dtype=np.int64)
+        uu = np.repeat(nva, k)
+        ww = np.tile(nva, k)
         keep = uu != ww
         parts_u.append(uu[keep])
         parts_w.append(ww[keep])

@@ -85,35 +85,35 @@ def build_cpsat(
     H = step_bound(req, board.group_members()) if horizon is None else int(horizon)
     model = cp_model.CpModel()
     n = req.n
-    tm = [model.NewIntVar(0, max(H - 1, 0), f"time{t}") for t in range(n)]
-    m = {p: model.NewBoolVar(f"m{p[0]}_{p[1]}") for p in req.pairs}
+    tm = [model.new_int_var(0, max(H - 1, 0), f"time{t}") for t in range(n)]
+    m = {p: model.new_bool_var(f"m{p[0]}_{p[1]}") for p in req.pairs}
     inc = req.incident()
     for t in range(n):
         if inc[t]:
-            model.AddExactlyOne(m[p] for p in inc[t])
+            model.add_exactly_one(m[p] for p in inc[t])
         else:
-            model.AddBoolOr([])  # no partner: infeasible
+            model.add_bool_or([])  # no partner: infeasible
     for (a, b), mv in m.items():
-        model.Add(tm[a] == tm[b]).OnlyEnforceIf(mv)
+        model.add(tm[a] == tm[b]).only_enforce_if(mv)
     for t in range(n):
         for o in req.need[t]:
-            model.Add(tm[o] < tm[t])
+            model.add(tm[o] < tm[t])
         if req.sides[t]:
-            c = model.NewBoolVar(f"side{t}")
+            c = model.new_bool_var(f"side{t}")
             s0, s1 = req.sides[t]
             for o in sorted(s0):
-                model.Add(tm[o] < tm[t]).OnlyEnforceIf(c)
+                model.add(tm[o] < tm[t]).only_enforce_if(c)
             for o in sorted(s1):
-                model.Add(tm[o] < tm[t]).OnlyEnforceIf(c.Not())
+                model.add(tm[o] < tm[t]).only_enforce_if(c.negated())
     for p, alts in req.path_bits.items():
         if not alts or 0 in alts:
             continue
         a = p[0]
-        ks = [model.NewBoolVar(f"path{p[0]}_{p[1]}_{j}") for j in range(len(alts))]
-        model.AddBoolOr(ks).OnlyEnforceIf(m[p])
+        ks = [model.new_bool_var(f"path{p[0]}_{p[1]}_{j}") for j in range(len(alts))]
+        model.add_bool_or(ks).only_enforce_if(m[p])
         for k, alt in zip(ks, alts):
             for o in bits_members(alt):
-                model.Add(tm[o] < tm[a]).OnlyEnforceIf(k)
+                model.add(tm[o] < tm[a]).only_enforce_if(k)
     return model, {"time": tm, "m": m, "horizon": H}
 
 

@@ -154,7 +154,8 @@ class Decoder:
                 hi = tiles - 1 if tiles is not None else MAP_INT - 1
                 if not all(0 <= t <= hi for t in named) or args[-1] < 0:
                     raise InvalidMapError(f"{short_repr(item)} names a tile out of range 0..{hi}", i)
-            keys[(kind, *args)] = var
+            name = (kind, *args)  # not `keys[(kind, *args)]`: mypy reads that as 3.11's `keys[kind, *args]`
+            keys[name] = var
         return cls(keys, params)
 
 

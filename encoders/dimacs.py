@@ -42,9 +42,10 @@ __all__ = ["parse_dimacs", "read_dimacs", "dimacs_text", "parse_solver_output", 
 
 PathLike = str | os.PathLike[str]
 
-LITERAL = re.compile(r"[+-]?[0-9]{1,%d}" % MAX_DIGITS)
+# `%` keeps the regular expressions' own braces readable (an f-string would double them).
+LITERAL = re.compile(r"[+-]?[0-9]{1,%d}" % MAX_DIGITS)  # noqa: UP031
 """One literal: an integer of at most :data:`mjsat.fileio.MAX_DIGITS` digits."""
-LITERALS = re.compile(r"[+-]?[0-9]{1,%d}(?:\s+[+-]?[0-9]{1,%d})*" % (MAX_DIGITS, MAX_DIGITS))
+LITERALS = re.compile(r"[+-]?[0-9]{1,%d}(?:\s+[+-]?[0-9]{1,%d})*" % (MAX_DIGITS, MAX_DIGITS))  # noqa: UP031
 """A line of literals separated by white space."""
 
 

@@ -137,6 +137,24 @@ def step_windows(
     side, after one whole path (Shisen-Sho), and with one of its candidate partners;
     a tile above another goes before it. Each round is :math:`O(n d + P)`, at most
     ``steps`` rounds per direction.
+
+    Why the windows hold for every game (the encodings drop the variables of a tile
+    outside its window, so an unsolvable claim rests on this): fix any plan of ``steps``
+    steps that meets ``req`` (one pair a step or more, each requirement met by tiles gone
+    in *earlier* steps) and let ``s(t)`` be the step of tile ``t``. By induction on the
+    rounds, ``early[t] <= s(t) <= late[t]`` holds after every round. It holds at the start
+    (``0`` and ``steps - 1``). Each update replaces a bound by one that every such plan
+    also meets: ``s(t) > s(o)`` for every ``o`` in ``need[t]`` (a tile above, or a
+    necessary predecessor in Shisen-Sho); ``s(t) > s(o)`` for every ``o`` of at least one
+    side of ``sides[t]``, hence ``s(t)`` exceeds the smallest over the sides of the
+    largest ``early`` on that side; ``t`` leaves with a partner ``u`` in the same step,
+    which meets the same rules and, for a path requirement with no empty alternative, has
+    one alternative's tiles all gone before, hence ``s(t)`` is at least the smallest such
+    bound over ``t``'s candidate pairs; backwards, ``s(o) < s(t) <= late[t]`` for ``o`` in
+    ``need[t]``, and ``s(t) = s(u) <= late[u]`` for the partner. The rules read only
+    ``req``, so they hold for every game the requirements describe (Mahjong, transposed,
+    Shisen-Sho); with ``partners=False`` the partner rules are left out, which only widens
+    the windows. ``early[t] > late[t]`` therefore means no plan of ``steps`` steps exists.
     """
     n, T = req.n, steps
     inc = req.incident() if partners else None

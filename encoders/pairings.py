@@ -34,7 +34,7 @@ def linearize(board: Board, pairing: Iterable[Move]) -> list[Move] | None:
     :math:`O(q^2 c)` for ``q`` pairs and ``c`` the cost of one legality test.
     """
     b = board.copy(stack=False)
-    left = sorted(tuple(sorted(p)) for p in pairing)
+    left = sorted((min(a, b), max(a, b)) for a, b in pairing)
     order: list[Move] = []
     progress = True
     while left and progress:
@@ -57,7 +57,7 @@ def perfect_matchings(tiles: Sequence[TileId]) -> Iterator[list[Move]]:
     if not tiles:
         yield []
         return
-    first, rest = tiles[0], tiles[1:]
+    first, rest = tiles[0], list(tiles[1:])
     for i, partner in enumerate(rest):
         for tail in perfect_matchings(rest[:i] + rest[i + 1 :]):
             yield [(first, partner), *tail]

@@ -47,7 +47,6 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import math
-
 from collections.abc import Iterable
 from typing import Any
 

@@ -187,7 +187,7 @@ def requirements(
     MAX_PAIRS.check(sum(len(ts) * (len(ts) - 1) // 2 for ts in members.values()), "the board", verb="makes")
     req = build(board, members, cap, deadline)
     if simplify and req.path_bits and board.kind == "grid-path":
-        req = simplify_requirements(board, req, held=held, deadline=deadline)
+        req = simplify_requirements(board, req, held=held, deadline=deadline)  # type: ignore[arg-type]
     return req
 
 
@@ -209,7 +209,9 @@ def _side_tables(board: Board) -> tuple[tuple, tuple, frozenset[Move]]:
         n = len(board)
         one, two, above = tables.one, tables.two, tables.above
         need = tuple(tuple(above[t]) for t in range(n))
-        sides = tuple((frozenset(one[t]), frozenset(two[t])) if one[t] and two[t] else () for t in range(n))
+        sides: tuple[tuple[frozenset[TileId], ...], ...] = tuple(
+            (frozenset(one[t]), frozenset(two[t])) if one[t] and two[t] else () for t in range(n)
+        )
         never: set[Move] = set()
         for t in range(n):
             # a tile and a tile it waits for, or a tile in both of its side sets

@@ -292,14 +292,15 @@ def solve_sat(
                 last_reason = "the first attempt ran out of its budget"
                 continue  # auto: the budget of the first attempt ran out, go on
             return SolveResult(UNKNOWN, "sat", stats=stats, reason="time limit")
-        if sat and weaker:
+        if sat:
+            assert model is not None, "run_solver returns the model of a satisfiable answer"
+            if not weaker:
+                return SolveResult(SOLVABLE, "sat", moves=dec.decode(model).moves, stats=stats)
             moves = linearize(board, dec.pairing(model))
             if moves is not None:
                 return SolveResult(SOLVABLE, "sat", moves=moves, stats=stats)
             last_reason = "the weaker CNF's pairing does not clear the board"
             continue  # go on with the exact CNF
-        if sat:
-            return SolveResult(SOLVABLE, "sat", moves=dec.decode(model).moves, stats=stats)
         if dec.params.get("exhaustive"):
             certified = False
             if certify:

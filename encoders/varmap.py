@@ -129,7 +129,7 @@ def read_map(path: str | os.PathLike[str]) -> tuple[dict[str, Any], Decoder]:
     try:
         decoder = decoder_from_json(data)
     except InvalidMapError as exc:
-        line = 1
+        line: int | None = 1
         if exc.item is not None:
             lines = json_array_lines(text, "vars")
             line = lines[exc.item] if exc.item < len(lines) else None

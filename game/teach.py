@@ -125,7 +125,7 @@ class FormulaLesson:
         if target not in TARGETS:
             raise LessonError(f"unknown target {target!r} (known: {', '.join(TARGETS)})")
         formula = normalize_3cnf(parse_formula(text, source))
-        tiles = stack_sizes(formula.n_vars, formula.n_clauses)["tiles"]
+        tiles: float = stack_sizes(formula.n_vars, formula.n_clauses)["tiles"]
         tiles *= {"rows": 7 / 3, "shisen-sho": 9, "shisen-rows": 9}.get(target, 1)
         if tiles > PAGE_MAX_TILES:
             raise LessonError(
@@ -407,8 +407,8 @@ class Height2Lesson:
         """A random height-two board (:func:`~mjsat.generate.random_height2_board`),
         drawn again with the next seeds until it has no blocked cycle (so Theorem 5's
         strategy has something to clear)."""
-        from mjsat.search.height2 import has_blocked_cycle
         from mjsat.generate import random_height2_board
+        from mjsat.search.height2 import has_blocked_cycle
 
         for s in range(seed, seed + 1000):
             board = random_height2_board(np.random.default_rng(s), n_tiles=n_tiles, p_two=0.8, group_sizes=group_sizes)
@@ -499,15 +499,15 @@ class Height2Lesson:
         -----
         :math:`O(n^2)` for ``n`` tiles (a blocked-cycle test after each move).
         """
-        from mjsat.search.height2 import BlockedCycleError, clearing_sequence
         from mjsat.play.game import play_game
         from mjsat.play.strategies import Theorem5Strategy
+        from mjsat.search.height2 import BlockedCycleError, clearing_sequence
 
         b = self._board.copy(stack=False)
         if strategy == "theorem5":
             game = play_game(b, Theorem5Strategy(), rng=np.random.default_rng(seed))
             moves = game.moves
-            guesses = {k: d for k, d in enumerate(game.decisions)}
+            guesses = dict(enumerate(game.decisions))
         elif strategy == "theorem7":
             try:
                 moves = clearing_sequence(b)

@@ -60,7 +60,7 @@ def lesson_routes(session: Any) -> list[Route]:
     def refused(exc: Exception) -> Response:
         return JSONResponse({"ok": False, "reason": str(exc), "state": session.state()}, status_code=400)
 
-    def lesson_of(kind: type) -> Any:
+    def lesson_of(kind: type[Any]) -> Any:
         if not isinstance(session.lesson, kind):
             raise BadRequestError(f"no {kind.kind} lesson is shown")
         return session.lesson

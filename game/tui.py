@@ -12,12 +12,12 @@ new game, ``q`` quit. Solvability checks and hints run in a worker thread that w
 from __future__ import annotations
 
 import colorsys
-from typing import Any
+from typing import Any, ClassVar
 
 from rich.style import Style
 from rich.text import Text
 from textual.app import App, ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.events import Click
 from textual.widget import Widget
 from textual.widgets import Footer, Input, Static
@@ -110,11 +110,12 @@ class BoardView(Widget, can_focus=True):
         return text
 
     # -- moving the cursor
-    def visible(self) -> list[int]:
+    def visible_tiles(self) -> list[int]:
+        """The tiles seen from above, sorted."""
         return sorted(set(self.top_tiles().values()))
 
     def move_cursor(self, drow: int, dcol: int) -> None:
-        tiles = self.visible()
+        tiles = self.visible_tiles()
         if not tiles:
             self.cursor = None
             return
@@ -153,7 +154,7 @@ class GameApp(App[None]):
     #ask.shown { display: block; }
     """
 
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("left", "cursor(0, -1)", "left", show=False),
         Binding("right", "cursor(0, 1)", "right", show=False),
         Binding("up", "cursor(-1, 0)", "up", show=False),
@@ -273,7 +274,7 @@ class GameApp(App[None]):
             out = self.game.pair(a, t)
             if out.played:
                 self.say("")
-                if view.cursor not in view.visible():
+                if view.cursor not in view.visible_tiles():
                     view.move_cursor(0, 1)
                 self.start_check()
             else:

@@ -77,7 +77,7 @@ class BadRequestError(ValueError):
 
 
 def _read_asset(name: str) -> bytes:
-    return resources.files("mjsat.game").joinpath("static", name).read_bytes()
+    return resources.files("mjsat.game").joinpath("static").joinpath(name).read_bytes()  # one part per call on 3.10
 
 
 class Session:

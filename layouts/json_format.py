@@ -98,7 +98,7 @@ def _line_of(text: str, pos: int) -> int:
 
 def _key_line(text: str, key: str) -> int | None:
     """The line of the first occurrence of ``"key":`` (a good guess for messages)."""
-    m = re.search(r'"%s"\s*:' % re.escape(key), text)
+    m = re.search(rf'"{re.escape(key)}"\s*:', text)
     return _line_of(text, m.start()) if m else None
 
 

@@ -28,8 +28,7 @@ import re
 from collections.abc import Callable, Iterable
 
 from mjsat.board import MAX_COORD, MAX_LEVEL, Layout, Position
-from mjsat.limits import MAX_TILES as LIMIT_TILES
-from mjsat.limits import SizeLimitError
+from mjsat.limits import MAX_TILES as LIMIT_TILES, SizeLimitError
 
 __all__ = [
     "SHIPPED",

@@ -121,7 +121,7 @@ class _LegalMoves:
         return self.board.generate_legal_moves()
 
     def __contains__(self, move: object) -> bool:
-        return isinstance(move, tuple) and len(move) == 2 and self.board.is_legal(move)  # type: ignore[arg-type]
+        return isinstance(move, tuple) and len(move) == 2 and self.board.is_legal(move)
 
     def __bool__(self) -> bool:
         return any(True for _ in self.board.generate_legal_moves())
@@ -172,7 +172,7 @@ class Board:
     def __init__(
         self,
         layout: Layout,
-        groups: Sequence[int],
+        groups: Sequence[int] | np.ndarray,
         *,
         names: Mapping[int, str] | None = None,
         meta: Mapping[str, Any] | None = None,
@@ -446,13 +446,13 @@ class MahjongBoard(Board):
     """Mahjong Solitaire: a free tile has nothing on top and one side untouched."""
 
     game = "mahjong"
-    aliases = ("mahjong-solitaire", "mahjongg")
+    aliases: ClassVar[tuple[str, ...]] = ("mahjong-solitaire", "mahjongg")
     kind = "sides"
     sides = ("left", "right")
 
     def rule_tables(self) -> SideTables:
         """The layout's :class:`~mjsat.layout.SideTables` for this game's sides."""
-        return self.layout.side_tables(self.sides)  # type: ignore[arg-type]
+        return self.layout.side_tables(self.sides)
 
     @cached_property
     def _tables(self) -> tuple[Any, Any, Any]:
@@ -471,7 +471,7 @@ class MahjongBoard(Board):
 
     def side_names(self) -> tuple[str, str]:
         """The names of the two sides (:attr:`sides`)."""
-        return self.sides  # type: ignore[return-value]
+        return self.sides
 
     def tile_blocked_reason(self, t: TileId) -> str | None:
         """Why present tile ``t`` is not free, or ``None``."""
@@ -685,7 +685,7 @@ class ShisenShoMahjongBoard(_GridBoard):
       (those are empty, since the lower tile is playable) to a cell of the higher tile,
       every cell in between empty, turning at most once.
 
-    Seed 002 allows only one pillar line, so that two tiles of one level pair in three
+    [dB20]_ allows only one pillar line, so that two tiles of one level pair in three
     dimensions exactly when they pair within their level.
 
     A margin of one half-tile cell allows every path that a margin of one whole tile

@@ -42,7 +42,15 @@ from pathlib import Path
 from typing import Any
 
 from mjsat.board import MAX_COORD, MAX_LEVEL, Board, InvalidBoardError, InvalidLayoutError, Layout, Move, find_variant
-from mjsat.fileio import InputFileError, json_array_lines, parse_decimal, parse_json, read_text, text_lines, write_text_atomic
+from mjsat.fileio import (
+    InputFileError,
+    json_array_lines,
+    parse_decimal,
+    parse_json,
+    read_text,
+    text_lines,
+    write_text_atomic,
+)
 from mjsat.limits import MAX_TILES
 
 __all__ = [
@@ -185,7 +193,7 @@ _GROUP_KEY = re.compile(r"[+-]?[0-9]{1,19}")
 
 
 def _key_line(text: str, key: str) -> int | None:
-    m = re.search(r'"%s"\s*:' % re.escape(key), text)
+    m = re.search(rf'"{re.escape(key)}"\s*:', text)
     return text.count("\n", 0, m.start()) + 1 if m else None
 
 
@@ -254,8 +262,8 @@ def board_from_json_text(text: str, path: PathLike = "<json>", *, game: str | No
     for k, v in raw_names.items():
         if not (isinstance(v, str) and _GROUP_KEY.fullmatch(k) and GROUP_MIN <= int(k) <= GROUP_MAX):
             line = _key_line(text, "group_names")  # found only for the message
-            key = parse_decimal(path, line, k, '"group_names" key', GROUP_MIN, GROUP_MAX)
-            raise InputFileError(path, line, f'"group_names": the name of group {key} must be text, got {_short(v)}')
+            group = parse_decimal(path, line, k, '"group_names" key', GROUP_MIN, GROUP_MAX)
+            raise InputFileError(path, line, f'"group_names": the name of group {group} must be text, got {_short(v)}')
         names[int(k)] = v
     meta = data.get("meta", {})
     if not isinstance(meta, dict):
@@ -289,7 +297,8 @@ def _record_reader(text: str) -> Any:
         data = json.loads(text)
     except (json.JSONDecodeError, RecursionError):
         return None
-    target = RECORD_FORMATS.get(data.get("format")) if isinstance(data, dict) else None
+    fmt = data.get("format") if isinstance(data, dict) else None
+    target = RECORD_FORMATS.get(fmt) if isinstance(fmt, str) else None
     if target is None:
         return None
     module, _, func = target.partition(":")
@@ -389,7 +398,7 @@ def solution_from_text(text: str, path: PathLike = "<solution>") -> list[Move]:
     the move ``(1, 2)``.
     """
     s = text.lstrip()
-    if s.startswith("{") or s.startswith("["):
+    if s.startswith(("{", "[")):
         data = parse_json(text, path)
         key: str | None = None
         if isinstance(data, dict):
@@ -413,20 +422,20 @@ def solution_from_text(text: str, path: PathLike = "<solution>") -> list[Move]:
         return moves
     moves = []
     for lineno, raw in enumerate(text_lines(text), 1):
-        line = raw.split("#", 1)[0].strip()
-        if not line:
+        entry = raw.split("#", 1)[0].strip()
+        if not entry:
             continue
-        m = _MOVE.fullmatch(line)
-        if m is None:
-            fields = re.split(r"[\s,]+", line)
-            if len(fields) != 2 and not re.fullmatch(r"[0-9]+-[0-9]+", line):
-                raise InputFileError(path, lineno, f"expected a move 'a b' (two tile indices), got {line[:40]!r}")
-            raise InputFileError(path, lineno, f"not a tile index (expected 'a b' with a, b >= 0): {line[:40]!r}")
-        a, b = m.group(1), m.group(2)
+        found = _MOVE.fullmatch(entry)
+        if found is None:
+            fields = re.split(r"[\s,]+", entry)
+            if len(fields) != 2 and not re.fullmatch(r"[0-9]+-[0-9]+", entry):
+                raise InputFileError(path, lineno, f"expected a move 'a b' (two tile indices), got {entry[:40]!r}")
+            raise InputFileError(path, lineno, f"not a tile index (expected 'a b' with a, b >= 0): {entry[:40]!r}")
+        first, second = found.group(1), found.group(2)
         moves.append(
             (
-                parse_decimal(path, lineno, a, "tile index", 0, _INDEX_MAX),
-                parse_decimal(path, lineno, b, "tile index", 0, _INDEX_MAX),
+                parse_decimal(path, lineno, first, "tile index", 0, _INDEX_MAX),
+                parse_decimal(path, lineno, second, "tile index", 0, _INDEX_MAX),
             )
         )
     return moves

@@ -341,7 +341,9 @@ def deal(
         try:
             sizes = [int(s) for s in group_sizes.split(",")]
         except ValueError:
-            raise click.BadParameter(f"expected comma-separated integers, got {group_sizes!r}", param_hint="--group-sizes")
+            raise click.BadParameter(
+                f"expected comma-separated integers, got {group_sizes!r}", param_hint="--group-sizes"
+            ) from None
     layout = load_layout(layout_spec, map_name=map_name)
     if solvable:
         board, _ = deal_solvable(layout, seed=seed, game=game, group_sizes=sizes)

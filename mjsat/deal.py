@@ -141,7 +141,7 @@ def deal_solvable(
 ) -> tuple[Board, list[Move]]:
     """A deal solvable by construction, with the order that clears it.
 
-    Seed 003, Algorithm 1: on a board whose tiles are all equal, remove random pairs of
+    [St07]_, Algorithm 1: on a board whose tiles are all equal, remove random pairs of
     free tiles until the board is clear (restart when stuck); then hand the removed pairs
     their groups in a random order. The returned order clears the returned board.
 
@@ -158,7 +158,7 @@ def deal_solvable(
     rng = np.random.default_rng(seed)
     cls = find_variant(game)
     blank = cls(layout, [0] * len(layout))
-    for attempt in range(max_restarts + 1):
+    for attempt in range(max_restarts + 1):  # noqa: B007 (read after the loop: the restarts made)
         blank.reset()
         order = (_random_clear_order_scan if scan else _random_clear_order)(blank, rng)
         if order is not None:

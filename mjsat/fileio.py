@@ -234,7 +234,7 @@ def json_array_lines(text: str, key: str | None) -> list[int]:
     >>> json_array_lines('{"a": 1,\\n "tiles": [\\n  [0, 1],\\n  [2, 3]]}', "tiles")
     [3, 4]
     """
-    m = re.search(r'"%s"\s*:\s*\[' % re.escape(key), text) if key is not None else re.match(r"\s*\[", text)
+    m = re.search(rf'"{re.escape(key)}"\s*:\s*\[', text) if key is not None else re.match(r"\s*\[", text)
     if not m:
         return []
     lines: list[int] = []

@@ -278,9 +278,13 @@ _MIRRORS: tuple[_Transform, ...] = (
 Shisen-Sho on the Mahjong grid are the same in the mirror (a tile is free when its left
 *or* its right side is untouched; paths have no direction)."""
 
-_DIHEDRAL: tuple[_Transform, ...] = _MIRRORS + tuple(
-    (lambda p, m=m: (m(p)[1], m(p)[0], m(p)[2])) for m in _MIRRORS
-)
+
+def _transposed(m: _Transform) -> _Transform:
+    """``m`` followed by swapping rows and columns."""
+    return lambda p: (m(p)[1], m(p)[0], m(p)[2])
+
+
+_DIHEDRAL: tuple[_Transform, ...] = _MIRRORS + tuple(_transposed(m) for m in _MIRRORS)
 """The eight symmetries of the square: the Shisen-Sho rules (paths of at most three
 axis-parallel segments, a margin of one cell all round) do not tell rows from columns."""
 
@@ -524,7 +528,7 @@ def stack_layout(heights: Sequence[int], *, name: str = "height2") -> Layout:
     if any(h < 1 for h in heights):
         raise GeneratorError(f"stack heights must be at least 1, got {list(heights)}")
     width = max(1, math.ceil(math.sqrt(len(heights))))
-    positions = []
+    positions: list[Position] = []
     for i, h in enumerate(heights):
         r, c = divmod(i, width)
         positions.extend((PITCH * r, PITCH * c, lev) for lev in range(h))
@@ -631,7 +635,7 @@ def _random_clear_order(
     """Remove two uniformly random free tiles of a blank stack layout at a time; restart
     when stuck (which happens only when the last two tiles form one stack)."""
     stacks = layout.stacks()
-    uncovers: dict[int, int] = {hi: lo for s in stacks for lo, hi in zip(s, s[1:])}
+    uncovers: dict[int, int] = {hi: lo for s in stacks for lo, hi in itertools.pairwise(s)}
     for _ in range(max_restarts):
         free = [s[-1] for s in stacks]
         order: list[tuple[int, int]] = []

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from functools import cached_property
-from typing import Any, TypeAlias, TypeVar
+from typing import Any, TypeAlias, TypeVar, cast
 
 import numpy as np
 
@@ -276,7 +276,7 @@ class Layout:
             i = int(np.flatnonzero(bad_l)[0])
             r, c, l = (int(v) for v in arr[i])
             raise InvalidLayoutError(f"tile {i} at {(r, c, l)}: level must lie in 0..{MAX_LEVEL}", (i,))
-        return tuple(map(tuple, arr.tolist())), arr  # type: ignore[return-value]
+        return tuple(map(tuple, arr.tolist())), arr
 
     def _check_overlaps(self, arr: np.ndarray | None) -> None:
         """Raise on two tiles sharing a cell on one level (sorting cell keys: O(n log n))."""
@@ -347,16 +347,15 @@ class Layout:
         Vectorised: one binary search per tile and cell offset in the sorted cell keys,
         :math:`O(n \\log n)`; with GNOME's rule ``above`` looks at every higher level.
         """
-        key = ("csr", name)
-        got = self.__dict__.get(key)
-        if got is None:
+
+        def build() -> tuple[np.ndarray, np.ndarray]:
             offsets, dl = RELATIONS[name]
             dls = [dl]
             if name == "above" and self.block_any_higher:
                 dls = list(range(1, max(self.levels, 1)))
-            got = _rows_to_csr(self._lookup(offsets, dls))
-            self.__dict__[key] = got
-        return got
+            return _rows_to_csr(self._lookup(offsets, dls))
+
+        return self.memo(("csr", name), build)
 
     def reverse_csr(self, name: str) -> tuple[np.ndarray, np.ndarray]:
         """The reverse of the relation ``name`` as CSR: ``u`` in row ``o`` iff ``o`` in row ``u`` of ``name``."""
@@ -446,10 +445,13 @@ class Layout:
         The one place derived data of a layout is kept, for as long as the layout lives
         (a part's own tables too: the parity encoding keeps its layout template here).
         """
-        got = self.__dict__.get(key, _MISSING)
+        # The tables share the instance dict with the cached properties; their keys are
+        # not strings, so no attribute can clash with them.
+        tables = cast("dict[Hashable, Any]", self.__dict__)
+        got = tables.get(key, _MISSING)
         if got is _MISSING:
-            got = self.__dict__[key] = build()
-        return got  # type: ignore[no-any-return]
+            got = tables[key] = build()
+        return got
 
     @cached_property
     def levels(self) -> int:
@@ -517,7 +519,7 @@ class Layout:
     def stacks(self) -> list[list[TileId]]:
         """For a layout of columns (:meth:`is_columns`), the columns bottom to top, by position."""
         by_rc: dict[tuple[int, int], list[TileId]] = {}
-        for t, (r, c, l) in enumerate(self.positions):
+        for t, (r, c, _lev) in enumerate(self.positions):
             by_rc.setdefault((r, c), []).append(t)
         return [sorted(ts, key=lambda t: self.positions[t][2]) for _, ts in sorted(by_rc.items())]
 

@@ -27,7 +27,7 @@ from typing import Any
 
 from mjsat.board import KINDS, VARIANTS, Board
 from mjsat.replay import InvalidSolutionError, replay
-from mjsat.result import SOLVABLE, MethodNotApplicableError, SolveResult, SolverError
+from mjsat.result import SOLVABLE, MethodNotApplicableError, SolverError, SolveResult
 
 __all__ = [
     "MethodInfo",

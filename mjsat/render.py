@@ -268,7 +268,7 @@ def _top_frame(board: Board, tiles: list[TileId], unit: int, top: int, *, whole:
     ux, uy = unit, int(unit * 1.3)
     shift = max(3, unit // 4)
     pad = 10 + shift * max(lay.levels, 1)
-    corner = {
+    corner: dict[TileId, tuple[float, float]] = {
         t: (pad + (pos[t][1] - c0) * ux - pos[t][2] * shift, top + pad + (pos[t][0] - r0) * uy - pos[t][2] * shift)
         for t in tiles
     }
@@ -312,7 +312,7 @@ def _side_frame(board: Board, tiles: list[TileId], unit: int, top: int) -> _Fram
         y += label_space
         base[r] = y + (bands[r] - 1) * tile_h
         y += bands[r] * tile_h + gap
-    corner = {t: (pad + rank[pos[t][1]] * step, base[pos[t][0]] - pos[t][2] * tile_h) for t in tiles}
+    corner: dict[TileId, tuple[float, float]] = {t: (pad + rank[pos[t][1]] * step, base[pos[t][0]] - pos[t][2] * tile_h) for t in tiles}
     return _Frame(
         width=max(len(rank), 1) * step + 2 * pad,
         height=y - gap + pad,
@@ -369,8 +369,8 @@ def _compose(
         move_no[a] = move_no[b] = k
     gadgets = [g for g in board.meta.get("gadgets", []) or [] if isinstance(g, dict)]
     gadget_of: dict[int, list[int]] = {}
-    for k, g in enumerate(gadgets):
-        for t in g.get("tiles", []) or []:
+    for k, gadget in enumerate(gadgets):
+        for t in gadget.get("tiles", []) or []:
             if t in frame.corner:
                 gadget_of.setdefault(t, []).append(k)
     blocks = supertile_blocks(board)
@@ -422,12 +422,12 @@ def _compose(
             f'<rect id="{p}supertile-{k}" class="supertile" data-block="{k}" data-tile-a="{a}" x="{x0:.1f}" '
             f'y="{y0:.1f}" width="{x1 - x0:.1f}" height="{y1 - y0:.1f}" fill="none" stroke="{_SUPERTILE}" stroke-width="1.2"/>'
         )
-    for k, g in enumerate(gadgets):
-        drawn = [t for t in g.get("tiles", []) or [] if t in frame.corner]
+    for k, gadget in enumerate(gadgets):
+        drawn = [t for t in gadget.get("tiles", []) or [] if t in frame.corner]
         if not drawn:
             continue
         boxes = [(frame.corner[t][0], frame.corner[t][1], frame.corner[t][0] + fw, frame.corner[t][1] + fh) for t in drawn]
-        label = str(g.get("label", ""))
+        label = str(gadget.get("label", ""))
         parts.append(f'<g id="{p}gadget-{k}" class="gadget" data-gadget="{k}" data-label="{escape(label)}">')
         for i, (x0, y0, x1, y1) in enumerate(_pieces(boxes, fh / 2)):
             x0, y0, x1, y1 = x0 - 3, y0 - 3, x1 + frame.shadow + 2, y1 + frame.shadow + 2

@@ -22,6 +22,9 @@ References
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Sequence
+
 import numpy as np
 
 __all__ = ["connectable", "connectable3d", "connecting_path", "connecting_path3d"]
@@ -187,7 +190,7 @@ def connectable3d(occ: np.ndarray, a: tuple[int, int, int], b: tuple[int, int, i
     return False
 
 
-def _fewest_turns(candidates: list[list[tuple[float, ...]]]) -> list[tuple[float, ...]] | None:
+def _fewest_turns(candidates: Sequence[Sequence[tuple[float, ...]]]) -> list[tuple[float, ...]] | None:
     """The candidate polyline with the fewest corners, then the shortest (repeated points
     and points inside a straight piece dropped)."""
 
@@ -205,7 +208,7 @@ def _fewest_turns(candidates: list[list[tuple[float, ...]]]) -> list[tuple[float
                 pts[-1] = p
                 continue
             pts.append(p)
-        length = sum(sum(abs(u - v) for u, v in zip(p, q)) for p, q in zip(pts, pts[1:]))
+        length = sum(sum(abs(u - v) for u, v in zip(p, q)) for p, q in itertools.pairwise(pts))
         key = (len(pts), length)
         if best is None or key < best[0]:
             best = (key, pts)
@@ -265,7 +268,7 @@ def connecting_path3d(
     same = la == lb
     if same:
         g[ra : ra + 2, ca : ca + 2] = False
-    found: list[list[tuple[float, ...]]] = []
+    found: list[list[tuple[float, float, int]]] = []
     b_runs = [_run(g[:, xb], rb, rb + 1) for xb in (cb, cb + 1)]
     for xa in (ca, ca + 1):
         a0, a1 = _run(g[:, xa], ra, ra + 1) if same else (ra, ra + 1)

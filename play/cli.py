@@ -98,6 +98,7 @@ def play(
     else:
         from mjsat.layouts import load_layout
 
+        assert layout_spec is not None  # a BOARD file or --layout, checked above
         source = BoardSource(layout=load_layout(layout_spec, map_name=map_name), solvable=solvable, seed=seed)
         n = count or 100
     if source.board is not None:

@@ -116,7 +116,7 @@ def fatal_move(
     position's answer is ``unknown``, the search tries the positions between it and the
     known unsolvable end first (smaller, easier boards).
     """
-    mv = [tuple(m) for m in moves]
+    mv: list[Move] = [(a, b) for a, b in moves]
     m = len(mv)
     solves = 0
     if m * 2 == len(board):

@@ -380,8 +380,7 @@ class _MatchObstructorSet:
                 decided = False
         if decided:
             pair = (self.stone, self.match) if self.stone < self.match else (self.match, self.stone)
-            seen: set[Move] = set()
-            self.path = [m for m in [*path, pair] if not (m in seen or seen.add(m))]
+            self.path = list(dict.fromkeys([*path, pair]))  # each move once, first place kept
             self.status = 1
 
 

@@ -86,7 +86,7 @@ class _Bars:
         self._tasks: dict[str, Any] = {}
         self._open: str | None = None
 
-    def __enter__(self) -> "_Bars":
+    def __enter__(self) -> _Bars:
         self._progress.__enter__()
         return self
 
@@ -115,9 +115,9 @@ class _Bars:
 def _build(cnf_file: str, target: str, bars: _Bars | None = None) -> Any:
     import os
 
+    from mjsat.encoders.dimacs import read_dimacs
     from mjsat.fileio import InputFileError
     from mjsat.limits import SizeLimitError
-    from mjsat.encoders.dimacs import read_dimacs
     from mjsat.reductions.cnf import normalize_3cnf
     from mjsat.reductions.targets import reduce_formula
 
@@ -201,8 +201,8 @@ def witness_cmd(cnf_file: str, assignment: str | None, target: str, seed: int | 
     """
     import os
 
-    from mjsat.fileio import InputFileError
     from mjsat.encoders.solvers import is_satisfiable
+    from mjsat.fileio import InputFileError
     from mjsat.reductions.cnf import read_assignment
     from mjsat.reductions.witness import WitnessError, witness
 
@@ -226,7 +226,7 @@ def witness_cmd(cnf_file: str, assignment: str | None, target: str, seed: int | 
         except WitnessError as exc:  # name the file the assignment came from (or the CNF's)
             where = assignment if assignment is not None and os.path.exists(assignment) else cnf_file
             raise InputFileError(where, None, str(exc)) from None
-    data = {
+    data: dict[str, Any] = {
         "assignment": [v if values.get(v, False) else -v for v in range(1, n + 1)],
         "assignment_source": source,
         "target": target,
@@ -264,8 +264,8 @@ def lift_cmd(cnf_file: str, solution: str, target: str, as_json: bool) -> None:
     mjsat reduce lift f.cnf sol.json
     """
     from mjsat.boardio import load_solution
-    from mjsat.reductions.cnf import satisfies
     from mjsat.fileio import InputFileError
+    from mjsat.reductions.cnf import satisfies
     from mjsat.reductions.witness import LiftError, lift
 
     with _Bars() as bars:

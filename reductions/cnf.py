@@ -359,7 +359,7 @@ def parse_assignment(text: str, path: PathLike = "<assignment>", *, n_vars: int)
         lines = []
         for lineno, raw in enumerate(text_lines(text), 1):
             line = raw.split("#", 1)[0].strip()
-            if not line or line.startswith("c") or line.startswith("s "):
+            if not line or line.startswith(("c", "s ")):
                 continue
             if line.startswith("v"):
                 line = line[1:]

@@ -29,10 +29,10 @@ from typing import Any
 from pysat.solvers import Solver
 
 from mjsat.board import Move
-from mjsat.replay import replay
 from mjsat.reductions.cnf import Formula3, satisfies
 from mjsat.reductions.stacks import StackReduction, stack_sizes
 from mjsat.reductions.witness import WitnessError, playbook_moves, stack_reduction_of
+from mjsat.replay import replay
 
 __all__ = [
     "explain_data",

@@ -33,12 +33,12 @@ from collections.abc import Sequence
 from typing import Any
 
 from mjsat.board import Board
-from mjsat.render import svg_board
-from mjsat.replay import replay
 from mjsat.encoders.solvers import is_satisfiable
 from mjsat.reductions.cnf import satisfies
 from mjsat.reductions.explain import assignments, explain_data, explain_moves, proof_steps, stuck_data, stuck_reasons
 from mjsat.reductions.witness import stack_reduction_of, witness
+from mjsat.render import svg_board
+from mjsat.replay import replay
 
 __all__ = ["handout_html"]
 

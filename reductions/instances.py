@@ -13,9 +13,9 @@ from pathlib import Path
 from typing import Any
 
 from mjsat.boardio import write_board
-from mjsat.fileio import write_text_atomic
 from mjsat.encoders.dimacs import dimacs_text
 from mjsat.encoders.solvers import is_satisfiable
+from mjsat.fileio import write_text_atomic
 from mjsat.reductions.families import complete_cnf, pigeonhole_cnf, planted_3cnf, random_3cnf
 from mjsat.reductions.targets import reduce_file
 

@@ -77,8 +77,8 @@ class RowReduction:
             sa, sb = self.to_stack_tile(a), self.to_stack_tile(b)
             if (sa is None) != (sb is None):
                 raise ValueError(f"move ({a}, {b}) pairs a c tile with a stack tile")
-            if sa is not None:
-                out.append((min(sa, sb), max(sa, sb)))  # type: ignore[type-var]
+            if sa is not None and sb is not None:
+                out.append((min(sa, sb), max(sa, sb)))
         return out
 
     def lower_moves(self, stack_moves: Sequence[Move]) -> list[Move]:

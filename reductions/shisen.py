@@ -1,4 +1,4 @@
-"""Seed 002, Theorems 2.1 and 2.2: isolated-stack Mahjong -> Shisen-Sho, with our gadgets.
+"""de Bondt [dB20]_, Theorems 2.1 and 2.2: isolated-stack Mahjong -> Shisen-Sho, with our gadgets.
 
 The paper's supertile pictures are lost (design note section 6); this module uses a
 supertile of our own, found by an exhaustive search over 3 x 3 patterns and proved below
@@ -46,6 +46,10 @@ solver on the stack board, in both placements.
 ((3, 7), 18, {(0, 0): 1, (1, 0): 10})
 >>> sorted(board.legal_moves)
 [(1, 10)]
+
+References
+----------
+.. [dB20] M. de Bondt, "Solving Shisen-Sho boards", arXiv:2010.09014, 2020.
 """
 
 from __future__ import annotations

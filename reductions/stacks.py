@@ -94,7 +94,7 @@ def _no_gc() -> Iterator[None]:
 
 
 def flow_positions(
-    gadget_lengths: Sequence[int], *, item_width: int, line_height: int, width: int | None = None
+    gadget_lengths: Sequence[int] | np.ndarray, *, item_width: int, line_height: int, width: int | None = None
 ) -> np.ndarray:
     """``(row, col)`` in half-tile units of every item, gadget after gadget: an ``(N, 2)``
     int64 array.

@@ -28,9 +28,9 @@ import numpy as np
 from pysat.solvers import Solver
 
 from mjsat.board import Move
-from mjsat.replay import replay
 from mjsat.reductions.cnf import Formula3, satisfies
 from mjsat.reductions.stacks import StackReduction
+from mjsat.replay import replay
 
 __all__ = [
     "WitnessError",
@@ -169,7 +169,7 @@ def playbook_moves(
             rest = [t for t in members[g] if present[t] and t not in (a, b)]
             if rest[0] // 3 == rest[1] // 3:
                 return False
-        if a in xlabel and chosen[xlabel[a]] != b or b in xlabel and chosen[xlabel[b]] != a:
+        if (a in xlabel and chosen[xlabel[a]] != b) or (b in xlabel and chosen[xlabel[b]] != a):
             return False  # R2
         if frozenset((a, b)) in head_pair:
             return False  # R2

@@ -86,9 +86,7 @@ def sample(
     from mjsat.methods import check_options
     from mjsat.runs.cluster import Runner
     from mjsat.runs.progress import RunProgress
-    from mjsat.runs.sample import read_done
-    from mjsat.runs.sample import sample as run_sample
-    from mjsat.runs.sample import summarize
+    from mjsat.runs.sample import read_done, sample as run_sample, summarize
 
     if time_limit is not None and not 0 < time_limit < math.inf:
         raise click.BadParameter(f"must be a positive number of seconds, got {time_limit}", param_hint="--time-limit")
@@ -321,7 +319,7 @@ def _print_tables(report: Any) -> None:
     if len(report.methods) > 1:
         mt = Table(title="agreement: agreed / both decided")
         mt.add_column("", no_wrap=True)
-        for i, m in enumerate(report.methods):
+        for i in range(len(report.methods)):
             mt.add_column(f"({i + 1})", justify="right", no_wrap=True)
         for a in report.methods:
             row = []

@@ -37,7 +37,7 @@ from typing import Any
 from mjsat.board import GAMES, Board
 from mjsat.boardio import board_to_json
 from mjsat.fileio import write_text_atomic
-from mjsat.result import SOLVABLE, UNSOLVABLE, MethodNotApplicableError, SolveResult, SolverError
+from mjsat.result import SOLVABLE, UNSOLVABLE, MethodNotApplicableError, SolverError, SolveResult
 from mjsat.runs.boards import SeedRange, board_files
 from mjsat.runs.cluster import Runner
 
@@ -159,7 +159,8 @@ def discover_methods(
         for option, _target in METHODS[name].axes:
             if option not in opts:
                 continue
-            values = list(given[option]) if given.get(option) else axis_values(name, option)
+            chosen = given.get(option)
+            values = list(chosen) if chosen else axis_values(name, option)
             if option == "solver" and single_solver and not solvers:
                 values = values[:1]
             axes.append([(option, v) for v in values])
@@ -171,9 +172,9 @@ def discover_methods(
             specs.append(MethodSpec(label, name, tuple(combo)))
     for spec in specs:
         check_options(spec.method, spec.kwargs)
-    for option, values in (("encoding", encodings), ("solver", solvers)):
-        if values and not any(option in dict(spec.options) for spec in specs):
-            raise CrossvalError(f"--{option}s {','.join(values)}: none of the methods run takes an {option} option")
+    for option, asked in (("encoding", encodings), ("solver", solvers)):
+        if asked and not any(option in dict(spec.options) for spec in specs):
+            raise CrossvalError(f"--{option}s {','.join(asked)}: none of the methods run takes an {option} option")
     return specs
 
 
@@ -544,7 +545,7 @@ def run_crossval(
     t0 = time.perf_counter()
     labels = [m.label for m in methods]
     per = {m: MethodSummary(m) for m in labels}
-    both = {(a, b): 0 for a, b in itertools.combinations(labels, 2)}
+    both = dict.fromkeys(itertools.combinations(labels, 2), 0)
     agreed = dict(both)
     disagreements: list[Disagreement] = []
     per_source: dict[str, int] = {}
@@ -573,11 +574,11 @@ def run_crossval(
                 s.unsolvable += 1
             else:
                 s.unknown += 1
-        for a, b in both:
-            sa, sb = answers[a]["status"], answers[b]["status"]
+        for la, lb in both:
+            sa, sb = answers[la]["status"], answers[lb]["status"]
             if sa in (SOLVABLE, UNSOLVABLE) and sb in (SOLVABLE, UNSOLVABLE):
-                both[(a, b)] += 1
-                agreed[(a, b)] += sa == sb
+                both[(la, lb)] += 1
+                agreed[(la, lb)] += sa == sb
         why = _conflict(answers, case.expected)
         if why is not None:
             d = Disagreement(case.name, case.source, answers, case.expected, why)

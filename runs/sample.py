@@ -372,9 +372,9 @@ def sample(
     if header is not None:
         diff = header.differs(here, skip=("time_limit",) if retry_unknown else ())
         if diff is not None:
-            argument, old, new = diff
+            argument, theirs, ours = diff
             raise SampleError(
-                f"{out} was made with {argument} {_show(old)}, not {_show(new)}: "
+                f"{out} was made with {argument} {_show(theirs)}, not {_show(ours)}: "
                 "run with the same arguments or use another --out file"
                 + (" (--retry-unknown reruns its unknown rows at another time limit)" if argument == "--time-limit" else "")
             )

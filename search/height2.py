@@ -1,6 +1,6 @@
 """Isolated stacks of height one and two: a polynomial decision and a clearing sequence.
 
-Seed 001 (de Bondt), Theorems 5 and 7 and Definition 6. When the layout is made only of
+de Bondt [dB12]_, Theorems 5 and 7 and Definition 6. When the layout is made only of
 isolated stacks (no tile touches another on its own level, every upper tile lies exactly
 on the one below it) of height one or two, and every group has two or four tiles, the
 top tile of a stack is always free and a bottom tile is free exactly when its top tile is
@@ -28,6 +28,10 @@ builds the graph whose cycles are exactly the blocked cycles (networkx),
 >>> fine = MahjongBoard(lay, [0, 1, 0, 1])         # 0 under 1 twice
 >>> clearing_sequence(fine)
 [(1, 3), (0, 2)]
+
+References
+----------
+.. [dB12] M. de Bondt, "Solving Mahjong Solitaire boards with peeking", arXiv:1203.6559, 2012.
 """
 
 from __future__ import annotations
@@ -39,7 +43,7 @@ import networkx as nx
 import numpy as np
 
 from mjsat.board import Board, GroupId, Move, TileId, normalize_move
-from mjsat.result import SOLVABLE, UNSOLVABLE, MethodNotApplicableError, MjsatUnfeasible, SolveResult, SolverError
+from mjsat.result import SOLVABLE, UNSOLVABLE, MethodNotApplicableError, MjsatUnfeasible, SolverError, SolveResult
 
 __all__ = [
     "NotHeightTwoError",

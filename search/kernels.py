@@ -69,7 +69,7 @@ def _csr(rel: Any) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    rows = []
+    rows: list[np.ndarray] = []
     start = np.zeros(MAX_GROUP // 2 + 1, dtype=np.int32)
     count = np.zeros(MAX_GROUP // 2 + 1, dtype=np.int32)
     for h in range(1, MAX_GROUP // 2 + 1):

@@ -1,31 +1,31 @@
 """The pairing-set search in pure Python: the readable reference of :mod:`mjsat.search.kernels`.
 
 A solution of a Mahjong Solitaire or Shisen-Sho board is, first of all, a *pairing* of
-every group: which tile goes with which (seed 000). Because removing tiles never blocks
+every group: which tile goes with which [GF05]_. Because removing tiles never blocks
 another tile (freeness and Shisen-Sho connections are monotone), the order of the moves
 does not matter once the pairings are fixed: *applying* a pairing set (removing any pair
 it allows, as long as one is playable) either clears the board or gets stuck, whatever
 the order. So the search enumerates pairings of groups, not move orders.
 
-The search here is group-directed (seed 001, section 3.2). A node holds a position and a
+The search here is group-directed ([dB12]_, section 3.2). A node holds a position and a
 partial pairing set. It
 
-1. **applies** the pairing set, with the cleaning rules of seeds 000/001 on the groups
+1. **applies** the pairing set, with the cleaning rules of [GF05]_ and [dB12]_ on the groups
    without a pairing: the *freeze* rule (every remaining tile of the group is free, so any
    pairing does) and the *loose-tile* rule (three of the four remaining tiles are free and
    one of them blocks nothing: play the other two);
-2. runs the **pruning scan** (seed 001, section 3.1): a relaxed game in which a group
+2. runs the **pruning scan** ([dB12]_, section 3.1): a relaxed game in which a group
    without a pairing plays its first two tiles together (any match) and its other tiles
    one by one as soon as they are free (Shisen-Sho: as soon as they connect to a tile of
-   their group, present or already gone, seed 002); groups with a pairing play by it. The
+   their group, present or already gone, [dB20]_); groups with a pairing play by it. The
    relaxed game cannot go wrong, so when it cannot clear the board neither can the real
    one;
 3. picks a group to branch on. Without ``critical``: the first group with a playable pair
-   (seed 000). With ``critical``: every pairing of every unpaired group is *probed* with a
+   [GF05]_. With ``critical``: every pairing of every unpaired group is *probed* with a
    scan; a group with no surviving pairing prunes the node, a group with one is forced
    (assigned at once, and the node starts again), and otherwise the group with the
    fewest surviving pairings is branched on, over those pairings only (the "fewest
-   pairings in the scan" heuristic of seed 001, section 3.2). Ties are broken by
+   pairings in the scan" heuristic of [dB12]_, section 3.2). Ties are broken by
    *conflict weights*: every failed probe of a group, and every child of a group pruned
    by the scan, adds one to the group's weight, and the choice minimises surviving
    pairings / (1 + weight) (the dom/wdeg rule of constraint solvers): the search keeps
@@ -33,15 +33,21 @@ partial pairing set. It
    unsolvability names few groups.
 
 With ``bondt`` the tree is de Bondt's own "pairing one, then two" tree with backward
-adaptation instead (seed 001, section 3.2; :meth:`PythonSearch._search_bondt`): one apply
+adaptation instead ([dB12]_, section 3.2; :meth:`PythonSearch._search_bondt`): one apply
 and one scan per step, no probes.
 
 Before the exhaustive search, ``attempts`` random playouts (random playable pairs with
-the cleaning rules, seed 001, section 3.3) look for an easy solution; a *guided* playout
+the cleaning rules, [dB12]_, section 3.3) look for an easy solution; a *guided* playout
 keeps a random move only when the pruning scan survives it.
 
 The numba kernels follow the same steps over flat arrays; this module is the version to
 read, and the one the tests compare the kernels with.
+
+References
+----------
+.. [GF05] P. Gimeno Fortea, "Mahjongg Solitaire Solver", web page, 2005.
+.. [dB12] M. de Bondt, "Solving Mahjong Solitaire boards with peeking", arXiv:1203.6559, 2012.
+.. [dB20] M. de Bondt, "Solving Shisen-Sho boards", arXiv:2010.09014, 2020.
 """
 
 from __future__ import annotations
@@ -50,7 +56,7 @@ import dataclasses
 import itertools
 import time
 from collections.abc import Sequence
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -75,10 +81,10 @@ MAHJONG = 0
 SHISEN = 1
 """Kind of a geometry whose pair test is a Shisen-Sho path of at most three segments."""
 SH3D = 2
-"""Kind of a geometry whose pair test is Shisen-Sho on the Mahjong grid (seed 002, 4.1)."""
+"""Kind of a geometry whose pair test is Shisen-Sho on the Mahjong grid ([dB20]_, section 4.1)."""
 
 
-@lru_cache(maxsize=None)
+@cache
 def pairings(r: int) -> tuple[tuple[tuple[int, int], ...], ...]:
     """Every way to split ``r`` (even) items into pairs, as tuples of index pairs.
 
@@ -245,11 +251,11 @@ class PythonSearch:
         if self.geo.kind == MAHJONG:
             return self.is_free(a, present) and self.is_free(b, present)
         if self.geo.kind == SH3D:
-            return connectable3d(self._occ(present), self.geo.cells[a], self.geo.cells[b])
-        return connectable(self._occ(present), self.geo.cells[a], self.geo.cells[b])
+            return connectable3d(self._occ(present), self.geo.cells[a], self.geo.cells[b])  # type: ignore[arg-type]  # cells: (row, col, lev) for SH3D, (row, col) otherwise
+        return connectable(self._occ(present), self.geo.cells[a], self.geo.cells[b])  # type: ignore[arg-type]  # cells: (row, col, lev) for SH3D, (row, col) otherwise
 
     def is_loose(self, t: int, present: bytearray) -> bool:
-        """True iff the presence of ``t`` can never block another tile (seed 000).
+        """True iff the presence of ``t`` can never block another tile [GF05]_.
 
         ``t`` covers no present tile, and every present tile touching one of its sides
         already has its other side open (so ``t`` does not decide its freeness).
@@ -357,7 +363,7 @@ class PythonSearch:
         occ = self._occ(pres)
         cells = self.geo.cells
         test = connectable3d if self.geo.kind == SH3D else connectable
-        return any(test(occ, cells[t], cells[u]) for u in tiles if u != t)
+        return any(test(occ, cells[t], cells[u]) for u in tiles if u != t)  # type: ignore[arg-type]  # cells: (row, col, lev) for SH3D, (row, col) otherwise
 
     def _probe(self, live: list[int], pairing: Sequence[tuple[int, int]], present: bytearray, partner: list[int]) -> bool:
         for i, j in pairing:
@@ -492,7 +498,7 @@ class PythonSearch:
         return (0, moves, nxt) if playable else (1, moves, -1)
 
     def _search_bondt(self) -> list[Move] | None:
-        """de Bondt's "pairing one, then two" tree (seed 001, section 3.2).
+        """de Bondt's "pairing one, then two" tree ([dB12]_, section 3.2).
 
         The tree is a stack of ``[group, pairing]`` entries (pairing ``0`` is "pairing
         one"). While the scan lets the position live, the next group without a pairing
@@ -553,7 +559,7 @@ class PythonSearch:
             self.apply(present, partner, moves)
             if not any(present):
                 return moves
-            legal = []
+            legal: list[Move] = []
             for tiles in self.geo.members:
                 live = [t for t in tiles if present[t]]
                 if len(live) >= 2 and partner[live[0]] < 0:

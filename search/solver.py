@@ -2,10 +2,10 @@
 
 The wrapper validates the board, runs the phases in order and times each of them:
 
-1. **prior** analysis (Mahjong only, seed 000): a tile that lies, directly or through
+1. **prior** analysis (Mahjong only, [GF05]_): a tile that lies, directly or through
    other tiles, on tiles of its own group forces an order between them; a group none of
    whose pairings respects these orders makes the board unsolvable at once;
-2. **random attempts** (seed 001, section 3.3): a pruning scan of the whole board first
+2. **random attempts** ([dB12]_, section 3.3): a pruning scan of the whole board first
    (some layouts fail it for most deals), then random playouts with the cleaning rules;
 3. the exhaustive **search** (:mod:`mjsat.search.pairing` in Python,
    :mod:`mjsat.search.kernels` in numba), in chunks of nodes so that the time limit is
@@ -17,6 +17,12 @@ The wrapper validates the board, runs the phases in order and times each of them
 'solvable'
 >>> solve_search(board.with_groups([0, 0, 1, 1]), engine="python").status
 'unsolvable'
+
+References
+----------
+.. [GF05] P. Gimeno Fortea, "Mahjongg Solitaire Solver", web page, 2005.
+.. [dB12] M. de Bondt, "Solving Mahjong Solitaire boards with peeking", arXiv:1203.6559, 2012.
+.. [dB20] M. de Bondt, "Solving Shisen-Sho boards", arXiv:2010.09014, 2020.
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ import logging
 import math
 import numbers
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -50,12 +57,10 @@ ENGINES = ("numba", "python")
 """The implementations of the search."""
 
 FAST_PLAIN_SHARE = 0.5
-"""With the incremental kernels (numba, Mahjong, ``fast_attempts``) the default is this
-share of de Bondt's number as plain playouts (18 on the turtle), then de Bondt's number of
-scan-guided ones (36). A plain playout costs ~0.09 ms and clears a turtle deal 7 % of the
-time, a guided one ~0.45 ms and 28 % (1 % and 5 % on the deals the plain ones miss):
-18 + 36 gives a search mean of 17.5 ms on 1,000 turtle deals against 23.3 ms with 288 plain
-ones (CPU, one run; bridge 39 against 44 ms, ox 50 against 55 ms, 300 deals)."""
+"""With the incremental kernels (numba, Mahjong) the default is this share of de Bondt's
+number as plain playouts (18 on the turtle), then de Bondt's number of scan-guided ones
+(36): a guided playout costs about five plain ones and clears far more deals (the figures
+are in benchmarks/README.md, section search)."""
 
 GUIDED_ATTEMPTS = 0
 """Default number of scan-guided playouts otherwise (the Python engine, Shisen-Sho, or
@@ -109,7 +114,7 @@ def check_search_options(
 def default_attempts(geo: Geometry) -> int:
     """de Bondt's number of random attempts: the number of groups of four tiles or more.
 
-    Seed 002 section 5 gives it for Mahjong (36 on the 144-tile layouts, as in seed 001);
+    [dB20]_ section 5 gives it for Mahjong (36 on the 144-tile layouts, as in [dB12]_);
     the same number is used for Shisen-Sho here.
     """
     return sum(1 for m in geo.members if len(m) >= 4)
@@ -117,7 +122,7 @@ def default_attempts(geo: Geometry) -> int:
 
 # --------------------------------------------------------------------------- prior analysis
 
-def _pairing_ok(tiles: tuple[int, ...], pairing: Any, desc: list[int]) -> bool:
+def _pairing_ok(tiles: tuple[int, ...], pairing: Any, desc: Sequence[int]) -> bool:
     pairs = [(tiles[i], tiles[j]) for i, j in pairing]
     masks = []
     for a, b in pairs:
@@ -149,7 +154,7 @@ def prior_conflict(board: Board, geo: Geometry | None = None) -> int | None:
 
     A tile lying (directly or through other tiles) on another one must go strictly
     before it. A pairing of a group is impossible when it pairs two such tiles, or when
-    its pairs must go before one another in a cycle (seed 000: a tile on two tiles of its
+    its pairs must go before one another in a cycle ([GF05]_: a tile on two tiles of its
     group stacked on each other, or on three tiles of its group). Groups of more than
     eight tiles are not checked.
 
@@ -201,7 +206,8 @@ def _cache_is_cold() -> bool:
     """True when no compiled kernel of this package is in numba's on-disk cache."""
     from numba.core import config
 
-    root = Path(config.CACHE_DIR) if config.CACHE_DIR else Path(__file__).parent / "__pycache__"
+    cache_dir = getattr(config, "CACHE_DIR", "")  # set when numba reads its environment, unknown to mypy
+    root = Path(cache_dir) if cache_dir else Path(__file__).parent / "__pycache__"
     return not root.is_dir() or not any(root.rglob("kernels*.nbi"))
 
 
@@ -261,7 +267,7 @@ def solve_search(
         (see :mod:`mjsat.search.pairing`).
     bondt : bool
         Search with de Bondt's "pairing one, then two" tree with backward adaptation
-        (seed 001, section 3.2) instead of the critical-group probing; ``critical`` is then
+        ([dB12]_, section 3.2) instead of the critical-group probing; ``critical`` is then
         ignored (see :meth:`~mjsat.search.pairing.PythonSearch._search_bondt`).
     fast_attempts : bool
         numba engine, Mahjong: each random attempt is one incremental playout (the
@@ -330,7 +336,7 @@ def solve_search(
     for label, value in (("attempts", n_attempts), ("guided", n_guided)):
         if value < 0:
             raise ValueError(f"{label} must be >= 0, got {value}")
-    opts = dict(freeze=bool(freeze), loose=bool(loose), scan=bool(scan), critical=bool(critical), bondt=bool(bondt))
+    opts = {"freeze": bool(freeze), "loose": bool(loose), "scan": bool(scan), "critical": bool(critical), "bondt": bool(bondt)}
     if engine == "python":
         result = _run_python(geo, opts, (n_attempts, n_guided), seed, node_limit, deadline, stats)
     else:
@@ -352,7 +358,7 @@ def _run_python(
     search = PythonSearch(geo, node_limit=node_limit, deadline=deadline, **opts)
     rng = np.random.default_rng(seed)
     t = time.perf_counter()
-    if any(plan) and opts["scan"]:  # seed 001, 3.3: a pruning scan before the attempts
+    if any(plan) and opts["scan"]:  # [dB12] 3.3: a pruning scan before the attempts
         partner = [-1] * geo.n
         for tiles in geo.members:
             if len(tiles) == 2:
@@ -375,7 +381,7 @@ def _run_python(
     stats["seconds_attempts"] = time.perf_counter() - t
     t = time.perf_counter()
     try:
-        moves: list[Move] | None = search.search()
+        moves = search.search()
     except SearchLimit as lim:
         stats.update(nodes=search.nodes, scans=search.scans, seconds_search=time.perf_counter() - t)
         return SolveResult(UNKNOWN, "search", stats=stats, reason=lim.reason)
@@ -413,7 +419,7 @@ def _run_numba(
                      dtype=np.int64)
     moves = np.zeros((n // 2 + 1, 2), dtype=np.int32)
     t = time.perf_counter()
-    if any(plan) and opts["scan"]:  # seed 001, 3.3: a pruning scan before the attempts
+    if any(plan) and opts["scan"]:  # [dB12] 3.3: a pruning scan before the attempts
         pres = np.ones(n, dtype=np.uint8)
         partner = np.full(n, -1, dtype=np.int32)
         K._autopair(gr, pres, partner)

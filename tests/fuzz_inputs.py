@@ -17,14 +17,13 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
-from hypothesis import HealthCheck, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, settings, strategies as st
 
 from mjsat.cli import cli
+from mjsat.encoders.dimacs import dimacs_text
 from mjsat.fileio import InputFileError
 from mjsat.layout import Layout
 from mjsat.layouts import layout_to_json, load_layout
-from mjsat.encoders.dimacs import dimacs_text
 
 QUICK, LONG = 60, 600
 """Examples per fuzz test: the default run, and ``make test-slow``."""

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
+from naive import naive_free
 
 from mjsat.board import (
     IllegalMoveError,
@@ -19,7 +19,6 @@ from mjsat.board import (
     find_variant,
 )
 from mjsat.generate import random_small_board, random_small_layout
-from naive import naive_free
 
 
 def test_layout_rejects_overlap_odd_and_range():

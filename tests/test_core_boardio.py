@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from game_positions import saved_game
+from hypothesis import given, settings, strategies as st
 
 from mjsat.board import Layout, ShisenShoBoard
 from mjsat.boardio import (
@@ -134,34 +132,10 @@ def test_layout_name_and_meta_survive(tmp_path):
     assert isinstance(again.layout, Layout)
 
 
-def _saved_game(tmp_path, moves_count=3, tamper=False):
-    """A save file of mjsat's game, written by hand (the format of mjsat.game.save)."""
-    from mjsat.deal import deal_solvable
-    from mjsat.layouts import load_layout
-
-    board, order = deal_solvable(load_layout("rect-4x3"), seed=2, game="shisen-sho")
-    moves = [list(m) for m in order[:moves_count]]
-    if tamper:
-        moves.append(list(order[0]))  # a tile already gone
-    data = {
-        "format": "mjsat-game",
-        "version": 1,
-        "board": json.loads(board_to_json(board)),
-        "moves": moves,
-        "undo": {"limit": 10, "left": 1},
-        "redo": [],
-        "hints": {"limit": 10, "used": 0},
-        "meta": {},
-    }
-    path = tmp_path / "game.anyname"
-    path.write_text(json.dumps(data))
-    return path, board, order
-
-
 def test_a_saved_game_loads_as_the_board_of_its_position(tmp_path):
     from mjsat.boardio import load_record
 
-    path, deal, order = _saved_game(tmp_path)
+    path, deal, order = saved_game(tmp_path)
     pos = load_board(path)
     played = deal.copy()
     for m in order[:3]:
@@ -178,7 +152,7 @@ def test_a_saved_game_loads_as_the_board_of_its_position(tmp_path):
 def test_a_saved_game_whose_moves_do_not_replay_is_refused(tmp_path):
     from mjsat.boardio import load_record
 
-    path, _, order = _saved_game(tmp_path, tamper=True)
+    path, _, order = saved_game(tmp_path, tamper=True)
     with pytest.raises(InputFileError, match=r"move 4 .* does not replay: tile \d+ already gone"):
         load_board(path)
     deal, moves = load_record(path, check=False)
@@ -187,3 +161,14 @@ def test_a_saved_game_whose_moves_do_not_replay_is_refused(tmp_path):
     plain.write_text(board_to_json(deal))
     with pytest.raises(InputFileError, match="not a saved game"):
         load_record(plain)
+
+
+def test_a_format_that_is_not_text_is_an_input_error(tmp_path):
+    from mjsat.boardio import load_record
+
+    path = tmp_path / "odd.json"
+    path.write_text('{"format": ["mjsat-game"], "tiles": []}\n')
+    with pytest.raises(InputFileError, match="not a saved game"):
+        load_record(path)
+    with pytest.raises(InputFileError):
+        load_board(path)

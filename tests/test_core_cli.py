@@ -133,9 +133,9 @@ def test_default_method_is_auto_and_verified(run):
 
 
 def test_solve_and_verify_a_saved_game(run, tmp_path):
-    from test_core_boardio import _saved_game
+    from game_positions import saved_game
 
-    path, deal, order = _saved_game(tmp_path)
+    path, deal, order = saved_game(tmp_path)
     res = run("solve", str(path), "--method", "ref", "--json")
     data = json.loads(res.output)
     assert data["status"] == "solvable" and data["tiles"] == len(deal) - 6
@@ -143,7 +143,7 @@ def test_solve_and_verify_a_saved_game(run, tmp_path):
     assert run("verify", str(path), str(tmp_path / "sol.json")).exit_code == 0
     res = run("verify", str(path))
     assert res.exit_code == 0 and "the 3 moves of the saved game replay" in res.output
-    bad, _, _ = _saved_game(tmp_path, tamper=True)
+    bad, _, _ = saved_game(tmp_path, tamper=True)
     res = run("verify", str(bad), "--json")
     assert res.exit_code == 1 and json.loads(res.output)["move_index"] == 3
     plain = tmp_path / "plain.json"

@@ -23,7 +23,7 @@ def test_missing_folders_are_made(tmp_path):
 
 def test_unwritable_targets_are_output_errors_and_overwrite_nothing(tmp_path):
     (tmp_path / "plain").write_text("keep")
-    with pytest.raises(OutputFileError, match="plain/a.txt: cannot create the folder"):
+    with pytest.raises(OutputFileError, match=r"plain/a.txt: cannot create the folder"):
         write_text_atomic(tmp_path / "plain" / "a.txt", "x")
     folder = tmp_path / "folder"
     (folder / "inside").mkdir(parents=True)

@@ -6,18 +6,17 @@ from collections import Counter
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
-from mjsat.replay import replay
-from mjsat.search.height2 import applies, is_blocked_cycle
 from mjsat.generate import (
     height2_boards,
     planted_cycle_board,
-    random_heights,
     random_height2_board,
+    random_heights,
     stack_layout,
 )
+from mjsat.replay import replay
+from mjsat.search.height2 import applies, is_blocked_cycle
 
 
 @settings(max_examples=80, deadline=None)

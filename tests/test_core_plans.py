@@ -7,10 +7,8 @@ import numpy as np
 import pytest
 
 from mjsat import methods as methods_mod
-from mjsat.generate import random_small_board
-from mjsat.methods import solve
-from mjsat.generate import random_height2_board
-from mjsat.methods import MethodInfo
+from mjsat.generate import random_height2_board, random_small_board
+from mjsat.methods import MethodInfo, solve
 from mjsat.plans import AUTO, UnknownPlanStepError, plan, run_plan, solve_auto
 
 DEFAULT_PLAN = tuple(s.label for s in AUTO)

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from naive import brute_force_solvable
 
 from mjsat.board import Layout
 from mjsat.deal import DealError, deal_random, deal_solvable, default_group_sizes
 from mjsat.generate import random_grid_board, random_small_board
 from mjsat.methods import solve
 from mjsat.replay import replay
-from naive import brute_force_solvable
 
 
 def _boards(seed: int, count: int, game: str):

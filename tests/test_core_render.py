@@ -13,8 +13,8 @@ from mjsat.board import Layout, MahjongBoard
 from mjsat.boardio import write_board
 from mjsat.cli import cli
 from mjsat.deal import deal_random
-from mjsat.layouts import load_layout
 from mjsat.encoders.dimacs import read_dimacs
+from mjsat.layouts import load_layout
 from mjsat.reductions.cnf import normalize_3cnf
 from mjsat.reductions.targets import TARGETS, reduce_formula
 from mjsat.reductions.witness import witness

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from mjsat.board import Layout, MahjongBoard, ShisenShoBoard
-from mjsat.board import KINDS
+from mjsat.board import KINDS, Layout, MahjongBoard, ShisenShoBoard
 from mjsat.methods import METHODS, MethodInfo, solve
 from mjsat.replay import InvalidSolutionError, first_illegal, replay
-from mjsat.result import SOLVABLE, SolveResult, SolverError
+from mjsat.result import SOLVABLE, SolverError, SolveResult
 
 # tiles 0..3 in a row, tile 4 on top of tile 1, tile 5 alone; solution (0,3) (2,4) (1,5)
 BOARD = MahjongBoard(Layout([(0, 0, 0), (0, 2, 0), (0, 4, 0), (0, 6, 0), (0, 2, 1), (4, 0, 0)]), [0, 1, 2, 0, 2, 1])

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
+from naive import bfs_connectable
 
 from mjsat.board import Layout, ShisenShoBoard
 from mjsat.shisen import connectable
-from naive import bfs_connectable
 
 
 @settings(max_examples=400, deadline=None)
@@ -70,7 +71,7 @@ def _check_path(board, a, b, path, margin):
     ends = sorted([pos[a], pos[b]], key=lambda p: p[2])
     assert (on(path[0], ends[0]) and on(path[-1], ends[1])) or (on(path[0], ends[1]) and on(path[-1], ends[0]))
     turns, last = 0, None
-    for p, q in zip(path, path[1:]):
+    for p, q in itertools.pairwise(path):
         moved = [k for k in range(3) if p[k] != q[k]]
         assert len(moved) == 1, (p, q)  # axis-parallel pieces
         if moved == [2]:  # the pillar line: first piece, up from the lower tile

@@ -5,8 +5,7 @@ from __future__ import annotations
 import itertools
 
 import numpy as np
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from mjsat.encoders.acyclic import elimination, encode_acyclic
 from mjsat.encoders.requirements import requirements

@@ -111,7 +111,7 @@ def test_parse_write_read_proof(tmp_path):
     path = tmp_path / "p.drup"
     write_proof(path, lines)
     assert read_proof(path) == lines
-    with pytest.raises(ProofFormatError, match="p.drup:2"):
+    with pytest.raises(ProofFormatError, match=r"p.drup:2"):
         parse_proof(["1 0", "1 x 0"], path="p.drup")
     with pytest.raises(ProofFormatError, match="ends with 0"):
         parse_proof(["1 2"])

@@ -5,13 +5,13 @@ from __future__ import annotations
 import json
 
 from click.testing import CliRunner
+from sat_boards import small_boards
 
 from mjsat.boardio import write_board
 from mjsat.cli import cli
 from mjsat.encoders.encodings import encode as encode_board
 from mjsat.encoders.solvers import run_solver
 from mjsat.methods import solve
-from sat_boards import small_boards
 
 
 def solved_output(cnf_path) -> str:

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from sat_boards import small_boards
 
 from mjsat.board import Layout, MahjongBoard
 from mjsat.encoders.cpsat import build_cpsat, solve_cpsat
 from mjsat.methods import solve
 from mjsat.replay import replay
-from sat_boards import small_boards
 
 
 def test_cpsat_agrees_with_ref():

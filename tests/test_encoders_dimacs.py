@@ -74,7 +74,7 @@ def test_parse_solver_output_formats():
     assert parse_solver_output("UNSAT\n") == ("unsat", [])
     assert parse_solver_output("INDET\n") == ("unknown", [])
     assert parse_solver_output("-1 2 0\n") == ("sat", [-1, 2])
-    with pytest.raises(InputFileError, match="out.txt:2: expected literals"):
+    with pytest.raises(InputFileError, match=r"out.txt:2: expected literals"):
         parse_solver_output("s SATISFIABLE\nv 1 x 0\n", "out.txt")
     with pytest.raises(InputFileError, match="no answer"):
         parse_solver_output("c nothing\n", "out.txt")

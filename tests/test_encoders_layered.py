@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from mjsat.encoders.layered import encode_layered, first_steps, step_bound, step_windows
 from mjsat.encoders.requirements import requirements

@@ -15,8 +15,8 @@ import itertools
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
+from naive import bfs_connectable
 
 from mjsat.board import Layout, ShisenShoBoard
 from mjsat.encoders import sat as sat_module
@@ -30,7 +30,6 @@ from mjsat.methods import solve
 from mjsat.reductions.shisen import shisen_from_stacks
 from mjsat.reductions.stacks import board_from_stacks
 from mjsat.replay import replay
-from naive import bfs_connectable
 
 # ---------------------------------------------------------------------------------------
 # boards and the exhaustive reference
@@ -262,7 +261,7 @@ def test_necessary_before_holds_in_every_clearing(board, windows):
 def test_necessary_before_on_seeded_locked_boards():
     """Dense boards of pairs (where locks occur): the same checks, and the rules bite."""
     rng = np.random.default_rng(7)
-    counts = dict(precedence=0, dropped=0, refuted=0, unsolvable=0)
+    counts = {"precedence": 0, "dropped": 0, "refuted": 0, "unsolvable": 0}
     for _ in range(150):
         board = dense_pair_board(rng)
         graph = MoveGraph(board)
@@ -576,7 +575,7 @@ def test_stack_images_decided_like_the_stack_board(gap):
 @pytest.mark.parametrize("gap", [0, 1])
 @pytest.mark.parametrize(
     "encoding, count, kw",
-    [("acyclic", 1000, dict(max_stacks=6, max_height=4)), ("auto", 300, {}), ("order", 60, dict(max_stacks=4))],
+    [("acyclic", 1000, {"max_stacks": 6, "max_height": 4}), ("auto", 300, {}), ("order", 60, {"max_stacks": 4})],
 )
 def test_stack_images_decided_like_the_stack_board_many(gap, encoding, count, kw):
     # the order encoding has a variable per pair of tiles: seconds per image of 200 tiles

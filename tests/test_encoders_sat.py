@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from sat_boards import small_boards
 
 from mjsat.board import Layout, MahjongBoard
 from mjsat.encoders.errors import EncodingError
@@ -11,7 +12,6 @@ from mjsat.encoders.sat import enumerate_solutions, solve_sat
 from mjsat.encoders.solvers import UnknownSolverError
 from mjsat.methods import solve
 from mjsat.replay import replay
-from sat_boards import small_boards
 
 ENCODINGS = ["layered", "parity", "order", "acyclic"]
 PAIRING_ENCODINGS = ["layered", "order", "acyclic"]

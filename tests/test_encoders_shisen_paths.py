@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import itertools
 
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from mjsat.board import Layout, ShisenShoBoard
 from mjsat.encoders.shisen_paths import bits_members, shisen_paths

@@ -7,6 +7,7 @@ import subprocess
 
 import pytest
 from pysat.formula import CNF
+from sat_boards import small_boards
 
 from mjsat import __version__
 from mjsat.encoders.dimacs import parse_solver_output
@@ -16,7 +17,6 @@ from mjsat.encoders.varmap import board_digest, default_map_path, read_map, writ
 from mjsat.fileio import InputFileError
 from mjsat.methods import solve
 from mjsat.replay import replay
-from sat_boards import small_boards
 
 
 def external_solver() -> list[str]:
@@ -93,13 +93,13 @@ def test_map_round_trip_gives_the_same_decoding(tmp_path, encoding):
 def test_read_map_errors(tmp_path):
     p = tmp_path / "bad.map"
     p.write_text("{not json")
-    with pytest.raises(InputFileError, match="bad.map:1: invalid JSON"):
+    with pytest.raises(InputFileError, match=r"bad.map:1: invalid JSON"):
         read_map(p)
     p.write_text('{"format": "other"}')
     with pytest.raises(InputFileError, match="not an mjsat variable map"):
         read_map(p)
     p.write_text('{"format": "mjsat-varmap", "encoding": "layered", "board_digest": "x", "params": {"steps": 1},\n "vars": [\n  [1, "m", 0, 1],\n  ["a"]]}')
-    with pytest.raises(InputFileError, match="bad.map:4: expected \\[variable, name"):
+    with pytest.raises(InputFileError, match=r"bad.map:4: expected \[variable, name"):
         read_map(p)
     with pytest.raises(InputFileError, match="no such file"):
         read_map(tmp_path / "missing.map")

@@ -14,14 +14,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 import pytest
+from naive import brute_force_solvable
 
 from mjsat.board import Board
 from mjsat.boardio import board_from_text, board_to_text
 from mjsat.generate import exhaustive_boards
 from mjsat.methods import solve
 from mjsat.result import SOLVABLE, UNSOLVABLE, MethodNotApplicableError
-
-from naive import brute_force_solvable
 
 SAT_ENCODINGS = ("layered", "parity", "order", "acyclic", "auto")
 """Every SAT encoding (``auto`` is the default plan)."""

@@ -16,10 +16,23 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from fuzz_inputs import (
+    ASSIGNMENT_SEEDS,
+    BUDGETS,
+    CNF_SEED,
+    LAYOUT_SEEDS,
+    SAMPLE_SEED,
+    SOLUTION_SEEDS,
+    assert_cli_clean,
+    fuzz,
+    mutated_bytes,
+    mutated_json,
+    mutated_text,
+    run_mjsat,
+    write_input,
+)
+from hypothesis import given, strategies as st
 
-from fuzz_inputs import ASSIGNMENT_SEEDS, BUDGETS, CNF_SEED, LAYOUT_SEEDS, SAMPLE_SEED, SOLUTION_SEEDS, assert_cli_clean, fuzz, mutated_bytes, mutated_json, mutated_text, run_mjsat, write_input
 from mjsat.boardio import board_to_json, board_to_text
 from mjsat.encoders.dimacs import dimacs_text
 from mjsat.encoders.encodings import encode

@@ -16,9 +16,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
-
 from fuzz_inputs import (
     ASSIGNMENT_SEEDS,
     BUDGETS,
@@ -35,6 +32,8 @@ from fuzz_inputs import (
     read_or_refuse,
     write_input,
 )
+from hypothesis import given, strategies as st
+
 from mjsat.board import MAX_COORD, MAX_LEVEL, Layout, MahjongBoard, find_variant
 from mjsat.boardio import board_from_json_text, board_to_json, board_to_text, load_board, load_solution
 from mjsat.encoders.decoding import InvalidMapError
@@ -396,7 +395,8 @@ def test_regression_coordinate_beyond_int64_json_and_text(tmp_path):
     q = write_input(tmp_path, "b.txt", f"{2**70} 0 0 1\n0 2 0 1\n")
     err = _error(q, lambda: load_board(q))
     assert err.line == 1 and "row" in err.message
-    core = pytest.raises(ValueError, Layout, [(2**70, 0, 0), (0, 2, 0)])
+    with pytest.raises(ValueError) as core:
+        Layout([(2**70, 0, 0), (0, 2, 0)])
     assert "row and col" in str(core.value)
 
 

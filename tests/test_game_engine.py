@@ -7,6 +7,7 @@ import json
 
 import numpy as np
 import pytest
+from game_positions import SMALL, fatal_position
 
 from mjsat.board import find_variant
 from mjsat.deal import deal_random, deal_solvable
@@ -16,16 +17,6 @@ from mjsat.game.save import game_from_save_text, record_from_json_text, save_tex
 from mjsat.layouts import load_layout
 from mjsat.methods import solve
 from mjsat.replay import replay
-
-SMALL = [
-    ("tiny", "mahjong"),
-    ("pyramid", "mahjong"),
-    ("cross", "mahjong-transposed"),
-    ("rect-4x3", "shisen-sho"),
-    ("rect-4x4", "shisen-sho"),
-    ("rect-3x2x2", "shisen-sho-3d"),
-    ("pyramid", "shisen-sho-3d"),
-]
 
 
 def _deal(rng, spec, game):
@@ -116,7 +107,7 @@ def test_undo_and_redo_restore_equal_states():
             with pytest.raises(UndoError, match="no undo left"):
                 game.undo()
         undone = len(game.redo_stack)
-        for k in range(undone):
+        for _ in range(undone):
             game.redo()
         assert game.state() == states[-1]
         with pytest.raises(UndoError, match="nothing to redo"):
@@ -192,28 +183,8 @@ def test_bad_saves_are_refused_with_one_line(name):
     assert str(info.value).startswith("bad.save") and "\n" not in str(info.value)
 
 
-def _fatal_position():
-    """A solvable position of random play on small deals with a legal move after which
-    it is not, found with the reference solver."""
-    rng = np.random.default_rng(9)
-    for _ in range(300):
-        spec, game_name = SMALL[int(rng.integers(len(SMALL)))]
-        board, _ = deal_solvable(load_layout(spec), seed=int(rng.integers(1 << 30)), game=game_name)
-        while True:
-            legal = sorted(board.generate_legal_moves())
-            if not legal or solve(board.position_board()[0], "ref").status != SOLVABLE:
-                break
-            for m in legal:
-                trial = board.copy()
-                trial.push(m)
-                if solve(trial.position_board()[0], "ref").status == UNSOLVABLE:
-                    return board, m
-            board.push(legal[int(rng.integers(len(legal)))])
-    raise AssertionError("no position with a fatal move")
-
-
 def test_unsolvable_after_the_fatal_move_names_the_undos():
-    board, fatal = _fatal_position()
+    board, fatal = fatal_position()
     game = Game(board)
     assert game.check(time_limit=5).status == SOLVABLE
     game.pair(*fatal)

@@ -13,10 +13,10 @@ import pytest
 from click.testing import CliRunner
 
 from mjsat.cli import cli
+from mjsat.encoders.dimacs import dimacs_text
 from mjsat.game.teach import PAGE_MAX_TILES, FormulaLesson, Height2Lesson, LessonError
 from mjsat.game.teach_web import lesson_game
 from mjsat.game.web import GameSettings, ServerThread, Session
-from mjsat.encoders.dimacs import dimacs_text
 from mjsat.reductions.cnf import FormulaSyntaxError, satisfies
 from mjsat.reductions.families import random_3cnf
 from mjsat.replay import replay
@@ -174,7 +174,7 @@ def test_height2_plays_of_theorems_5_and_7(seed):
 
 def test_height2_lesson_refuses_other_boards():
     lesson = FormulaLesson.from_file(str(INSTANCES / "three-vars.cnf"))
-    with pytest.raises(LessonError, match="no height-two lesson: .*3 tiles or more"):
+    with pytest.raises(LessonError, match=r"no height-two lesson: .*3 tiles or more"):
         Height2Lesson(lesson.board, source="three-vars")
 
 

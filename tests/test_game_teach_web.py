@@ -9,12 +9,12 @@ from pathlib import Path
 
 from game_page import click_pair, open_page, tiles_shown
 
+from mjsat.deal import deal_solvable
 from mjsat.game.engine import Game
 from mjsat.game.teach import FormulaLesson
 from mjsat.game.teach_web import lesson_game
 from mjsat.game.web import GameSettings, ServerThread, Session
 from mjsat.layouts import load_layout
-from mjsat.deal import deal_solvable
 from mjsat.search.height2 import blocked_cycles
 
 INSTANCES = Path(__file__).resolve().parents[1] / "instances"

@@ -79,9 +79,9 @@ def test_play_a_small_board_to_the_end(worker):
 
 
 def test_undo_and_a_hint(worker):
-    from test_game_engine import _fatal_position
+    from game_positions import fatal_position
 
-    board, fatal = _fatal_position()
+    board, fatal = fatal_position()
     start = board.copy()
     app = GameApp(Game(board), GameSettings(layout=board.layout.name, game=board.game), worker=worker)
 

@@ -6,9 +6,7 @@ from __future__ import annotations
 import http.client
 import json
 
-from game_page import click_pair as _click_pair
-from game_page import open_page as _open
-from game_page import tiles_shown as _tiles
+from game_page import click_pair as _click_pair, open_page as _open, tiles_shown as _tiles
 
 from mjsat.deal import deal_solvable
 from mjsat.game.engine import Game
@@ -46,9 +44,9 @@ def test_play_a_small_board_to_the_end_by_clicking(browser, worker):
 
 
 def test_undo_and_a_hint(browser, worker):
-    from test_game_engine import _fatal_position
+    from game_positions import fatal_position
 
-    board, fatal = _fatal_position()
+    board, fatal = fatal_position()
     start = board.copy()
     game = Game(board)
     session = Session(game, GameSettings(layout=board.layout.name, game=board.game), worker=worker)

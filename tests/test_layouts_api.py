@@ -100,7 +100,7 @@ def test_discovered_names(sources: Path) -> None:
     assert len(load_layout("tower", dirs=dirs)) == 228  # bare name, only kmahjongg has it
     assert len(load_layout("up&down", dirs=dirs)) == 222
     assert load_layout("SCHOON", dirs=dirs).same_shape(load_layout("gnome:difficult", dirs=dirs))
-    with pytest.raises(ValueError, match="ambiguous.*kmahjongg:dragon.*xmahjongg:dragon|ambiguous"):
+    with pytest.raises(ValueError, match=r"ambiguous.*kmahjongg:dragon.*xmahjongg:dragon|ambiguous"):
         load_layout("dragon", dirs=dirs)
     # shipped names win over the games' layouts of the same name
     assert len(load_layout("pyramid", dirs=dirs)) == 20

@@ -24,7 +24,7 @@ def test_turtle_counts_and_shape() -> None:
     # the turtle is symmetric top to bottom (rows r <-> 14 - r)
     assert sorted(t.positions) == sorted((14 - r, c, l) for r, c, l in t.positions)
     # every tile above level 0 rests on tiles of the level below, and covers them fully
-    for i, (r, c, l) in enumerate(t.positions):
+    for r, c, l in t.positions:
         if l:
             cells = {(r + dr, c + dc) for dr in (0, 1) for dc in (0, 1)}
             assert all(t.tile_at(rr, cc, l - 1) is not None for rr, cc in cells)

@@ -3,23 +3,21 @@
 from __future__ import annotations
 
 import numpy as np
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
+from naive import brute_force_solvable
 
 from mjsat.board import Layout, MahjongBoard
+from mjsat.deal import deal_solvable
 from mjsat.generate import random_small_board
 from mjsat.layouts import load_layout
 from mjsat.methods import solve
-from mjsat.deal import deal_solvable
-from mjsat.play.game import play_game
 from mjsat.play.fatal import (
     FatalMove,
     fatal_histogram,
     fatal_move,
     position_after,
 )
-
-from naive import brute_force_solvable
+from mjsat.play.game import play_game
 
 
 def test_position_after_maps_tiles_back():

@@ -8,22 +8,20 @@ import json
 import numpy as np
 import pytest
 from click.testing import CliRunner
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
+from naive import naive_free
 
 from mjsat.board import Layout, MahjongBoard, ShisenShoBoard, TransposedMahjongBoard
 from mjsat.cli import cli
 from mjsat.deal import deal_random, deal_solvable
 from mjsat.generate import random_small_board
 from mjsat.layouts import load_layout
-from mjsat.replay import replay
 from mjsat.play.batch import BoardSource, play_batch, summarize
 from mjsat.play.game import Game, StrategyError, play_game
 from mjsat.play.strategies import STAM_STRATEGIES, STRATEGIES, Strategy
 from mjsat.play.view import HiddenFaceError, PlayerView, UnsupportedGameError
+from mjsat.replay import replay
 from mjsat.runs.stats import wilson_interval
-
-from naive import naive_free
 
 HEURISTICS = ("random", "maxblock", "maxblock-literal")
 CONFIGS = [(s, h) for s in STRATEGIES for h in HEURISTICS]

@@ -6,14 +6,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from mjsat.ref import solve_ref
-from mjsat.replay import replay
-from mjsat.search.height2 import has_blocked_cycle
 from mjsat.generate import random_height2_board
 from mjsat.play.game import play_game
 from mjsat.play.height2 import measure, trace_loss
 from mjsat.play.strategies import Theorem5Strategy
 from mjsat.play.view import PlayerView
+from mjsat.ref import solve_ref
+from mjsat.replay import replay
+from mjsat.search.height2 import has_blocked_cycle
 
 
 def play(board, rng):

@@ -6,10 +6,8 @@ import numpy as np
 import pytest
 
 from mjsat.board import Layout, MahjongBoard
-from mjsat.replay import replay
-from mjsat.play.heuristics import MaxBlockHeuristic
 from mjsat.play.game import Game, play_game
-from mjsat.play.view import PlayerView
+from mjsat.play.heuristics import MaxBlockHeuristic
 from mjsat.play.strategies import (
     STAM_STRATEGIES,
     STRATEGIES,
@@ -20,6 +18,8 @@ from mjsat.play.strategies import (
     UnknownStrategyError,
     make_strategy,
 )
+from mjsat.play.view import PlayerView
+from mjsat.replay import replay
 
 
 def isolated(n, row=0):

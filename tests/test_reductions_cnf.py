@@ -5,8 +5,7 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from mjsat.encoders.dimacs import dimacs_text
 from mjsat.encoders.solvers import is_satisfiable
@@ -70,7 +69,7 @@ def test_parse_assignment_forms(tmp_path):
     assert C.parse_assignment("s SATISFIABLE\nv -1 2 0\n", n_vars=3) == {1: False, 2: True, 3: False}
     assert C.parse_assignment("101", n_vars=3) == {1: True, 2: False, 3: True}
     assert C.parse_assignment("[1, -3]", n_vars=3) == {1: True, 2: False, 3: False}
-    with pytest.raises(InputFileError, match="variables 1..3"):
+    with pytest.raises(InputFileError, match=r"variables 1..3"):
         C.parse_assignment("4", n_vars=3)
     with pytest.raises(InputFileError, match="both signs"):
         C.parse_assignment("1 -1", n_vars=3)

@@ -13,13 +13,13 @@ import pytest
 from click.testing import CliRunner
 
 from mjsat.cli import cli
-from mjsat.replay import replay
 from mjsat.encoders.dimacs import read_dimacs
 from mjsat.reductions.cnf import normalize_3cnf, satisfies
 from mjsat.reductions.explain import PROOF_STEPS, TARGET_STEPS, explain_moves, proof_steps, stuck_data
 from mjsat.reductions.handout import handout_html
 from mjsat.reductions.targets import reduce_file, reduce_formula
 from mjsat.reductions.witness import stack_reduction_of, witness
+from mjsat.replay import replay
 
 INSTANCES = Path(__file__).resolve().parents[1] / "instances"
 

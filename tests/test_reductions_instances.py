@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from mjsat.methods import solve
 from mjsat.boardio import load_board
 from mjsat.encoders.dimacs import read_dimacs
 from mjsat.encoders.solvers import is_satisfiable
+from mjsat.methods import solve
 from mjsat.reductions.instances import EXAMPLES, build_instances
 from mjsat.reductions.targets import reduce_file
 from mjsat.reductions.witness import lift, witness

@@ -8,7 +8,13 @@ import pytest
 from mjsat.generate import random_grid_board
 from mjsat.methods import solve
 from mjsat.reductions.cnf import normalize_3cnf
-from mjsat.reductions.shisen import SUPERTILE, reduce_to_shisen, shisen_from_stacks, solve_shisen_exact, supertile_checks
+from mjsat.reductions.shisen import (
+    SUPERTILE,
+    reduce_to_shisen,
+    shisen_from_stacks,
+    solve_shisen_exact,
+    supertile_checks,
+)
 from mjsat.reductions.stacks import board_from_stacks
 from mjsat.reductions.witness import lift, witness
 from mjsat.replay import replay

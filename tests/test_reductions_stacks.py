@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 import numpy as np
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from mjsat.methods import solve
 from mjsat.reductions.cnf import normalize_3cnf
@@ -62,7 +61,10 @@ def test_roles_point_at_the_right_groups():
     f = normalize_3cnf([[1, -2, 3], [-1, 2]])
     red = reduce_to_stacks(f)
     b = red.board
-    label = lambda key: b.group_label(b.groups[red.roles[key]])
+
+    def label(key):
+        return b.group_label(b.groups[red.roles[key]])
+
     for i in (1, 2, 3):
         for role in ("xlabel", "ylabel", "thead", "fhead"):
             assert label((role, i)) == f"V{i}"

@@ -8,15 +8,14 @@ import itertools
 import numpy as np
 import pytest
 
-from mjsat.methods import solve
 from mjsat.encoders.solvers import is_satisfiable
+from mjsat.methods import solve
 from mjsat.reductions.cnf import normalize_3cnf, satisfies
 from mjsat.reductions.families import all_small_formulas, complete_cnf, planted_3cnf, random_3cnf
 from mjsat.reductions.stacks import reduce_to_stacks
 from mjsat.reductions.targets import reduce_formula
 from mjsat.reductions.witness import LiftError, WitnessError, extend_assignment, lift, playbook_moves, witness
 from mjsat.replay import replay
-
 
 SHISEN = ["shisen-sho", "shisen-rows"]
 
@@ -203,8 +202,8 @@ def test_unsatisfiable_small_formulas_shisen(target):
 
 @pytest.mark.parametrize("target", ["stacks", "rows", "shisen-sho"])
 def test_assignment_at_first_sat_reads_the_choice_off_a_prefix(target):
-    from mjsat.replay import InvalidSolutionError
     from mjsat.reductions.witness import assignment_at_first_sat
+    from mjsat.replay import InvalidSolutionError
 
     clauses = [[1, -2, 3], [-1, 2], [2, -3], [4, 5, 6, -1]]  # a long clause: fresh variables
     red = reduce_formula(normalize_3cnf(clauses, n_vars=6), target)
@@ -225,5 +224,5 @@ def test_assignment_at_first_sat_reads_the_choice_off_a_prefix(target):
         assert set(got["heads"].values()) <= {"true", "false"}
         assert got["satisfied"] and got["clauses"] == [True] * 4
         assert assignment_at_first_sat(red, moves)["values"] == values  # the whole play reads the same
-    with pytest.raises(InvalidSolutionError, match="^move 1 "):  # a move that is not legal there
+    with pytest.raises(InvalidSolutionError, match=r"^move 1 "):  # a move that is not legal there
         assignment_at_first_sat(red, [moves[1]])

@@ -8,16 +8,15 @@ import textwrap
 
 import numpy as np
 import pytest
-
-from mjsat.board import KINDS
-from mjsat.methods import MethodInfo
 from click.testing import CliRunner
 
 from mjsat import methods as methods_mod
+from mjsat.board import KINDS
 from mjsat.boardio import load_board, write_board
 from mjsat.cli import cli
-from mjsat.runs import crossval as cv
 from mjsat.generate import random_height2_board
+from mjsat.methods import MethodInfo
+from mjsat.runs import crossval as cv
 
 LIAR = textwrap.dedent(
     '''

@@ -9,12 +9,11 @@ import pytest
 from click.testing import CliRunner
 
 from mjsat import methods as methods_mod
-from mjsat.board import KINDS
-from mjsat.methods import MethodInfo
-from mjsat.board import Layout
+from mjsat.board import KINDS, Layout
 from mjsat.cli import cli
 from mjsat.deal import deal_random
 from mjsat.fileio import InputFileError
+from mjsat.methods import MethodInfo
 from mjsat.runs.sample import SampleError, read_done, read_sample, sample, solve_deal, summarize
 from mjsat.runs.stats import wilson_interval
 
@@ -197,7 +196,7 @@ def test_retry_unknown_reruns_every_unknown_row_once(tmp_path, slow_method):
     out = tmp_path / "r.jsonl"
     rows = sample(ROW, range(8), out, method="slow", time_limit=0.5)
     assert {r["status"] for r in rows} == {"unknown"}
-    with pytest.raises(SampleError, match="--time-limit 0.5, not 5.0.*--retry-unknown"):
+    with pytest.raises(SampleError, match=r"--time-limit 0.5, not 5.0.*--retry-unknown"):
         sample(ROW, range(8), out, method="slow", time_limit=5)
     with pytest.raises(SampleError, match="--method"):
         sample(ROW, range(8), out, method="ref", time_limit=5, retry_unknown=True)

@@ -7,12 +7,12 @@ import itertools
 import numpy as np
 import pytest
 from click.testing import CliRunner
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from mjsat.board import Layout, MahjongBoard, ShisenShoBoard, TransposedMahjongBoard
 from mjsat.boardio import write_board
 from mjsat.cli import cli
+from mjsat.generate import height2_boards, planted_cycle_board, random_height2_board, stack_layout
 from mjsat.methods import solve
 from mjsat.ref import solve_ref
 from mjsat.replay import replay
@@ -28,7 +28,6 @@ from mjsat.search.height2 import (
     safe_matches,
     solve_height2,
 )
-from mjsat.generate import height2_boards, planted_cycle_board, random_height2_board, stack_layout
 
 
 def _canon(cycle):
@@ -142,7 +141,7 @@ def test_refuses_other_boards_with_reasons():
     with pytest.raises(NotHeightTwoError, match="group 0 has 6"):
         solve_height2(six)
     half = MahjongBoard(Layout([(0, 0, 0), (0, 4, 0), (0, 2, 1), (0, 8, 0)]), [0, 1, 0, 1])
-    with pytest.raises(NotHeightTwoError, match="does not lie exactly|half-overlaps"):
+    with pytest.raises(NotHeightTwoError, match=r"does not lie exactly|half-overlaps"):
         solve_height2(half)
     shisen = ShisenShoBoard(Layout([(0, 0, 0), (0, 4, 0)]), [0, 0])
     with pytest.raises(NotHeightTwoError, match="shisen-sho"):

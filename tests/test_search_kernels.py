@@ -4,15 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from kernel_states import kernel_args, random_state
 
 from mjsat.board import Layout, MahjongBoard
 from mjsat.generate import random_grid_board, random_small_board
-from mjsat.search import kernels as K
-from mjsat.search import kernels_shisen as KS
+from mjsat.search import kernels as K, kernels_shisen as KS
 from mjsat.search.pairing import PythonSearch, geometry
 from mjsat.shisen import connectable
-
-from kernel_states import kernel_args, random_state
 
 
 def _boards(seed: int, count: int):

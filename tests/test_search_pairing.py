@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-
 import numpy as np
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from mjsat.board import Layout, MahjongBoard, ShisenShoBoard, TransposedMahjongBoard
 from mjsat.generate import random_grid_board, random_small_board
