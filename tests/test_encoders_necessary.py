@@ -473,7 +473,8 @@ def _check_solve_sat(board, graph, encoding):
         assert result.verified
         replay(board, result.moves)
     tried = result.stats["tried"]
-    assert tried[0].endswith("-weak") and len(tried) <= 2
+    # the weak CNF first, or the exact one alone when the locked core refuted the board
+    assert (tried[0].endswith("-weak") and len(tried) <= 2) or (len(tried) == 1 and result.status == "unsolvable")
     return result
 
 
@@ -514,13 +515,18 @@ def test_weak_cnf_pairing_that_does_not_clear_falls_back_to_the_exact_cnf():
     fake = [p for p in all_pairings(board) if req_linearize(weak, p) is not None]
     assert fake and all(linearize(board, p) is None for p in fake)
     with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(sat_module, "QUICK_REFUTE_SECONDS", 0.0)  # no refutation by the locked core
         mp.setattr(sat_module, "WEAK_PATH_CAP", 0)
         for encoding in ("acyclic", "order"):
             result = solve_sat(board, encoding=encoding)
             assert result.status == "unsolvable"
             assert result.stats["tried"] == [f"{encoding}-weak", encoding]
-    # the default cap keeps every path of this board exact: one CNF decides
-    assert solve_sat(board, encoding="acyclic").stats["tried"] == ["acyclic-weak"]
+        mp.setattr(sat_module, "WEAK_PATH_CAP", 12)
+        # the default cap keeps every path of this board exact: one CNF decides
+        assert solve_sat(board, encoding="acyclic").stats["tried"] == ["acyclic-weak"]
+    # by default the locked core of the exact requirements refutes it: one empty CNF
+    result = solve_sat(board, encoding="acyclic")
+    assert result.status == "unsolvable" and result.stats["tried"] == ["acyclic"]
 
 
 def test_solve_sat_without_weak_stage_for_stepped_encodings():
