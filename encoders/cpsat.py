@@ -148,7 +148,7 @@ def solve_cpsat(
     CpsatOptionError
         ``workers`` is not a positive integer.
     MethodNotApplicableError
-        A game without an encoding (``shisen-sho-3d``).
+        A game without an encoding (none of :data:`mjsat.board.GAMES`).
 
     Notes
     -----

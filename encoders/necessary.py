@@ -21,8 +21,17 @@ predecessors of the tiles of ``S``, and ``N[t]``, ``N[u]``):
    no such first move go strictly after every tile that is in all of them. (This is the
    argument that a locked block of tiles opens at one tile only.) When no move can be
    first, the board cannot be cleared.
+4. **Locked core.** The same argument for a set ``X`` that is computed, not a window:
+   peel off every tile with an option whose ``R`` misses ``X``, until none leaves. A
+   non-empty rest is a set no tile of which can make the first move touching it, so
+   the board cannot be cleared. (The search's pruning scan finds the same sets,
+   :mod:`mjsat.search.kernels_shisen`; on random full boards of groups of four most
+   unsolvable deals are such.)
+5. **Held tile.** Peel again with one tile ``v`` never peeled: the first move touching
+   the rest is ``v``'s, so every tile of the rest outside ``v``'s group goes strictly
+   after ``v``.
 
-All three only drop impossible options and add precedences that hold in every
+All five only drop impossible options and add precedences that hold in every
 clearing, so they keep the set of clearings. :func:`simplify_requirements` then rewrites
 the requirements with them: ``need[t]`` holds the immediate necessary predecessors, pairs
 without a feasible option are gone, and each remaining path set loses the tiles already
@@ -41,6 +50,8 @@ does not import :mod:`mjsat.encoders.requirements`, which calls it.
 from __future__ import annotations
 
 import dataclasses
+import functools
+import operator
 from collections.abc import Sequence
 from typing import Any, ClassVar, Protocol, TypeVar
 
@@ -48,10 +59,14 @@ from mjsat.board import Move, ShisenShoBoard, TileId
 from mjsat.encoders.errors import EncodingError, check_deadline
 from mjsat.encoders.shisen_paths import bits_members
 
-__all__ = ["Necessary", "PathRequirements", "necessary_before", "simplify_requirements", "WINDOWS"]
+__all__ = ["Necessary", "PathRequirements", "necessary_before", "simplify_requirements", "WINDOWS", "HELD_MAX_TILES"]
 
 WINDOWS: tuple[tuple[int, int], ...] = ((3, 3),)
 """Window shapes (rows, columns) of the first-move rule."""
+HELD_MAX_TILES = 100
+"""Largest board on which the held-tile rule (rule 5) runs by default (an 8 x 12 board
+has 96 tiles): its cost grows as the square of the tiles, a peel per held tile per
+round (figures in ``benchmarks/README.md``)."""
 
 
 class PathRequirements(Protocol):
@@ -133,11 +148,37 @@ def _windows(board: ShisenShoBoard, shapes: Sequence[tuple[int, int]]) -> list[i
     return sorted(out)
 
 
+def _locked_core(opts: list[list[int]], waiting: list[list[int]], keep: int = -1) -> int:
+    """The largest set ``X`` of tiles none of which can make the first move touching ``X``
+    (rule 4), as a bitset; ``0`` when every tile can be peeled off. With ``keep``, that
+    tile never leaves (rule 5).
+
+    ``opts[t]`` are the sets that must be gone when ``t`` goes, one per option;
+    ``waiting[o]`` the tiles with an option that needs ``o`` gone. A tile ``t`` leaves
+    ``X`` when one of its options needs nothing of ``X`` gone (``r & X == 0``); the union
+    of two locked sets is locked, so peeling until nothing leaves gives the largest one,
+    whatever the order.
+    """
+    n = len(opts)
+    X = (1 << n) - 1
+    queue = [t for t in range(n) if t != keep]
+    while queue:
+        t = queue.pop()
+        if not (X >> t) & 1:
+            continue
+        if any(r & X == 0 for r in opts[t]):
+            X &= ~(1 << t)
+            queue.extend(u for u in waiting[t] if u != keep and (X >> u) & 1)
+    return X
+
+
 def necessary_before(
     board: ShisenShoBoard,
     req: PathRequirements,
     *,
     windows: Sequence[tuple[int, int]] = WINDOWS,
+    locked: bool = True,
+    held: bool | None = None,
     deadline: float | None = None,
 ) -> Necessary:
     """The necessary predecessors of every tile of a Shisen-Sho board (module docstring).
@@ -150,6 +191,11 @@ def necessary_before(
         :meth:`~mjsat.encoders.shisen_paths.ShisenLines.path_bits` gives them).
     windows : sequence of (int, int)
         Window shapes of the first-move rule; ``()`` switches the rule off.
+    locked : bool (default True)
+        Run rule 4, the locked core (:math:`O(\sum_{p,S} |S|)` big-integer operations per round).
+    held : bool, optional
+        With ``locked``, also run rule 5, a peel with each tile held (``n`` times rule 4's cost
+        per round); by default only on boards of at most :data:`HELD_MAX_TILES` tiles.
     deadline : float, optional
         A ``time.perf_counter()`` value; past it :class:`~mjsat.encoders.errors.BuildTimeLimit`
         is raised.
@@ -191,6 +237,8 @@ def necessary_before(
     if board.kind != "grid-path":
         raise EncodingError(f"necessary predecessors are for Shisen-Sho boards, not {board.game}")
     n = req.n
+    if held is None:
+        held = n <= HELD_MAX_TILES
     before = [0] * n
     for t in range(n):
         for o in req.need[t]:
@@ -204,6 +252,11 @@ def necessary_before(
         incident[p[0]].append(p)
         incident[p[1]].append(p)
     wins = [(X, bits_members(X)) for X in (_windows(board, windows) if windows else [])]
+    group_of = [0] * n
+    for ts in board.group_members().values():
+        bits = sum(1 << t for t in ts)
+        for t in ts:
+            group_of[t] = bits
     rounds = 0
     while True:
         rounds += 1
@@ -261,6 +314,25 @@ def necessary_before(
                 if in_all & ~before[x]:
                     before[x] |= in_all
                     changed = True
+        # rule 4: the largest set no tile of which can go first (the locked core)
+        if locked:
+            opts = [[r for p in incident[t] for r in gone[p]] for t in range(n)]
+            waiting: list[list[int]] = [[] for _ in range(n)]
+            for t in range(n):
+                for o in bits_members(functools.reduce(operator.or_, opts[t], 0)):
+                    waiting[o].append(t)
+            core = _locked_core(opts, waiting)
+            if core:
+                return Necessary(tuple(before), {}, f"no tile of the locked set {bits_members(core)} can go first", rounds)
+            # rule 5: with one tile v kept, the locked set around it goes after v
+            for v in range(n if held else 0):
+                if v % 16 == 0:
+                    check_deadline(deadline, "necessary predecessors")
+                kept = _locked_core(opts, waiting, v) & ~group_of[v]
+                for x in bits_members(kept & ~(1 << v)):
+                    if not (before[x] >> v) & 1:
+                        before[x] |= 1 << v
+                        changed = True
         _close(before)
         for t in range(n):
             if (before[t] >> t) & 1:
@@ -275,6 +347,7 @@ def simplify_requirements(
     req: R,
     *,
     windows: Sequence[tuple[int, int]] = WINDOWS,
+    held: bool | None = None,
     deadline: float | None = None,
 ) -> R:
     """``req`` rewritten with the necessary predecessors (module docstring); the same clearings.
@@ -284,7 +357,7 @@ def simplify_requirements(
     board : ShisenShoBoard
     req : Requirements
         The raw requirements of ``board``.
-    windows : sequence of (int, int)
+    windows, held : optional
         As in :func:`necessary_before`.
     deadline : float, optional
         As in :func:`necessary_before`.
@@ -303,7 +376,7 @@ def simplify_requirements(
     :func:`necessary_before`, plus :math:`O(\\sum_p s_p^2)` for the dominance tests of
     ``s_p`` sets per pair.
     """
-    nec = necessary_before(board, req, windows=windows, deadline=deadline)
+    nec = necessary_before(board, req, windows=windows, held=held, deadline=deadline)
     n = req.n
     if nec.unsolvable:
         return dataclasses.replace(req, pairs=(), path_bits={}, impossible=tuple(range(n)))

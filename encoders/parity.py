@@ -283,7 +283,7 @@ def encode_parity(
     First call per layout and ``T``: :math:`O(T n d)` Python work for the template;
     then :math:`O(n + P + G T)`, vectorised (see the module docstring for the size).
     """
-    if board.kind == "grid-path":
+    if board.kind != "sides":  # Shisen-Sho: paths, no template
         return encode_layered(board, vpool=vpool, steps=steps, req=req, deadline=deadline)
     if vpool is not None and vpool.top > 0:
         raise EncodingError("the parity encoding numbers its own variables (pass no vpool or a fresh one)")

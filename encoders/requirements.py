@@ -34,6 +34,7 @@ from collections.abc import Callable
 from mjsat.board import VARIANTS, Board, Move, TileId
 from mjsat.encoders.errors import EncodingError, check_deadline
 from mjsat.encoders.necessary import simplify_requirements
+from mjsat.encoders.shisen3d_paths import CellLines, footprints_overlap, tiles_above
 from mjsat.encoders.shisen_paths import ShisenLines, bits_members
 from mjsat.limits import MAX_PAIRS
 from mjsat.result import MethodNotApplicableError
@@ -104,7 +105,7 @@ class Requirements:
         return out
 
 
-ENCODED_KINDS: tuple[str, ...] = ("sides", "grid-path")
+ENCODED_KINDS: tuple[str, ...] = ("sides", "grid-path", "cell-path")
 """The rule kinds (:attr:`mjsat.board.Board.kind`) :func:`requirements` covers, so every
 SAT and CP-SAT model."""
 ENCODED_GAMES: tuple[str, ...] = tuple(g for g, cls in VARIANTS.items() if cls.kind in ENCODED_KINDS)
@@ -113,13 +114,11 @@ ENCODED_GAMES: tuple[str, ...] = tuple(g for g, cls in VARIANTS.items() if cls.k
 
 def check_encodable(board: Board, method: str) -> None:
     """Raise :class:`~mjsat.result.MethodNotApplicableError` for ``method`` when
-    :func:`requirements` has no rules for ``board``'s game (``shisen-sho-3d``).
+    :func:`requirements` has no rules for ``board``'s kind (every kind of
+    :data:`mjsat.board.KINDS` has them now; a new game gets this answer until it has).
 
     >>> from mjsat.board import Layout, ShisenShoMahjongBoard
     >>> check_encodable(ShisenShoMahjongBoard(Layout([(0, 0, 0), (0, 4, 0)]), [0, 0]), "cpsat")
-    Traceback (most recent call last):
-    ...
-    mjsat.result.MethodNotApplicableError: method 'cpsat' does not apply: no encoding for shisen-sho-3d boards (the encodings cover mahjong, mahjong-transposed, shisen-sho)
 
     Notes
     -----
@@ -132,7 +131,12 @@ def check_encodable(board: Board, method: str) -> None:
 
 
 def requirements(
-    board: Board, *, simplify: bool = True, cap: int | None = None, deadline: float | None = None
+    board: Board,
+    *,
+    simplify: bool = True,
+    cap: int | None = None,
+    held: bool | None = None,
+    deadline: float | None = None,
 ) -> Requirements:
     """The precedence data of ``board`` (see the module docstring).
 
@@ -140,7 +144,7 @@ def requirements(
     ----------
     board : Board
     simplify : bool (default True)
-        Shisen-Sho: rewrite the paths with the necessary predecessors of every tile
+        Shisen-Sho on a grid: rewrite the paths with the necessary predecessors of every tile
         (:func:`mjsat.encoders.necessary.simplify_requirements`: the same clearings,
         far fewer and shorter path sets). ``False`` keeps the raw minimal path sets.
     cap : int, optional
@@ -152,6 +156,10 @@ def requirements(
         (:func:`mjsat.encoders.pairings.linearize`). On boards without empty lanes (the
         edge-to-edge images of the reductions) the exact sets number hundreds per pair,
         of hundreds of tiles each.
+    held : bool, optional
+        Shisen-Sho on a grid, with ``simplify``: whether to run the held-tile rule of
+        :func:`~mjsat.encoders.necessary.necessary_before` (rule 5, the costliest; by
+        default on boards of at most :data:`~mjsat.encoders.necessary.HELD_MAX_TILES` tiles).
     deadline : float, optional
         A ``time.perf_counter()`` value; past it the build raises
         :class:`~mjsat.encoders.errors.BuildTimeLimit`.
@@ -159,7 +167,7 @@ def requirements(
     Raises
     ------
     EncodingError
-        The board's game is not Mahjong, transposed Mahjong or Shisen-Sho.
+        The board's kind has no rules here (every game of :data:`mjsat.board.GAMES` has).
     SizeLimitError
         More candidate pairs than :data:`mjsat.limits.MAX_PAIRS` (counted before any is
         built).
@@ -178,9 +186,8 @@ def requirements(
     members = board.group_members()
     MAX_PAIRS.check(sum(len(ts) * (len(ts) - 1) // 2 for ts in members.values()), "the board", verb="makes")
     req = build(board, members, cap, deadline)
-    if simplify and req.path_bits:
-        # path_bits come from the "grid-path" kind only, a ShisenShoBoard
-        req = simplify_requirements(board, req, deadline=deadline)  # type: ignore[arg-type]
+    if simplify and req.path_bits and board.kind == "grid-path":
+        req = simplify_requirements(board, req, held=held, deadline=deadline)  # type: ignore[arg-type]
     return req
 
 
@@ -235,6 +242,33 @@ def _path_rules(
     return Requirements(n, board.game, pairs, empty, empty, path_bits, _without_partner(n, pairs))
 
 
+def _cell_path_rules(
+    board: Board, members: dict[int, list[TileId]], cap: int | None, deadline: float | None
+) -> Requirements:
+    """The requirements of a ``"cell-path"`` game (Shisen-Sho on the Mahjong grid): every
+    pair of a group whose footprints do not overlap is a candidate, each with the minimal
+    sets of its candidate chains; ``need[t]``: every tile above ``t``. ``cap`` is not used."""
+    n = len(board)
+    lines = CellLines(board)  # type: ignore[arg-type]
+    cells = board.cells  # type: ignore[attr-defined]
+    pairs = tuple(
+        sorted(
+            p
+            for ts in members.values()
+            for p in itertools.combinations(sorted(ts), 2)
+            if not footprints_overlap(cells[p[0]], cells[p[1]])
+        )
+    )
+    path_bits: dict[Move, tuple[int, ...]] = {}
+    for i, p in enumerate(pairs):
+        if i % 64 == 0:
+            check_deadline(deadline, "Shisen-Sho path requirements")
+        path_bits[p] = tuple(lines.path_bits(*p))
+    need = tiles_above(board)  # type: ignore[arg-type]
+    empty = tuple(() for _ in range(n))
+    return Requirements(n, board.game, pairs, need, empty, path_bits, _without_partner(n, pairs))
+
+
 def _without_partner(n: int, pairs: tuple[Move, ...]) -> tuple[TileId, ...]:
     """The tiles in no candidate pair."""
     covered = {t for p in pairs for t in p}
@@ -244,5 +278,6 @@ def _without_partner(n: int, pairs: tuple[Move, ...]) -> tuple[TileId, ...]:
 _BUILDERS: dict[str, Callable[[Board, dict[int, list[TileId]], int | None, float | None], Requirements]] = {
     "sides": _side_rules,
     "grid-path": _path_rules,
+    "cell-path": _cell_path_rules,
 }
 """The requirements of each rule kind (:attr:`mjsat.board.Board.kind`) the encoders cover."""

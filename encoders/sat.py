@@ -21,7 +21,7 @@ from mjsat.encoders.encodings import ENCODINGS, encode, get_encoding
 from mjsat.encoders.errors import BuildTimeLimit, EncodingError
 from mjsat.encoders.layered import step_bound
 from mjsat.encoders.pairings import linearize
-from mjsat.encoders.requirements import check_encodable, requirements
+from mjsat.encoders.requirements import Requirements, check_encodable, requirements
 from mjsat.encoders.solvers import (
     CERTIFY_SOLVER,
     PROOF_SOLVERS,
@@ -42,6 +42,7 @@ __all__ = [
     "AUTO_FIRST_CONFLICTS",
     "AUTO_FIRST_SECONDS",
     "WEAK_PATH_CAP",
+    "QUICK_REFUTE_SECONDS",
     "check_sat_options",
     "solve_sat",
     "enumerate_solutions",
@@ -57,9 +58,30 @@ AUTO_FIRST_SECONDS = 0.5
 """Budget of the ``auto`` plan's first attempt, in conflicts and seconds: a solvable deal
 is usually cleared within it, while an unsolvable board is slow to refute with too few
 steps and goes on to :data:`AUTO_EXHAUSTIVE`."""
+QUICK_REFUTE_SECONDS = 0.2
+"""Shisen-Sho: the build budget of the exact requirements that :func:`solve_sat` tries
+before the weaker CNF, for a refutation by the locked core alone."""
 WEAK_PATH_CAP = 12
 """Shisen-Sho: candidate paths of more tiles are cut to their two ends in the weaker CNF
 that :func:`solve_sat` tries first (:func:`mjsat.encoders.requirements.requirements`)."""
+
+
+def _quick_refutation(board: Board, deadline: float | None) -> Requirements | None:
+    """Shisen-Sho: the exact requirements without the held-tile rule, built within
+    :data:`QUICK_REFUTE_SECONDS`, when they refute the board (no candidate pair is
+    left: the locked core of :mod:`mjsat.encoders.necessary`); else ``None``.
+
+    The weaker CNF's sets are subsets of the exact ones, so a locked core of the exact
+    sets can be none of the weak ones, and the weak CNF would spend the whole limit
+    on what the exact requirements settle at once."""
+    quick = time.perf_counter() + QUICK_REFUTE_SECONDS
+    try:
+        req = requirements(board, held=False, deadline=quick if deadline is None else min(deadline, quick))
+    except BuildTimeLimit:
+        if deadline is not None and time.perf_counter() > deadline:
+            raise
+        return None
+    return req if len(board) and not req.pairs else None
 
 
 def _checked_options(encoding: Any, solver: Any, certify: Any, steps: Any) -> tuple[str, str]:
@@ -143,7 +165,9 @@ def solve_sat(
         ``unsolvable``: a stepped encoding at the proved bound is far slower to refute a
         deal than the acyclicity CNF). ``layered`` alone tries
         ``ceil(2 sqrt(n))`` steps, ``parity`` alone ``ceil(5 sqrt(n) / 3)``, then
-        the proved bound. Shisen-Sho boards with ``auto``, ``acyclic`` or ``order``: a
+        the proved bound. Shisen-Sho boards with ``auto``, ``acyclic`` or ``order``: the
+        exact requirements without the held-tile rule within
+        :data:`QUICK_REFUTE_SECONDS` (their locked core may refute the board at once), then a
         weaker CNF first (paths of more than :data:`WEAK_PATH_CAP` tiles cut to their
         end tiles, ``stats['tried']`` ``acyclic-weak``): its ``unsat`` proves
         ``unsolvable``, its pairing is kept only when
@@ -175,7 +199,7 @@ def solve_sat(
     EncodingError, UnknownSolverError
         Options that cannot work (see :func:`check_sat_options`).
     MethodNotApplicableError
-        A game without an encoding (``shisen-sho-3d``).
+        A game without an encoding (none of :data:`mjsat.board.GAMES`).
 
     Notes
     -----
@@ -200,11 +224,15 @@ def solve_sat(
     }
     try:
         req = None if weak_first else requirements(board, deadline=deadline)
+        if weak_first:
+            req = _quick_refutation(board, deadline)
     except BuildTimeLimit as exc:
         stats["time_limit_hit"] = str(exc)
         return SolveResult(UNKNOWN, "sat", stats=stats, reason="time limit")
     plan: list[tuple[str, int | None, bool, bool]]  # (encoding, steps, under the first budget, weak)
-    if weak_first:
+    if weak_first and req is not None:
+        plan = [(exhaustive, None, False, False)]  # the locked core refuted it: an empty CNF
+    elif weak_first:
         # Shisen-Sho: the weaker CNF (long paths cut to their ends), then the exact one
         plan = [(exhaustive, None, False, True), (exhaustive, None, False, False)]
     elif name == "auto" or ENCODINGS[name].stepped:

@@ -119,13 +119,13 @@ METHODS: dict[str, MethodInfo] = {
             "polynomial, for isolated stacks of height at most two (de Bondt, Theorem 7)",
         ),
         MethodInfo(
-            "sat", "mjsat.encoders.sat:solve_sat", ("sides", "grid-path"), True,
+            "sat", "mjsat.encoders.sat:solve_sat", ("sides", "grid-path", "cell-path"), True,
             "a SAT encoding (python-sat) decoded into moves",
             check="mjsat.encoders.sat:check_sat_options",
             axes=(("encoding", "mjsat.encoders.sat:ENCODINGS"), ("solver", "mjsat.encoders.sat:SOLVERS")),
         ),
         MethodInfo(
-            "cpsat", "mjsat.encoders.cpsat:solve_cpsat", ("sides", "grid-path"), True,
+            "cpsat", "mjsat.encoders.cpsat:solve_cpsat", ("sides", "grid-path", "cell-path"), True,
             "a CP-SAT model (OR-Tools) with a removal step per tile",
             check="mjsat.encoders.cpsat:check_cpsat_options",
         ),

@@ -194,7 +194,7 @@ def crossval(
     The methods are those registered (`mjsat solve --method ...`) except `auto`: `ref` on
     boards of at most --ref-max-tiles tiles, each SAT encoding with each solver, `cpsat`,
     `search`, `height2`. A method that says it does not apply to a board (`height2` off
-    isolated stacks of height two, `sat` and `cpsat` on shisen-sho-3d) counts as n/a;
+    isolated stacks of height two) counts as n/a;
     any other failure is an error. Method, encoding and solver names are checked before
     any board runs. Every `solvable` answer is replayed. Prints per method the boards
     decided, solvable / unsolvable / unknown / n/a / errors, median and max time, and the

@@ -161,7 +161,7 @@ def test_methods_lists_every_registered_method_with_its_games():
     assert r.exit_code == 0, r.output
     rows = {row["name"]: row for row in _json.loads(r.output)}
     assert set(rows) == set(METHODS)
-    assert "shisen-sho-3d" not in rows["sat"]["games"] and "shisen-sho-3d" in rows["search"]["games"]
+    assert "shisen-sho-3d" not in rows["height2"]["games"] and "shisen-sho-3d" in rows["sat"]["games"]
     assert [s["step"] for s in rows["auto"]["steps"]][:3] == ["height2", "search-budget", "sat"]
     assert "encoding" in rows["sat"]["options"]
     text = CliRunner().invoke(cli, ["methods"]).output

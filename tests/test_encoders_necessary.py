@@ -278,6 +278,50 @@ def test_necessary_before_on_seeded_locked_boards():
     assert counts["precedence"] >= 10 and counts["dropped"] >= 3 and counts["refuted"] >= 8, counts
 
 
+def check_necessary_rules(board: ShisenShoBoard, graph: MoveGraph, locked: bool, held: bool):
+    """:func:`check_necessary` with the locked-set rules (4 and 5) on or off."""
+    raw = requirements(board, simplify=False)
+    nec = necessary_before(board, raw, locked=locked, held=held)
+    if nec.unsolvable:
+        assert not graph.solvable, (board.cells, board.groups, locked, held, nec.unsolvable)
+        return nec
+    for state, (a, b) in graph.good_moves:
+        for t in (a, b):
+            assert nec.before[t] & state == 0, (board.cells, board.groups, locked, held, (a, b), t)
+    return nec
+
+
+@settings(max_examples=150, deadline=None)
+@given(board=small_boards(), locked=st.booleans(), held=st.booleans())
+def test_locked_set_rules_hold_in_every_clearing(board, locked, held):
+    check_necessary_rules(board, MoveGraph(board), locked, held)
+
+
+def test_locked_set_rules_refute_full_boards_like_the_search():
+    """Random full 8 x 12 boards of groups of four (too big for the move graph): rules 4
+    and 5 refute a board only when the search finds it unsolvable, each rule refutes
+    boards the rules before it miss, and rule 5 only adds precedences."""
+    from mjsat.deal import deal_random
+    from mjsat.layouts import load_layout
+
+    layout = load_layout("rect-12x8")
+    configs = ((False, False), (True, False), (True, True))
+    refuted = dict.fromkeys(configs, 0)
+    for seed in range(60):
+        board = deal_random(layout, seed=seed, game="shisen-sho")
+        raw = requirements(board, simplify=False)
+        necs = {cfg: necessary_before(board, raw, locked=cfg[0], held=cfg[1]) for cfg in configs}
+        if any(nec.unsolvable for nec in necs.values()):
+            assert solve(board, "search", time_limit=60).status == "unsolvable", seed
+        for cfg, nec in necs.items():
+            refuted[cfg] += bool(nec.unsolvable)
+        plain, both = necs[(True, False)], necs[(True, True)]
+        if not both.unsolvable:
+            assert not plain.unsolvable
+            assert all(x & ~y == 0 for x, y in zip(plain.before, both.before)), seed
+    assert refuted[(False, False)] < refuted[(True, False)] < refuted[(True, True)], refuted
+
+
 def test_necessary_before_rejects_other_games():
     from mjsat.board import MahjongBoard
 
@@ -429,7 +473,8 @@ def _check_solve_sat(board, graph, encoding):
         assert result.verified
         replay(board, result.moves)
     tried = result.stats["tried"]
-    assert tried[0].endswith("-weak") and len(tried) <= 2
+    # the weak CNF first, or the exact one alone when the locked core refuted the board
+    assert (tried[0].endswith("-weak") and len(tried) <= 2) or (len(tried) == 1 and result.status == "unsolvable")
     return result
 
 
@@ -470,13 +515,18 @@ def test_weak_cnf_pairing_that_does_not_clear_falls_back_to_the_exact_cnf():
     fake = [p for p in all_pairings(board) if req_linearize(weak, p) is not None]
     assert fake and all(linearize(board, p) is None for p in fake)
     with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(sat_module, "QUICK_REFUTE_SECONDS", 0.0)  # no refutation by the locked core
         mp.setattr(sat_module, "WEAK_PATH_CAP", 0)
         for encoding in ("acyclic", "order"):
             result = solve_sat(board, encoding=encoding)
             assert result.status == "unsolvable"
             assert result.stats["tried"] == [f"{encoding}-weak", encoding]
-    # the default cap keeps every path of this board exact: one CNF decides
-    assert solve_sat(board, encoding="acyclic").stats["tried"] == ["acyclic-weak"]
+        mp.setattr(sat_module, "WEAK_PATH_CAP", 12)
+        # the default cap keeps every path of this board exact: one CNF decides
+        assert solve_sat(board, encoding="acyclic").stats["tried"] == ["acyclic-weak"]
+    # by default the locked core of the exact requirements refutes it: one empty CNF
+    result = solve_sat(board, encoding="acyclic")
+    assert result.status == "unsolvable" and result.stats["tried"] == ["acyclic"]
 
 
 def test_solve_sat_without_weak_stage_for_stepped_encodings():

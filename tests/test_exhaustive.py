@@ -32,7 +32,8 @@ EXACT_METHODS: dict[str, list[tuple[str, dict]]] = {
     + [("cpsat", {}), ("search", {}), ("search", {"engine": "python"}), ("auto", {})],
     "shisen-sho": [("sat", {"encoding": e}) for e in SAT_ENCODINGS]
     + [("cpsat", {}), ("search", {}), ("search", {"engine": "python"}), ("auto", {})],
-    "shisen-sho-3d": [("search", {}), ("search", {"engine": "python"}), ("auto", {})],
+    "shisen-sho-3d": [("sat", {"encoding": e}) for e in SAT_ENCODINGS]
+    + [("cpsat", {}), ("search", {}), ("search", {"engine": "python"}), ("auto", {})],
 }
 """The exact methods of each game, each compared with the reference."""
 

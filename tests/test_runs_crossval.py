@@ -169,21 +169,23 @@ def test_only_method_not_applicable_counts_as_na(tmp_path, refuser_methods):
     assert board.meta["crossval"]["answers"]["refuser"] == {"status": "n/a", "seconds": 0.0, "reason": "only boards I like", "moves": []}
 
 
-def test_height2_sat_and_cpsat_say_not_applicable_with_their_own_exception():
+def test_height2_says_not_applicable_with_its_own_exception_sat_and_cpsat_decide_3d():
     from mjsat.result import MethodNotApplicableError
     from mjsat.search.height2 import NotHeightTwoError
 
     shisen3d = next(b for b in cv.random_small_cases(seed=0, count=4) if b.board.game == "shisen-sho-3d").board
-    for method in ("sat", "cpsat", "height2"):
-        with pytest.raises(MethodNotApplicableError) as exc:
-            methods_mod.solve(shisen3d, method)
-        assert exc.value.method == method and exc.value.game == "shisen-sho-3d"
+    with pytest.raises(MethodNotApplicableError) as exc:
+        methods_mod.solve(shisen3d, "height2")
+    assert exc.value.method == "height2" and exc.value.game == "shisen-sho-3d"
+    truth = methods_mod.solve(shisen3d, "ref").status
+    for method in ("sat", "cpsat"):
+        assert methods_mod.solve(shisen3d, method).status == truth
     with pytest.raises(NotHeightTwoError):
         methods_mod.solve(cv.layout_cases("pyramid", 1).__next__().board, "height2")
     specs = cv.discover_methods(only=["sat", "cpsat", "height2"], solvers=["minisat22"])
     report = cv.run_crossval([cv.BoardCase("s3d", shisen3d, "t")], specs)
     assert report.disagreements == []
-    assert all(report.per_method[s.label].not_applicable == 1 for s in specs)
+    assert all(report.per_method[s.label].not_applicable == (s.method == "height2") for s in specs)
 
 
 @pytest.mark.parametrize(
@@ -418,5 +420,5 @@ def test_every_method_agrees_with_ref_on_every_board_of_four_tiles():
         s = report.per_method[spec.label]
         assert s.errors == 0 and s.unknown == 0
         assert s.decided + s.not_applicable == 740
-        if spec.method in ("sat", "cpsat"):  # no encoding for shisen-sho-3d: its 240 boards
-            assert s.not_applicable == 240
+        if spec.method in ("sat", "cpsat"):  # every game, shisen-sho-3d's 240 boards too
+            assert s.not_applicable == 0
