@@ -112,9 +112,14 @@ def main(argv: list[str] | None = None) -> int:
         t.add_column(c, justify="right")
     for label, pre in (("CPU", "cpu_"), ("wall", "")):
         t.add_row(
-            label, f"{1000 * data[pre + 'mean_s']:.1f}", f"{1000 * data[pre + 'median_s']:.1f}",
-            f"{1000 * data[pre + 'p99_s']:.1f}", f"{data[pre + 'max_s']:.2f}", str(data["undecided"]),
-            f"{data['percent_unsolvable']:.2f}", ", ".join(f"{k}: {v}" for k, v in sorted(deciders.items())),
+            label,
+            f"{1000 * data[pre + 'mean_s']:.1f}",
+            f"{1000 * data[pre + 'median_s']:.1f}",
+            f"{1000 * data[pre + 'p99_s']:.1f}",
+            f"{data[pre + 'max_s']:.2f}",
+            str(data["undecided"]),
+            f"{data['percent_unsolvable']:.2f}",
+            ", ".join(f"{k}: {v}" for k, v in sorted(deciders.items())),
         )
     console = Console() if Console().is_terminal else Console(width=140)
     console.print(t)

@@ -177,10 +177,17 @@ def plan(args: argparse.Namespace) -> list[tuple[int, str, list[str], int | None
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="bench_encoders", description=__doc__.split("\n\n")[0])
     ap.add_argument("--quick", action="store_true", help="20 turtle deals (10 for the subset), 5 each of bridge and ox")
-    ap.add_argument("--deals", type=int, default=None, help="turtle deals for the phase-1 configurations (default 1,000)")
+    ap.add_argument(
+        "--deals", type=int, default=None, help="turtle deals for the phase-1 configurations (default 1,000)"
+    )
     ap.add_argument("--subset", type=int, default=None, help="turtle deals for the others (default 200)")
     ap.add_argument("--other", type=int, default=None, help="deals of bridge and of ox (default 100)")
-    ap.add_argument("--other-subset", type=int, default=None, help="bridge and ox deals for the stepped encodings alone (default 30)")
+    ap.add_argument(
+        "--other-subset",
+        type=int,
+        default=None,
+        help="bridge and ox deals for the stepped encodings alone (default 30)",
+    )
     ap.add_argument("--time-limit", type=float, default=60.0, help="seconds per run (default 60)")
     ap.add_argument("--phases", default="1,2,3,4,5,6", help="comma-separated phases to run (see the module docstring)")
     ap.add_argument("--order-max", type=int, default=60, help="largest board for the order encoding")
@@ -206,7 +213,9 @@ def main(argv: list[str] | None = None) -> int:
     keys = [k.strip() for k in args.only.split(",")] if args.only else None
     for phase, set_name, labels, count in plan(args):
         if set_name not in boards:
-            got = layout_deals(set_name, max(args.deals, args.subset) if set_name == "turtle" else max(args.other, args.other_subset))
+            got = layout_deals(
+                set_name, max(args.deals, args.subset) if set_name == "turtle" else max(args.other, args.other_subset)
+            )
             if got is None:
                 skipped.append(f"{set_name}: layout file not found under {SOURCES}")
                 boards[set_name] = []

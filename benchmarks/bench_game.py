@@ -85,11 +85,18 @@ def find_times(deals: int) -> list[dict[str, Any]]:
                 deal = find_deal(layout, difficulty=difficulty, seed=seed, game=game)
                 secs.append(time.perf_counter() - t0)
                 cands.append(deal.candidates)
-            rows.append({
-                "layout": spec, "game": game, "difficulty": difficulty, "deals": deals,
-                "seconds_median": statistics.median(secs), "seconds_max": max(secs),
-                "candidates_median": statistics.median(cands), "candidates_max": max(cands),
-            })
+            rows.append(
+                {
+                    "layout": spec,
+                    "game": game,
+                    "difficulty": difficulty,
+                    "deals": deals,
+                    "seconds_median": statistics.median(secs),
+                    "seconds_max": max(secs),
+                    "candidates_median": statistics.median(cands),
+                    "candidates_max": max(cands),
+                }
+            )
     return rows
 
 
@@ -113,7 +120,10 @@ def shares(counts: dict[str, int]) -> list[dict[str, Any]]:
         row: dict[str, Any] = {"layout": spec, "game": game, "deals": len(values), "solvable": float(s.mean())}
         row["quantiles"] = {str(q): float(np.quantile(v, q)) for q in (0.1, 0.25, 0.5, 0.75, 0.9)}
         row["below"] = {
-            str(t): {"share": float((v < t).mean()), "solvable_share": float((v < t).sum() and (s & (v < t)).sum() / (v < t).sum())}
+            str(t): {
+                "share": float((v < t).mean()),
+                "solvable_share": float((v < t).sum() and (s & (v < t)).sum() / (v < t).sum()),
+            }
             for t in (0.01, 0.05, 0.1)
         }
         row["at_least"] = {str(t): float((v >= t).mean()) for t in (0.05, 0.1, 0.5)}
@@ -134,17 +144,25 @@ def main(argv: list[str] | None = None) -> int:
     out: dict[str, Any] = {}
     out["hint"] = h = hint_latency(positions)
     print(f"hint latency, turtle, {positions} positions of random play ({h['kinds']}):")
-    print(f"  wall median {h['wall_median'] * 1000:.1f} ms, p99 {h['wall_p99'] * 1000:.1f} ms, max {h['wall_max'] * 1000:.1f} ms")
-    print(f"  CPU  median {h['cpu_median'] * 1000:.1f} ms, p99 {h['cpu_p99'] * 1000:.1f} ms, max {h['cpu_max'] * 1000:.1f} ms")
+    print(
+        f"  wall median {h['wall_median'] * 1000:.1f} ms, p99 {h['wall_p99'] * 1000:.1f} ms, max {h['wall_max'] * 1000:.1f} ms"
+    )
+    print(
+        f"  CPU  median {h['cpu_median'] * 1000:.1f} ms, p99 {h['cpu_p99'] * 1000:.1f} ms, max {h['cpu_max'] * 1000:.1f} ms"
+    )
     out["find"] = find_times(deals)
     print("time to find a deal (seconds; candidates dealt):")
     for r in out["find"]:
-        print(f"  {r['layout']:10} {r['game']:11} {r['difficulty']:7} median {r['seconds_median']:.2f} s, max {r['seconds_max']:.2f} s;"
-              f" candidates median {r['candidates_median']}, max {r['candidates_max']}")
+        print(
+            f"  {r['layout']:10} {r['game']:11} {r['difficulty']:7} median {r['seconds_median']:.2f} s, max {r['seconds_max']:.2f} s;"
+            f" candidates median {r['candidates_median']}, max {r['candidates_max']}"
+        )
     out["shares"] = shares({"turtle": m, "rect-12x8": max(1, m // 2)})
     print("share of 100 random playouts that clear a uniform deal:")
     for r in out["shares"]:
-        print(f"  {r['layout']:10} {r['game']:11} deals {r['deals']}, solvable {r['solvable']:.2f}, quantiles {r['quantiles']}")
+        print(
+            f"  {r['layout']:10} {r['game']:11} deals {r['deals']}, solvable {r['solvable']:.2f}, quantiles {r['quantiles']}"
+        )
         print(f"    below: {r['below']}; at least: {r['at_least']}")
     RESULTS.mkdir(exist_ok=True)
     (RESULTS / "game.json").write_text(json.dumps(out, indent=1) + "\n")

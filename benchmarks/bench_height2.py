@@ -68,7 +68,9 @@ def scaling(sizes: tuple[int, ...], boards: int, time_limit: float, methods: tup
             answers = [tuple(st for st, _ in per[m]) for m in methods]
             row["agree"] = all(
                 a == b or "unknown" in (a, b) or a.startswith("refused") or b.startswith("refused")
-                for col in zip(*answers) for a in col for b in col
+                for col in zip(*answers)
+                for a in col
+                for b in col
             )
             for m in methods:
                 ts = [t for _, t in per[m]]
@@ -101,7 +103,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--quick", action="store_true", help="sizes up to 1,024 tiles, fewer boards")
     ap.add_argument("--boards", type=int, default=None, help="boards per size and kind (default 3; quick 2)")
     ap.add_argument("--time-limit", type=float, default=10.0, help="seconds per board for the exact search")
-    ap.add_argument("--nopeek-boards", type=int, default=None, help="boards per size for the no-peek player (default 300; quick 50)")
+    ap.add_argument(
+        "--nopeek-boards", type=int, default=None, help="boards per size for the no-peek player (default 300; quick 50)"
+    )
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args(argv)
     sizes = QUICK_SIZES if args.quick else SIZES
@@ -136,25 +140,49 @@ def main(argv: list[str] | None = None) -> int:
     from rich.table import Table
 
     t = Table(title=f"height two: height2 vs search (time limit {args.time_limit:g} s, {boards} boards per row)")
-    for c in ("tiles", "kind", "height2 median s", "height2 max s", "search median s", "search max s", "search decided", "agree"):
+    for c in (
+        "tiles",
+        "kind",
+        "height2 median s",
+        "height2 max s",
+        "search median s",
+        "search max s",
+        "search decided",
+        "agree",
+    ):
         t.add_column(c, justify="right")
     for r in rows:
         h, s = r.get("height2", {}), r.get("search", {})
         t.add_row(
-            str(r["tiles"]), r["kind"],
-            f"{h.get('median_s', float('nan')):.4f}", f"{h.get('max_s', float('nan')):.4f}",
-            f"{s.get('median_s', float('nan')):.4f}" if s else "-", f"{s.get('max_s', float('nan')):.4f}" if s else "-",
-            f"{s.get('decided', 0)}/{r['boards']}" if s else "-", "yes" if r["agree"] else "NO",
+            str(r["tiles"]),
+            r["kind"],
+            f"{h.get('median_s', float('nan')):.4f}",
+            f"{h.get('max_s', float('nan')):.4f}",
+            f"{s.get('median_s', float('nan')):.4f}" if s else "-",
+            f"{s.get('max_s', float('nan')):.4f}" if s else "-",
+            f"{s.get('decided', 0)}/{r['boards']}" if s else "-",
+            "yes" if r["agree"] else "NO",
         )
     console = Console()
     console.print(t)
     t2 = Table(title=f"no peeking, groups of four ({npb} boards per size, all solvable with peeking)")
-    for c in ("tiles", "theorem5 cleared %", "random cleared %", "theorem5 losses", "after a guess", "fatal guesses / guesses"):
+    for c in (
+        "tiles",
+        "theorem5 cleared %",
+        "random cleared %",
+        "theorem5 losses",
+        "after a guess",
+        "fatal guesses / guesses",
+    ):
         t2.add_column(c, justify="right")
     for n, m in np_res.items():
         p, q = m["players"]["theorem5"], m["players"]["random"]
         t2.add_row(
-            n, f"{p['percent']:.2f}", f"{q['percent']:.2f}", str(p["losses"]), str(p["losses_after_guess"]),
+            n,
+            f"{p['percent']:.2f}",
+            f"{q['percent']:.2f}",
+            str(p["losses"]),
+            str(p["losses_after_guess"]),
             f"{p['losses_after_guess']}/{p['guesses']}",
         )
     console.print(t2)

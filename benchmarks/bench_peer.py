@@ -225,9 +225,7 @@ def main(argv: list[str] | None = None) -> int:
                     "process": summary(proc[i]) if proc[i] else None,
                     "process_statuses": {s: proc_status[i].count(s) for s in sorted(set(proc_status[i]))},
                 })  # fmt: skip
-            entry["disagreements"] = [
-                s for s in range(n) if len({g["status"][s] for g in got} - {"unknown"}) > 1
-            ]
+            entry["disagreements"] = [s for s in range(n) if len({g["status"][s] for g in got} - {"unknown"}) > 1]
             data["layouts"][name] = entry
     finally:
         for w in workers:
@@ -249,15 +247,27 @@ def _print(data: dict[str, Any]) -> None:
     for name, entry in data["layouts"].items():
         base = entry["runs"][-1]
         for run in entry["runs"]:
-            for what, key, count in (("solve()", "solve", entry["deals"]), ("mjsat solve", "process", entry["process_deals"])):
+            for what, key, count in (
+                ("solve()", "solve", entry["deals"]),
+                ("mjsat solve", "process", entry["process_deals"]),
+            ):
                 s = run[key]
                 if s is None:
                     continue
                 ratio = "" if run is base else f" ({base[key]['median_ms'] / s['median_ms']:.2f}x)"
                 t.add_row(
-                    name, run["python"], what, str(count), f"{s['mean_ms']:.2f}", f"{s['median_ms']:.2f}{ratio}",
-                    f"{s['p90_ms']:.2f}", f"{s['p99_ms']:.1f}", f"{s['max_ms']:.1f}",
-                    ", ".join(f"{k}: {v}" for k, v in (run["statuses"] if key == "solve" else run["process_statuses"]).items()),
+                    name,
+                    run["python"],
+                    what,
+                    str(count),
+                    f"{s['mean_ms']:.2f}",
+                    f"{s['median_ms']:.2f}{ratio}",
+                    f"{s['p90_ms']:.2f}",
+                    f"{s['p99_ms']:.1f}",
+                    f"{s['max_ms']:.1f}",
+                    ", ".join(
+                        f"{k}: {v}" for k, v in (run["statuses"] if key == "solve" else run["process_statuses"]).items()
+                    ),
                 )
         t.add_row(name, "", "disagreements", str(len(entry["disagreements"])), "", "", "", "", "", "")
     console = Console() if Console().is_terminal else Console(width=160)
@@ -269,7 +279,9 @@ def _print(data: dict[str, Any]) -> None:
     small = data["layouts"].get(SMALL)
     if small:
         med = small["runs"][0]["solve"]["median_ms"]
-        console.print(f"target: small Shisen-Sho solve() median <= 0.1 ms -> {'met' if med <= 0.1 else 'NOT met'} ({med:.3f} ms)")
+        console.print(
+            f"target: small Shisen-Sho solve() median <= 0.1 ms -> {'met' if med <= 0.1 else 'NOT met'} ({med:.3f} ms)"
+        )
 
 
 if __name__ == "__main__":

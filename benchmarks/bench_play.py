@@ -109,7 +109,18 @@ def _table(summary: list[dict[str, Any]], target: int) -> None:
     from rich.table import Table
 
     table = Table(title=f"Stam (2007) Table 1: solvable turtle positions (target {target:,})")
-    for col in ("heuristic", "strategy", "positions", "cleared %", "95 % CI", "paper %", "agree", "tiles left", "paper left", "ms/game"):
+    for col in (
+        "heuristic",
+        "strategy",
+        "positions",
+        "cleared %",
+        "95 % CI",
+        "paper %",
+        "agree",
+        "tiles left",
+        "paper left",
+        "ms/game",
+    ):
         table.add_column(col, justify="right" if col not in ("heuristic", "strategy") else "left")
     for row in summary:
         left = "-" if row["avg_tiles_left"] is None else f"{row['avg_tiles_left']:.2f}"
@@ -134,12 +145,15 @@ def fatal_run(layout: Any, positions: int, *, time_limit: float, workers: int) -
     from rich.progress import Progress
 
     from mjsat.play.batch import BoardSource, play_batch
+
     method = "auto"
     source = BoardSource(layout=layout, solvable=True, seed=0)
     rows = []
     with Progress() as progress:
         bar = progress.add_task("fatal moves", total=positions)
-        for res in play_batch(source, CONFIGS, range(positions), workers=workers, fatal={"method": method, "time_limit": time_limit}):
+        for res in play_batch(
+            source, CONFIGS, range(positions), workers=workers, fatal={"method": method, "time_limit": time_limit}
+        ):
             rows.append(res)
             progress.advance(bar)
     from mjsat.play.batch import summarize
@@ -158,13 +172,20 @@ def fatal_run(layout: Any, positions: int, *, time_limit: float, workers: int) -
             fatal_unknown=sum(1 for g in lost if g["fatal"]["status"] == "unknown"),
             mean_fatal_move=round(sum(found) / len(found), 2) if found else None,
             mean_moves_after_fatal=round(
-                sum(len(g["moves"]) - g["fatal"]["move"] for g in lost if g["fatal"]["status"] == "found") / len(found), 2
+                sum(len(g["moves"]) - g["fatal"]["move"] for g in lost if g["fatal"]["status"] == "found") / len(found),
+                2,
             )
             if found
             else None,
         )
         out.append(summary)
-    return {"benchmark": "play-fatal", "positions": positions, "method": method, "time_limit": time_limit, "configurations": out}
+    return {
+        "benchmark": "play-fatal",
+        "positions": positions,
+        "method": method,
+        "time_limit": time_limit,
+        "configurations": out,
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -177,7 +198,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--layout", default="turtle")
     parser.add_argument("--strategies", default="all", help="comma-separated strategies to play now (default all)")
     parser.add_argument("--heuristics", default="all", help="comma-separated heuristics to play now (default all)")
-    parser.add_argument("--fatal", type=int, default=None, metavar="K", help="instead: fatal-move histograms on positions 0..K-1")
+    parser.add_argument(
+        "--fatal", type=int, default=None, metavar="K", help="instead: fatal-move histograms on positions 0..K-1"
+    )
     parser.add_argument("--time-limit", type=float, default=10.0, help="per solve, with --fatal")
     args = parser.parse_args(argv)
 
@@ -199,8 +222,12 @@ def main(argv: list[str] | None = None) -> int:
         data = fatal_run(layout, k, time_limit=args.time_limit, workers=args.workers)
         for row in data["configurations"]:
             hist = ", ".join(f"{m}:{c}" for m, c in row.get("fatal_histogram", {}).items())
-            print(f"{row['heuristic']:9s} {row['strategy']:17s} lost {row['lost']:4d}  mean fatal move {row['mean_fatal_move']}  histogram {hist}")
-        write_text_atomic(RESULTS / ("play_fatal_quick.json" if args.quick else "play_fatal.json"), json.dumps(data, indent=1) + "\n")
+            print(
+                f"{row['heuristic']:9s} {row['strategy']:17s} lost {row['lost']:4d}  mean fatal move {row['mean_fatal_move']}  histogram {hist}"
+            )
+        write_text_atomic(
+            RESULTS / ("play_fatal_quick.json" if args.quick else "play_fatal.json"), json.dumps(data, indent=1) + "\n"
+        )
         return 0
     target = 200 if args.quick else args.positions
     stem = "play_quick" if args.quick else "play"

@@ -80,10 +80,19 @@ def _bench_build(clauses: int) -> list[dict[str, Any]]:
     c2, w2 = _clock()
     pos, groups = _stack_tiles(red.stack_groups, red.positions)
     core = _core_seconds(Layout, MahjongBoard, pos.tolist(), groups.tolist(), dict(enumerate(red.names)))
-    out.append({
-        "target": "stacks", "clauses": clauses, "variables": n, "tiles": len(board),
-        "cpu_seconds": c2 - c0, "seconds": w2 - w0, "arrays_cpu_seconds": c1 - c0, "board_cpu_seconds": c2 - c1, **core,
-    })
+    out.append(
+        {
+            "target": "stacks",
+            "clauses": clauses,
+            "variables": n,
+            "tiles": len(board),
+            "cpu_seconds": c2 - c0,
+            "seconds": w2 - w0,
+            "arrays_cpu_seconds": c1 - c0,
+            "board_cpu_seconds": c2 - c1,
+            **core,
+        }
+    )
     del red, board
     gc.collect()
     c0, w0 = _clock()
@@ -93,8 +102,17 @@ def _bench_build(clauses: int) -> list[dict[str, Any]]:
     core = _core_seconds(
         Layout, MahjongBoard, [list(p) for p in lay.positions], list(rows.board.groups), dict(rows.board.names)
     )
-    out.append({"target": "rows", "clauses": clauses, "variables": n, "tiles": len(rows.board),
-                "cpu_seconds": c1 - c0, "seconds": w1 - w0, **core})
+    out.append(
+        {
+            "target": "rows",
+            "clauses": clauses,
+            "variables": n,
+            "tiles": len(rows.board),
+            "cpu_seconds": c1 - c0,
+            "seconds": w1 - w0,
+            **core,
+        }
+    )
     return out
 
 
@@ -138,8 +156,12 @@ def _bench_decide(
     dropped: dict[str, int] = {}  # method -> the n at which it was given up
     console = Console(stderr=True)
     with Progress(
-        TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-        TextColumn("{task.fields[now]}"), console=console,
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("{task.fields[now]}"),
+        console=console,
     ) as bar:
         task = bar.add_task("deciding boards", total=len(ns) * per_n * len(methods), now="")
         for n in ns:
@@ -150,8 +172,13 @@ def _bench_decide(
                 sat, cnf_cpu, cnf_wall = _decide_cnf(clauses)
                 board = reduce_to_stacks(normalize_3cnf(clauses, n_vars=n)).board
                 row: dict[str, Any] = {
-                    "n": n, "m": len(clauses), "seed": seed, "satisfiable": sat, "tiles": len(board),
-                    "cnf_cpu_seconds": cnf_cpu, "cnf_seconds": cnf_wall,
+                    "n": n,
+                    "m": len(clauses),
+                    "seed": seed,
+                    "satisfiable": sat,
+                    "tiles": len(board),
+                    "cnf_cpu_seconds": cnf_cpu,
+                    "cnf_seconds": cnf_wall,
                 }
                 for label in methods:
                     name, options = METHODS[label]
@@ -187,15 +214,22 @@ def _summary(decide: list[dict[str, Any]], methods: list[str]) -> list[dict[str,
         rs = [r for r in decide if r["n"] == n]
         cnf_med = statistics.median(r["cnf_cpu_seconds"] for r in rs)
         entry: dict[str, Any] = {
-            "n": n, "m": rs[0]["m"], "formulas": len(rs), "satisfiable": sum(r["satisfiable"] for r in rs),
-            "tiles": rs[0]["tiles"], "cnf_cpu_median": cnf_med, "cnf_cpu_max": max(r["cnf_cpu_seconds"] for r in rs),
+            "n": n,
+            "m": rs[0]["m"],
+            "formulas": len(rs),
+            "satisfiable": sum(r["satisfiable"] for r in rs),
+            "tiles": rs[0]["tiles"],
+            "cnf_cpu_median": cnf_med,
+            "cnf_cpu_max": max(r["cnf_cpu_seconds"] for r in rs),
         }
         for m in methods:
             got = [r[m] for r in rs if m in r]
             ran = [g for g in got if g["status"] != "skipped"]
             decided = [(g, r) for r in rs for g in [r.get(m)] if g and g["status"] in ("solvable", "unsolvable")]
             e: dict[str, Any] = {
-                "run": len(ran), "skipped": len(got) - len(ran), "decided": len(decided),
+                "run": len(ran),
+                "skipped": len(got) - len(ran),
+                "decided": len(decided),
                 "unknown": sum(g["status"] == "unknown" for g in ran),
                 "decided_sat": sum(g["status"] == "solvable" for g, _ in decided),
                 "decided_unsat": sum(g["status"] == "unsolvable" for g, _ in decided),
@@ -203,7 +237,9 @@ def _summary(decide: list[dict[str, Any]], methods: list[str]) -> list[dict[str,
             if decided:
                 e["cpu_median"] = statistics.median(g["cpu_seconds"] for g, _ in decided)
                 e["cpu_max"] = max(g["cpu_seconds"] for g, _ in decided)
-                e["ratio_median"] = statistics.median(g["cpu_seconds"] / max(r["cnf_cpu_seconds"], 1e-9) for g, r in decided)
+                e["ratio_median"] = statistics.median(
+                    g["cpu_seconds"] / max(r["cnf_cpu_seconds"], 1e-9) for g, r in decided
+                )
             entry[m] = e
         out.append(entry)
     return out
@@ -230,12 +266,16 @@ def _write(path: Path, data: dict[str, Any]) -> None:
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="bench_reductions")
     p.add_argument("--quick", action="store_true")
-    p.add_argument("--time-limit", type=float, default=None, help="Seconds per method and board (default 30; quick 10).")
+    p.add_argument(
+        "--time-limit", type=float, default=None, help="Seconds per method and board (default 30; quick 10)."
+    )
     p.add_argument("--methods", default=DEFAULT_METHODS, help=f"Comma-separated, of: {', '.join(METHODS)}.")
     p.add_argument("--ns", default=None, help="Comma-separated numbers of variables (default 10,...,50; quick 10,20).")
     p.add_argument("--per-n", type=int, default=None, help="Formulas per n (default 10; quick 3).")
     p.add_argument("--give-up", type=int, default=3, help="Consecutive unknowns after which a method is dropped.")
-    p.add_argument("--build-clauses", type=int, default=None, help="Clauses of the build benchmark (default 10,000; quick 2,000).")
+    p.add_argument(
+        "--build-clauses", type=int, default=None, help="Clauses of the build benchmark (default 10,000; quick 2,000)."
+    )
     p.add_argument("--no-build", action="store_true", help="Skip the build benchmark.")
     p.add_argument("--no-decide", action="store_true", help="Skip the comparison.")
     p.add_argument("--out", default=str(RESULTS / "reductions.json"))
@@ -254,16 +294,35 @@ def main(argv: list[str] | None = None) -> int:
     out_path = Path(args.out)
     console = Console()
     header: dict[str, Any] = {
-        "quick": quick, "time_limit": limit, "methods": methods, "give_up": args.give_up, "cnf_solver": CNF_SOLVER,
+        "quick": quick,
+        "time_limit": limit,
+        "methods": methods,
+        "give_up": args.give_up,
+        "cnf_solver": CNF_SOLVER,
     }
     build: list[dict[str, Any]] = []
     if not args.no_build:
         build = _bench_build(args.build_clauses or (2000 if quick else 10_000))
-        t = Table("target", "clauses", "tiles", "CPU s", "wall s", "core Layout CPU s", "core MahjongBoard CPU s",
-                  title="building boards (target < 2 s)")
+        t = Table(
+            "target",
+            "clauses",
+            "tiles",
+            "CPU s",
+            "wall s",
+            "core Layout CPU s",
+            "core MahjongBoard CPU s",
+            title="building boards (target < 2 s)",
+        )
         for r in build:
-            t.add_row(r["target"], f"{r['clauses']:,}", f"{r['tiles']:,}", f"{r['cpu_seconds']:.2f}", f"{r['seconds']:.2f}",
-                      f"{r['core_layout_cpu_seconds']:.2f}", f"{r['core_board_cpu_seconds']:.2f}")
+            t.add_row(
+                r["target"],
+                f"{r['clauses']:,}",
+                f"{r['tiles']:,}",
+                f"{r['cpu_seconds']:.2f}",
+                f"{r['seconds']:.2f}",
+                f"{r['core_layout_cpu_seconds']:.2f}",
+                f"{r['core_board_cpu_seconds']:.2f}",
+            )
         console.print(t)
         header["build"] = build
         _write(out_path, header)
@@ -272,11 +331,24 @@ def main(argv: list[str] | None = None) -> int:
     if not args.no_decide:
         decide = _bench_decide(ns, per_n, methods, limit, args.give_up, out_path, header)
         summary = _summary(decide, methods)
-        t = Table("n", "m", "sat/unsat", "tiles", "CNF CPU s", *methods,
-                  title=f"decided/run, median CPU s of the decided (x median ratio to the CNF); ratio 4.26, limit {limit:g} s")
+        t = Table(
+            "n",
+            "m",
+            "sat/unsat",
+            "tiles",
+            "CNF CPU s",
+            *methods,
+            title=f"decided/run, median CPU s of the decided (x median ratio to the CNF); ratio 4.26, limit {limit:g} s",
+        )
         for e in summary:
-            t.add_row(str(e["n"]), str(e["m"]), f"{e['satisfiable']}/{e['formulas'] - e['satisfiable']}", f"{e['tiles']:,}",
-                      f"{e['cnf_cpu_median']:.4f}", *[_cell(e[m]) for m in methods])
+            t.add_row(
+                str(e["n"]),
+                str(e["m"]),
+                f"{e['satisfiable']}/{e['formulas'] - e['satisfiable']}",
+                f"{e['tiles']:,}",
+                f"{e['cnf_cpu_median']:.4f}",
+                *[_cell(e[m]) for m in methods],
+            )
         console.print(t)
     _write(out_path, {**header, "decide": decide, "summary": summary})
     console.print(f"wrote {out_path}")

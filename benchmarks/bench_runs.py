@@ -35,8 +35,12 @@ def _cluster(workers: int) -> Any:
     from distributed import LocalCluster
 
     return LocalCluster(
-        n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
-        dashboard_address="127.0.0.1:0", silence_logs=logging.ERROR,
+        n_workers=workers,
+        threads_per_worker=1,
+        processes=True,
+        host="127.0.0.1",
+        dashboard_address="127.0.0.1:0",
+        silence_logs=logging.ERROR,
     )
 
 
@@ -100,8 +104,11 @@ def sample_part(deals: int) -> dict[str, Any]:
             rows = sample(turtle, range(deals), Path(tmp) / "s.jsonl", time_limit=10, runner=runner)
             wall = time.perf_counter() - t
         return {
-            "deals": len(rows), "seconds": round(wall, 2), "deals_per_second": round(len(rows) / wall, 1),
-            "unsolvable": sum(r["status"] == "unsolvable" for r in rows), "worker_rss_mib": _rss_mib(runner),
+            "deals": len(rows),
+            "seconds": round(wall, 2),
+            "deals_per_second": round(len(rows) / wall, 1),
+            "unsolvable": sum(r["status"] == "unsolvable" for r in rows),
+            "worker_rss_mib": _rss_mib(runner),
         }
 
     return _ways(run)

@@ -23,10 +23,29 @@ RESULTS = Path(__file__).resolve().parent / "results"
 XMAHJONGG = Path(__file__).resolve().parents[2] / "shared" / "layout-sources" / "xmahjongg"
 
 DE_BONDT = {  # % of unwinnable deals, de Bondt 2012, section 3.4 (100,000 deals; default: 10 million)
-    "default": 2.95, "arena": 2.6, "arrow": 8.2, "boar": 4.7, "bridge": 32.0, "ceremonial": 1.8,
-    "deepwell": 6.0, "dog": 7.3, "dragon": 7.5, "farandole": 7.9, "hare": 18.0, "horse": 20.0,
-    "hourglass": 100.0, "monkey": 9.9, "ox": 47.0, "papillon": 100.0, "ram": 6.9, "rat": 5.1,
-    "rooster": 22.0, "snake": 4.2, "theater": 0.62, "tiger": 22.0, "wedges": 4.8,
+    "default": 2.95,
+    "arena": 2.6,
+    "arrow": 8.2,
+    "boar": 4.7,
+    "bridge": 32.0,
+    "ceremonial": 1.8,
+    "deepwell": 6.0,
+    "dog": 7.3,
+    "dragon": 7.5,
+    "farandole": 7.9,
+    "hare": 18.0,
+    "horse": 20.0,
+    "hourglass": 100.0,
+    "monkey": 9.9,
+    "ox": 47.0,
+    "papillon": 100.0,
+    "ram": 6.9,
+    "rat": 5.1,
+    "rooster": 22.0,
+    "snake": 4.2,
+    "theater": 0.62,
+    "tiger": 22.0,
+    "wedges": 4.8,
 }
 """de Bondt 2020 gives 2.959 % for the default layout over a larger sample."""
 
@@ -52,8 +71,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--layouts", default=None, help="comma-separated (turtle, or xmahjongg names; 'all')")
     ap.add_argument("--time-limit", type=float, default=10.0)
     ap.add_argument("--game", default="mahjong")
-    ap.add_argument("-O", "--option", action="append", default=[], metavar="KEY=VALUE",
-                    help="a search option (as mjsat solve -O); the results file name gets a tag")
+    ap.add_argument(
+        "-O",
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a search option (as mjsat solve -O); the results file name gets a tag",
+    )
     args = ap.parse_args(argv)
     from mjsat.cli import _parse_value
 
@@ -69,7 +94,11 @@ def main(argv: list[str] | None = None) -> int:
     from mjsat.runs.sample import sample, summarize
 
     if args.layouts == "all":
-        names = ["turtle"] + sorted(p.name for p in XMAHJONGG.iterdir() if p.is_file() and p.name != "README.md") if XMAHJONGG.is_dir() else ["turtle"]
+        names = (
+            ["turtle"] + sorted(p.name for p in XMAHJONGG.iterdir() if p.is_file() and p.name != "README.md")
+            if XMAHJONGG.is_dir()
+            else ["turtle"]
+        )
     elif args.layouts:
         names = args.layouts.split(",")
     else:
@@ -87,28 +116,65 @@ def main(argv: list[str] | None = None) -> int:
             n = 50
         out = RESULTS / f"search_{name}_{args.game}{tag}.jsonl"
         t0 = time.perf_counter()
-        done = sample(lay, range(n), out, game=args.game, time_limit=args.time_limit, workers=args.workers,
-                      options=options)
+        done = sample(
+            lay, range(n), out, game=args.game, time_limit=args.time_limit, workers=args.workers, options=options
+        )
         wall = time.perf_counter() - t0
         s = summarize(done)
         ref = DE_BONDT.get("default" if name == "turtle" else name)
-        rows.append({"layout": name, "game": args.game, "options": options, "wall_seconds_this_run": wall,
-                     "de_bondt_pct": ref, **s})
+        rows.append(
+            {
+                "layout": name,
+                "game": args.game,
+                "options": options,
+                "wall_seconds_this_run": wall,
+                "de_bondt_pct": ref,
+                **s,
+            }
+        )
         cpu = f", CPU mean {1e3 * s['cpu_mean']:.1f} ms" if "cpu_mean" in s else ""
-        console.print(f"{name}: {s['deals']} deals, mean {1e3 * s['seconds_mean']:.1f} ms, max {s['seconds_max']:.2f} s{cpu}")
+        console.print(
+            f"{name}: {s['deals']} deals, mean {1e3 * s['seconds_mean']:.1f} ms, max {s['seconds_max']:.2f} s{cpu}"
+        )
     table = Table(title=f"pairing-set search ({args.game}), seconds per deal")
-    for col in ("layout", "deals", "unsolvable % (95 % CI)", "de Bondt %", "unknown", "mean ms", "median ms",
-                "p99 ms", "max s", "CPU mean ms", "CPU median ms", "CPU p99 ms", "CPU max s"):
+    for col in (
+        "layout",
+        "deals",
+        "unsolvable % (95 % CI)",
+        "de Bondt %",
+        "unknown",
+        "mean ms",
+        "median ms",
+        "p99 ms",
+        "max s",
+        "CPU mean ms",
+        "CPU median ms",
+        "CPU p99 ms",
+        "CPU max s",
+    ):
         table.add_column(col, justify="right")
     for r in rows:
         lo, hi = r["ci95_pct"]
         table.add_row(
-            r["layout"], str(r["deals"]), f"{r['unsolvable_pct']:.2f} ({lo:.2f}-{hi:.2f})",
-            "" if r["de_bondt_pct"] is None else f"{r['de_bondt_pct']}", str(r["unknown"]),
-            f"{1e3 * r['seconds_mean']:.1f}", f"{1e3 * r['seconds_median']:.1f}",
-            f"{1e3 * r['seconds_p99']:.0f}", f"{r['seconds_max']:.2f}",
-            *((f"{1e3 * r['cpu_mean']:.1f}", f"{1e3 * r['cpu_median']:.1f}", f"{1e3 * r['cpu_p99']:.0f}",
-               f"{r['cpu_max']:.2f}") if "cpu_mean" in r else ("", "", "", "")),
+            r["layout"],
+            str(r["deals"]),
+            f"{r['unsolvable_pct']:.2f} ({lo:.2f}-{hi:.2f})",
+            "" if r["de_bondt_pct"] is None else f"{r['de_bondt_pct']}",
+            str(r["unknown"]),
+            f"{1e3 * r['seconds_mean']:.1f}",
+            f"{1e3 * r['seconds_median']:.1f}",
+            f"{1e3 * r['seconds_p99']:.0f}",
+            f"{r['seconds_max']:.2f}",
+            *(
+                (
+                    f"{1e3 * r['cpu_mean']:.1f}",
+                    f"{1e3 * r['cpu_median']:.1f}",
+                    f"{1e3 * r['cpu_p99']:.0f}",
+                    f"{r['cpu_max']:.2f}",
+                )
+                if "cpu_mean" in r
+                else ("", "", "", "")
+            ),
         )
     console.print(table)
     (RESULTS / f"search{tag}.json").write_text(json.dumps({"argv": list(argv or []), "rows": rows}, indent=1))

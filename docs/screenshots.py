@@ -21,8 +21,16 @@ from mjsat.game.worker import SolverProcess
 from mjsat.layouts import load_layout
 
 HERE = Path(__file__).resolve().parent
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 
 def _game(worker: SolverProcess) -> tuple[Game, GameSettings]:
@@ -40,8 +48,9 @@ def page(worker: SolverProcess, out: Path, chromium: str = "/usr/bin/chromium") 
     game, settings = _game(worker)
     with ServerThread(Session(game, settings, worker=worker)) as url, sync_playwright() as p:
         with tempfile.TemporaryDirectory() as profile:
-            ctx = p.chromium.launch_persistent_context(profile, executable_path=chromium, headless=True, args=FLAGS,
-                                                       viewport={"width": 1100, "height": 720})
+            ctx = p.chromium.launch_persistent_context(
+                profile, executable_path=chromium, headless=True, args=FLAGS, viewport={"width": 1100, "height": 720}
+            )
             pg = ctx.new_page()
             pg.goto(url)
             pg.wait_for_selector("body[data-ready='1']")
@@ -78,8 +87,9 @@ def _lesson_page(worker: SolverProcess, lesson, chromium: str):
     def opened():
         session = Session(lesson_game(lesson), GameSettings(), worker=worker, lesson=lesson)
         with ServerThread(session) as url, sync_playwright() as p, tempfile.TemporaryDirectory() as profile:
-            ctx = p.chromium.launch_persistent_context(profile, executable_path=chromium, headless=True, args=FLAGS,
-                                                       viewport={"width": 1400, "height": 980})
+            ctx = p.chromium.launch_persistent_context(
+                profile, executable_path=chromium, headless=True, args=FLAGS, viewport={"width": 1400, "height": 980}
+            )
             pg = ctx.new_page()
             pg.goto(url)
             pg.wait_for_selector("body[data-ready='1']")

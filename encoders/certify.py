@@ -32,6 +32,7 @@ __all__ = [
     "read_proof",
 ]
 
+
 class ProofFormatError(ValueError):
     """A proof line that is not a DRUP lemma or deletion."""
 
@@ -110,7 +111,9 @@ def check_proof(clauses: Sequence[Sequence[int]], proof: Iterable[str]) -> Proof
     start = time.perf_counter()
     lemmas = parse_proof(proof)
     if any(len(c) == 0 for c in clauses):
-        return ProofCheck(True, len(lemmas), time.perf_counter() - start, "the formula holds the empty clause", len(clauses))
+        return ProofCheck(
+            True, len(lemmas), time.perf_counter() - start, "the formula holds the empty clause", len(clauses)
+        )
     if not lemmas or lemmas[-1]:
         # a solver that finds the conflict while loading the clauses logs nothing: the
         # empty clause must then follow by unit propagation, which the checker verifies

@@ -18,10 +18,31 @@ __all__ = ["encode", "decode"]
 
 @click.command()
 @board_options
-@click.option("--encoding", type=click.Choice(list(ENCODINGS)), default=None, help=f"Encoding (default: {DEFAULT_ENCODING}, exhaustive and compact).")
-@click.option("--steps", type=click.IntRange(min=1), default=None, help="Layered or parity: number of parallel steps (default: the proved bound, exhaustive); steps x tiles at most MJSAT_MAX_STEP_CELLS (100,000,000).")
-@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="CNF file to write (DIMACS); its folder is created. The CNF and the map are replaced together or not at all.")
-@click.option("--map-output", type=click.Path(dir_okay=False), default=None, help="Variable map to write (default: beside the CNF, .map).")
+@click.option(
+    "--encoding",
+    type=click.Choice(list(ENCODINGS)),
+    default=None,
+    help=f"Encoding (default: {DEFAULT_ENCODING}, exhaustive and compact).",
+)
+@click.option(
+    "--steps",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Layered or parity: number of parallel steps (default: the proved bound, exhaustive); steps x tiles at most MJSAT_MAX_STEP_CELLS (100,000,000).",
+)
+@click.option(
+    "-o",
+    "--output",
+    required=True,
+    type=click.Path(dir_okay=False),
+    help="CNF file to write (DIMACS); its folder is created. The CNF and the map are replaced together or not at all.",
+)
+@click.option(
+    "--map-output",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Variable map to write (default: beside the CNF, .map).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON summary (files, encoding, variables, clauses).")
 def encode(
     board: Board,
@@ -75,7 +96,9 @@ def encode(
 @click.option("--game", type=click.Choice(list(ENCODED_GAMES)), default=None, help="Game of a .txt board.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (status, moves, verified).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Also write the result as JSON to this file.")
-def decode(board_file: str, map_file: str, output_file: str, game: str | None, as_json: bool, output: str | None) -> None:
+def decode(
+    board_file: str, map_file: str, output_file: str, game: str | None, as_json: bool, output: str | None
+) -> None:
     """Turn an external SAT solver's answer into a verified move list.
 
     SOLVER_OUTPUT is what the solver printed (`s SATISFIABLE` and `v ...` lines) or
@@ -96,7 +119,11 @@ def decode(board_file: str, map_file: str, output_file: str, game: str | None, a
     board = load_board(board_file, game=game)
     head, decoder = read_map(map_file)
     if head["board_digest"] != board_digest(board):
-        raise InputFileError(map_file, 1, f"the map was made for another board (digest {head['board_digest']}, {board_file} has {board_digest(board)})")
+        raise InputFileError(
+            map_file,
+            1,
+            f"the map was made for another board (digest {head['board_digest']}, {board_file} has {board_digest(board)})",
+        )
     status, model = parse_solver_output(read_text(output_file), output_file, n_vars=head.get("variables"))
     data: dict = {"status": "unknown", "moves": [], "verified": False, "encoding": decoder.encoding, "reason": ""}
     if status == "sat":
@@ -112,7 +139,9 @@ def decode(board_file: str, map_file: str, output_file: str, game: str | None, a
         if decoder.params.get("exhaustive"):
             data["status"] = "unsolvable"
         else:
-            data["reason"] = f"unsatisfiable with {decoder.params.get('steps')} steps, below the proved bound {decoder.params.get('bound')}"
+            data["reason"] = (
+                f"unsatisfiable with {decoder.params.get('steps')} steps, below the proved bound {decoder.params.get('bound')}"
+            )
     else:
         data["reason"] = "the solver gave no answer"
     if output:

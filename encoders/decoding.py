@@ -17,7 +17,17 @@ from typing import Any, ClassVar
 
 from mjsat.board import Move, TileId
 
-__all__ = ["Decoded", "Decoder", "PrecedenceDecoder", "InvalidMapError", "true_set", "topological", "is_map_int", "short_repr", "MAP_INT"]
+__all__ = [
+    "Decoded",
+    "Decoder",
+    "PrecedenceDecoder",
+    "InvalidMapError",
+    "true_set",
+    "topological",
+    "is_map_int",
+    "short_repr",
+    "MAP_INT",
+]
 
 
 class InvalidMapError(ValueError):
@@ -127,10 +137,14 @@ class Decoder:
             raise InvalidMapError(f'"params" must be an object, got {short_repr(params)}')
         params = dict(params)
         if "exhaustive" in params and not isinstance(params["exhaustive"], bool):
-            raise InvalidMapError(f'"params": "exhaustive" must be true or false, got {short_repr(params["exhaustive"])}')
+            raise InvalidMapError(
+                f'"params": "exhaustive" must be true or false, got {short_repr(params["exhaustive"])}'
+            )
         for key in ("steps", "bound"):
             if key in params and not (_is_int(params[key]) and 0 <= params[key] < MAP_INT):
-                raise InvalidMapError(f'"params": "{key}" must be a non-negative integer, got {short_repr(params[key])}')
+                raise InvalidMapError(
+                    f'"params": "{key}" must be a non-negative integer, got {short_repr(params[key])}'
+                )
         if cls.stepped and "steps" not in params:
             raise InvalidMapError(f'the {cls.encoding} encoding needs "params": "steps"')
         tiles = cls.check_params(params, tiles)

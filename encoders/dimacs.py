@@ -121,9 +121,7 @@ def parse_dimacs(text: str, path: PathLike = "<dimacs>") -> CNF:
     if current:
         clauses.append(current)
     if len(clauses) != header[1]:
-        raise InputFileError(
-            path, header[2], f"the header declares {header[1]} clauses, the file has {len(clauses)}"
-        )
+        raise InputFileError(path, header[2], f"the header declares {header[1]} clauses, the file has {len(clauses)}")
     cnf = CNF(from_clauses=clauses)
     cnf.nv = max(cnf.nv, header[0])
     cnf.comments = comments
@@ -135,9 +133,7 @@ def read_dimacs(path: PathLike) -> CNF:
     return parse_dimacs(read_text(path), path)
 
 
-def dimacs_text(
-    clauses: Iterable[Sequence[int]], n_vars: int, *, source: str, comments: Sequence[str] = ()
-) -> str:
+def dimacs_text(clauses: Iterable[Sequence[int]], n_vars: int, *, source: str, comments: Sequence[str] = ()) -> str:
     """DIMACS text of a formula with its provenance.
 
     Parameters

@@ -192,7 +192,7 @@ def necessary_before(
     windows : sequence of (int, int)
         Window shapes of the first-move rule; ``()`` switches the rule off.
     locked : bool (default True)
-        Run rule 4, the locked core (:math:`O(\sum_{p,S} |S|)` big-integer operations per round).
+        Run rule 4, the locked core (:math:`O(\\sum_{p,S} |S|)` big-integer operations per round).
     held : bool, optional
         With ``locked``, also run rule 5, a peel with each tile held (``n`` times rule 4's cost
         per round); by default only on boards of at most :data:`HELD_MAX_TILES` tiles.
@@ -323,7 +323,9 @@ def necessary_before(
                     waiting[o].append(t)
             core = _locked_core(opts, waiting)
             if core:
-                return Necessary(tuple(before), {}, f"no tile of the locked set {bits_members(core)} can go first", rounds)
+                return Necessary(
+                    tuple(before), {}, f"no tile of the locked set {bits_members(core)} can go first", rounds
+                )
             # rule 5: with one tile v kept, the locked set around it goes after v
             for v in range(n if held else 0):
                 if v % 16 == 0:
@@ -412,4 +414,3 @@ def simplify_requirements(
     covered = {t for p in pairs for t in p}
     impossible = tuple(t for t in range(n) if t not in covered)
     return dataclasses.replace(req, pairs=pairs, need=tuple(need), path_bits=paths, impossible=impossible)
-

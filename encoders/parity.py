@@ -144,7 +144,9 @@ def _patterns(k: int, parity: int) -> np.ndarray:
     """Sign patterns (rows) of the clauses of :func:`_odd_forbidden` for ``k`` literals."""
     key = (k, parity)
     if key not in _PATTERNS:
-        rows = [[-1 if b else 1 for b in bits] for bits in itertools.product((0, 1), repeat=k) if (sum(bits) + parity) % 2]
+        rows = [
+            [-1 if b else 1 for b in bits] for bits in itertools.product((0, 1), repeat=k) if (sum(bits) + parity) % 2
+        ]
         _PATTERNS[key] = np.array(rows, dtype=np.int64)
     return _PATTERNS[key]
 

@@ -101,9 +101,7 @@ def _checked_options(encoding: Any, solver: Any, certify: Any, steps: Any) -> tu
         raise UnknownSolverError(f"the solver is a python-sat name, got {solver!r}")
     solver_name = canonical_solver(CERTIFY_SOLVER if (certify and solver is None) else solver)
     if certify and solver_name not in PROOF_SOLVERS:
-        raise EncodingError(
-            f"solver {solver_name!r} cannot log a DRUP proof (these can: {', '.join(PROOF_SOLVERS)})"
-        )
+        raise EncodingError(f"solver {solver_name!r} cannot log a DRUP proof (these can: {', '.join(PROOF_SOLVERS)})")
     return name, solver_name
 
 

@@ -143,7 +143,9 @@ def _check_proof_solver(name: str) -> None:
 
 
 @contextlib.contextmanager
-def open_solver(clauses: Iterable[Sequence[int]], *, solver: str | None = None, proof: bool = False) -> Iterator[Solver]:
+def open_solver(
+    clauses: Iterable[Sequence[int]], *, solver: str | None = None, proof: bool = False
+) -> Iterator[Solver]:
     """A python-sat solver loaded with ``clauses``, deleted on exit.
 
     Parameters

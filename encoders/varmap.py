@@ -120,7 +120,7 @@ def read_map(path: str | os.PathLike[str]) -> tuple[dict[str, Any], Decoder]:
     text = read_text(path)
     data = parse_json(text, path)
     if not isinstance(data, dict) or data.get("format") != MAP_FORMAT:
-        raise InputFileError(path, 1, f"not an mjsat variable map (no \"format\": \"{MAP_FORMAT}\")")
+        raise InputFileError(path, 1, f'not an mjsat variable map (no "format": "{MAP_FORMAT}")')
     for key in ("encoding", "vars", "board_digest"):
         if key not in data:
             raise InputFileError(path, 1, f"the map has no {key!r}")

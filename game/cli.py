@@ -49,26 +49,69 @@ def _start_lesson(board_file: str | None, cnf: str | None, target: str, explain:
 
 @click.command()
 @click.argument("board_file", metavar="[BOARD|SAVE]", required=False, type=click.Path(dir_okay=False))
-@click.option("--layout", default=None, metavar="NAME|FILE", help="Deal on this layout (default turtle; rect-WxH for Shisen-Sho).")
+@click.option(
+    "--layout", default=None, metavar="NAME|FILE", help="Deal on this layout (default turtle; rect-WxH for Shisen-Sho)."
+)
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the deal (every random choice).")
-@click.option("--game", "game_name", type=click.Choice(list(GAMES), case_sensitive=False), default=None, help="Rules (default mahjong; a BOARD file's own game).")
-@click.option("--difficulty", type=click.Choice(["normal", "hard", "impossible"]), default="normal", show_default=True,
-              help="normal/hard: solvable, proved before it is shown; random play clears it often (normal) or rarely (hard). impossible: a uniform random deal.")
-@click.option("--undo", "undo_limit", type=click.IntRange(0, 10_000), default=10, show_default=True, help="Moves that can be taken back.")
-@click.option("--hints", "hint_limit", type=click.IntRange(0, 10_000), default=10, show_default=True, help="Hints per game.")
-@click.option("--check-seconds", type=click.FloatRange(0.05, 600), default=2.0, show_default=True, help="Time limit of each solvability check and hint.")
+@click.option(
+    "--game",
+    "game_name",
+    type=click.Choice(list(GAMES), case_sensitive=False),
+    default=None,
+    help="Rules (default mahjong; a BOARD file's own game).",
+)
+@click.option(
+    "--difficulty",
+    type=click.Choice(["normal", "hard", "impossible"]),
+    default="normal",
+    show_default=True,
+    help="normal/hard: solvable, proved before it is shown; random play clears it often (normal) or rarely (hard). impossible: a uniform random deal.",
+)
+@click.option(
+    "--undo",
+    "undo_limit",
+    type=click.IntRange(0, 10_000),
+    default=10,
+    show_default=True,
+    help="Moves that can be taken back.",
+)
+@click.option(
+    "--hints", "hint_limit", type=click.IntRange(0, 10_000), default=10, show_default=True, help="Hints per game."
+)
+@click.option(
+    "--check-seconds",
+    type=click.FloatRange(0.05, 600),
+    default=2.0,
+    show_default=True,
+    help="Time limit of each solvability check and hint.",
+)
 @click.option("--port", type=click.IntRange(1, 65535), default=None, help="Port on 127.0.0.1 (default: a free one).")
 @click.option("--no-browser", is_flag=True, help="Do not open a browser; just print the address.")
 @click.option("--tui", is_flag=True, help="Play in the terminal (Textual) instead of the browser.")
-@click.option("--cnf", type=click.Path(dir_okay=False), default=None, metavar="FILE",
-              help="Teach a reduction: the board of this formula (DIMACS, or infix like (x1 | -x2) & x2), "
-              "with the formula, its clauses and a switch per variable beside it.")
-@click.option("--to", "target", type=click.Choice(list(TARGETS)), default="stacks", show_default=True,
-              help="The board the formula of --cnf becomes.")
-@click.option("--explain", type=click.Choice(["height2"]), default=None,
-              help="height2: the blocked cycles of a board of isolated stacks of height at most two "
-              "(de Bondt, Theorem 7), or Theorem 5's strategy move by move (default board: a planted "
-              "cycle dealt with --seed).")
+@click.option(
+    "--cnf",
+    type=click.Path(dir_okay=False),
+    default=None,
+    metavar="FILE",
+    help="Teach a reduction: the board of this formula (DIMACS, or infix like (x1 | -x2) & x2), "
+    "with the formula, its clauses and a switch per variable beside it.",
+)
+@click.option(
+    "--to",
+    "target",
+    type=click.Choice(list(TARGETS)),
+    default="stacks",
+    show_default=True,
+    help="The board the formula of --cnf becomes.",
+)
+@click.option(
+    "--explain",
+    type=click.Choice(["height2"]),
+    default=None,
+    help="height2: the blocked cycles of a board of isolated stacks of height at most two "
+    "(de Bondt, Theorem 7), or Theorem 5's strategy move by move (default board: a planted "
+    "cycle dealt with --seed).",
+)
 def game(
     board_file: str | None,
     layout: str | None,

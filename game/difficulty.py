@@ -160,7 +160,9 @@ def find_deal(
         stop = bounds.hard_max if difficulty == "hard" else None
         cleared, played = playout_share(board, playouts=playouts, seed=cand, stop_above=stop)
         share = cleared / played
-        if (difficulty == "hard" and share >= bounds.hard_max) or (difficulty == "normal" and share < bounds.normal_min):
+        if (difficulty == "hard" and share >= bounds.hard_max) or (
+            difficulty == "normal" and share < bounds.normal_min
+        ):
             continue
         result = solve(board, method, time_limit=time_limit, seed=cand)
         if result.status != "solvable":

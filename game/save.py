@@ -66,7 +66,9 @@ def save_text(game: Any) -> str:
 
 def _parse(text: str, path: str) -> dict[str, Any]:
     if len(text) > MAX_SAVE_BYTES:
-        raise InputFileError(path, None, f"too large for a save file ({len(text)} characters; at most {MAX_SAVE_BYTES})")
+        raise InputFileError(
+            path, None, f"too large for a save file ({len(text)} characters; at most {MAX_SAVE_BYTES})"
+        )
     if not text.strip():
         raise InputFileError(path, None, "empty file, not an mjsat save")
     try:
@@ -80,7 +82,9 @@ def _parse(text: str, path: str) -> dict[str, Any]:
         what = f'a "{found}" file' if isinstance(found, str) else "no mjsat save"
         raise InputFileError(path, None, f'{what}: expected "format": "{SAVE_FORMAT}"')
     if data.get("version") != SAVE_VERSION:
-        raise InputFileError(path, None, f"unsupported save version {data.get('version')!r} (this mjsat reads {SAVE_VERSION})")
+        raise InputFileError(
+            path, None, f"unsupported save version {data.get('version')!r} (this mjsat reads {SAVE_VERSION})"
+        )
     return data
 
 
@@ -89,15 +93,13 @@ def _moves(value: Any, key: str, n: int, path: str) -> list[Move]:
         raise InputFileError(path, None, f'"{key}" must be a list of [a, b] pairs')
     out: list[Move] = []
     for i, m in enumerate(value):
-        if not (
-            isinstance(m, list)
-            and len(m) == 2
-            and all(isinstance(v, int) and not isinstance(v, bool) for v in m)
-        ):
+        if not (isinstance(m, list) and len(m) == 2 and all(isinstance(v, int) and not isinstance(v, bool) for v in m)):
             raise InputFileError(path, None, f'"{key}" item {i + 1}: expected a pair of tile numbers, got {m!r:.60}')
         for t in m:
             if not 0 <= t < n:
-                raise InputFileError(path, None, f'"{key}" item {i + 1}: tile {t} does not exist (the board has tiles 0..{n - 1})')
+                raise InputFileError(
+                    path, None, f'"{key}" item {i + 1}: tile {t} does not exist (the board has tiles 0..{n - 1})'
+                )
         out.append((m[0], m[1]) if m[0] <= m[1] else (m[1], m[0]))
     return out
 
@@ -157,9 +159,13 @@ def game_from_save_text(text: str, path: str = "<save>", *, decider: Any = None)
     if hints_used > hint_limit:
         raise InputFileError(path, None, f"{hints_used} hints used but only {hint_limit} allowed")
     if undo_left > min(undo_limit, len(moves)):
-        raise InputFileError(path, None, f"{undo_left} undos left, more than the window ({undo_limit}) or the moves ({len(moves)})")
+        raise InputFileError(
+            path, None, f"{undo_left} undos left, more than the window ({undo_limit}) or the moves ({len(moves)})"
+        )
     if undo_left + len(redo) > undo_limit:
-        raise InputFileError(path, None, f"{len(redo)} moves to redo and {undo_left} undos left exceed the undo window of {undo_limit}")
+        raise InputFileError(
+            path, None, f"{len(redo)} moves to redo and {undo_left} undos left exceed the undo window of {undo_limit}"
+        )
     _replay(board, moves, "move", path)
     check = board.copy()
     _replay(check, list(reversed(redo)), "redo move", path)

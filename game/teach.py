@@ -415,7 +415,9 @@ class Height2Lesson:
             if not has_blocked_cycle(board):
                 board.meta["seed"] = s
                 return cls(board, source=f"random height-two board (seed {s})")
-        raise LessonError(f"no height-two board of {n_tiles} tiles without a blocked cycle in seeds {seed}..{seed + 999}")  # pragma: no cover
+        raise LessonError(
+            f"no height-two board of {n_tiles} tiles without a blocked cycle in seeds {seed}..{seed + 999}"
+        )  # pragma: no cover
 
     def _cycles(self, board: Board) -> list[dict[str, Any]]:
         """The blocked cycles of ``board``'s position, each with its stacks and its tiles."""
@@ -428,7 +430,14 @@ class Height2Lesson:
             stacks = []
             for i, g in enumerate(cyc):
                 bottom, top = G.edges[g, cyc[(i + 1) % k]]["stack"]
-                stacks.append({"top": top, "bottom": bottom, "over": board.group_label(g), "under": board.group_label(cyc[(i + 1) % k])})
+                stacks.append(
+                    {
+                        "top": top,
+                        "bottom": bottom,
+                        "over": board.group_label(g),
+                        "under": board.group_label(cyc[(i + 1) % k]),
+                    }
+                )
             labels = [board.group_label(g) for g in cyc]
             pairs = [[t for t in board.present_tiles() if board.groups[t] == g] for g in cyc]
             if k == 1:
@@ -439,7 +448,15 @@ class Height2Lesson:
                     f"{chain}: each top tile's only partner lies at the bottom of the stack under the previous "
                     "group's top tile, so no tile of these stacks can ever go"
                 )
-            out.append({"groups": labels, "stacks": stacks, "pairs": pairs, "tiles": sorted(t for p in pairs for t in p), "text": text})
+            out.append(
+                {
+                    "groups": labels,
+                    "stacks": stacks,
+                    "pairs": pairs,
+                    "tiles": sorted(t for p in pairs for t in p),
+                    "text": text,
+                }
+            )
         return out
 
     def describe(self) -> dict[str, Any]:
@@ -525,9 +542,28 @@ class Height2Lesson:
             new = [c for c in now if frozenset(c["tiles"]) not in had]
             had = {frozenset(c["tiles"]) for c in now}
             if new:
-                text += " With peeking one sees that this closes a blocked cycle (" + "; ".join(c["text"] for c in new) + "): the board can no longer be cleared."
-            steps.append({"tiles": list(move), "group": b.group_label(b.groups[move[0]]), "text": text, "guess": guess, "cycle": new})
-        return {"strategy": strategy, "seed": seed, "moves": [list(m) for m in moves], "steps": steps, "cleared": b.is_solved(), "tiles_left": b.remaining()}
+                text += (
+                    " With peeking one sees that this closes a blocked cycle ("
+                    + "; ".join(c["text"] for c in new)
+                    + "): the board can no longer be cleared."
+                )
+            steps.append(
+                {
+                    "tiles": list(move),
+                    "group": b.group_label(b.groups[move[0]]),
+                    "text": text,
+                    "guess": guess,
+                    "cycle": new,
+                }
+            )
+        return {
+            "strategy": strategy,
+            "seed": seed,
+            "moves": [list(m) for m in moves],
+            "steps": steps,
+            "cleared": b.is_solved(),
+            "tiles_left": b.remaining(),
+        }
 
     def _why(self, b: Board, move: Move, decision: Any, strategy: str) -> tuple[str, bool]:
         """The sentence for ``move`` in position ``b`` (before it is played)."""
@@ -536,7 +572,11 @@ class Height2Lesson:
         free = [t for t in b.present_tiles() if b.groups[t] == g and b.is_free(t)]
         left = sum(1 for t in b.present_tiles() if b.groups[t] == g)
         stacks = {t: s for s in b.layout.stacks() for t in s}
-        off = [t for t in free if any(b.is_present(u) for u in stacks[t] if u != t and b.layout.positions[u][2] < b.layout.positions[t][2])]
+        off = [
+            t
+            for t in free
+            if any(b.is_present(u) for u in stacks[t] if u != t and b.layout.positions[u][2] < b.layout.positions[t][2])
+        ]
         a, c = move
         where = ", ".join(f"{t}{' (off the ground)' if t in off else ''}" for t in free)
         text = f"Group {label} ({left} tiles left) has a match: free tiles {where}."
@@ -554,8 +594,10 @@ class Height2Lesson:
             text += f" Its last two tiles go together: {a} and {c}."
         elif len(free) == 3:
             behind = next(t for t in free if t not in move)
-            why = "it is on the ground, so leaving it closes no cycle" if behind not in off else (
-                "with peeking one sees that leaving it closes no blocked cycle (Theorem 7's second claim)"
+            why = (
+                "it is on the ground, so leaving it closes no cycle"
+                if behind not in off
+                else ("with peeking one sees that leaving it closes no blocked cycle (Theorem 7's second claim)")
             )
             text += f" Three of its four tiles are free: it leaves tile {behind} ({why}) and plays {a} and {c}."
         else:

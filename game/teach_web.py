@@ -47,7 +47,9 @@ HEIGHT2_MAX_TILES = 400
 def lesson_game(lesson: Any, *, hint_limit: int = 10) -> Game:
     """A new game on a lesson's board (its full deal); every move can be taken back."""
     board = lesson.board.copy(stack=False)
-    return Game(board, undo_limit=len(board) // 2, hint_limit=hint_limit, meta={"lesson": lesson.kind, "source": lesson.source})
+    return Game(
+        board, undo_limit=len(board) // 2, hint_limit=hint_limit, meta={"lesson": lesson.kind, "source": lesson.source}
+    )
 
 
 def lesson_routes(session: Any) -> list[Route]:
@@ -113,7 +115,9 @@ def lesson_routes(session: Any) -> list[Route]:
             raise BadRequestError('"moves" must be a list of moves of the lesson\'s board')
         game = lesson_game(lesson, hint_limit=session.settings.hint_limit)
         for k, m in enumerate(moves, 1):
-            if not (isinstance(m, list) and len(m) == 2 and all(isinstance(t, int) and not isinstance(t, bool) for t in m)):
+            if not (
+                isinstance(m, list) and len(m) == 2 and all(isinstance(t, int) and not isinstance(t, bool) for t in m)
+            ):
                 raise BadRequestError(f"move {k} is not a pair of tile numbers")
             out = game.pair(*m)
             if not out.played:
@@ -128,7 +132,11 @@ def lesson_routes(session: Any) -> list[Route]:
         which = data.get("board", "current")
         try:
             if which == "current":
-                lesson = await run(lambda: Height2Lesson(session.game.board, source=str(session.game.meta.get("source") or "the board")))
+                lesson = await run(
+                    lambda: Height2Lesson(
+                        session.game.board, source=str(session.game.meta.get("source") or "the board")
+                    )
+                )
             elif which in ("planted", "random"):
                 seed = _int(data, "seed") if "seed" in data else session.settings.seed
                 tiles = _int(data, "tiles") if "tiles" in data else 16

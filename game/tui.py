@@ -96,7 +96,9 @@ class BoardView(Widget, can_focus=True):
                 r, c, l = board.layout.positions[t]
                 g = board.groups[t]
                 label = board.names.get(g, str(g))[:4]
-                chunk = f"{label:^6}"[(col - c) * CELL_WIDTH : (col - c + 1) * CELL_WIDTH] if row == r else " " * CELL_WIDTH
+                chunk = (
+                    f"{label:^6}"[(col - c) * CELL_WIDTH : (col - c + 1) * CELL_WIDTH] if row == r else " " * CELL_WIDTH
+                )
                 if col == c + 1:
                     chunk = chunk[:-1] + "\u258f"
                 bg = _FILLS[min(l, len(_FILLS) - 1)]

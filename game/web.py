@@ -213,7 +213,13 @@ def create_app(session: Session) -> Starlette:
         if out.played:
             session.schedule_check()
         return JSONResponse(
-            {"played": out.played, "move": list(out.move), "reason": out.reason, "path": out.path, "state": session.state()}
+            {
+                "played": out.played,
+                "move": list(out.move),
+                "reason": out.reason,
+                "path": out.path,
+                "state": session.state(),
+            }
         )
 
     def _undo_redo(which: str) -> Any:
@@ -235,9 +241,17 @@ def create_app(session: Session) -> Starlette:
         try:
             h = await loop.run_in_executor(session.executor, session.game.hint, session.settings.check_seconds)
         except RuntimeError as exc:  # the solver process failed: say so, show no move
-            return JSONResponse({"kind": "error", "move": None, "undos": None, "message": f"no hint: {exc}", "state": session.state()})
+            return JSONResponse(
+                {"kind": "error", "move": None, "undos": None, "message": f"no hint: {exc}", "state": session.state()}
+            )
         return JSONResponse(
-            {"kind": h.kind, "move": list(h.move) if h.move else None, "undos": h.undos, "message": h.message, "state": session.state()}
+            {
+                "kind": h.kind,
+                "move": list(h.move) if h.move else None,
+                "undos": h.undos,
+                "message": h.message,
+                "state": session.state(),
+            }
         )
 
     async def new(request: Request) -> Response:
@@ -318,7 +332,12 @@ def new_game(settings: GameSettings, worker: SolverProcess | None = None) -> Gam
     from mjsat.layouts import load_layout
 
     layout = load_layout(settings.layout)
-    kwargs: dict[str, Any] = {"difficulty": settings.difficulty, "seed": settings.seed, "game": settings.game, "playouts": settings.playouts}
+    kwargs: dict[str, Any] = {
+        "difficulty": settings.difficulty,
+        "seed": settings.seed,
+        "game": settings.game,
+        "playouts": settings.playouts,
+    }
     if worker is not None:
         found = worker.find_deal(layout, timeout=settings.deal_seconds, **kwargs)
         if found is None:

@@ -122,7 +122,9 @@ class SolverProcess:
         """Decide ``board`` (its full deal) in the child: a :class:`SolveResult`."""
         from mjsat.boardio import board_to_json
 
-        answered, data = self.call("decide", (board_to_json(board.copy(stack=False)), method, time_limit, seed), time_limit + GRACE_SECONDS)
+        answered, data = self.call(
+            "decide", (board_to_json(board.copy(stack=False)), method, time_limit, seed), time_limit + GRACE_SECONDS
+        )
         if not answered:
             return SolveResult(UNKNOWN, method, reason=f"no answer within {time_limit:g} s")
         return SolveResult(

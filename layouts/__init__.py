@@ -68,10 +68,7 @@ __all__ = [
 
 def shipped_infos() -> list[LayoutInfo]:
     """The fixed shipped layouts and a few instances of the parametric families."""
-    return [
-        LayoutInfo(name, "shipped", len(shipped_layout(name)))
-        for name in (*SHIPPED, *EXAMPLES)
-    ]
+    return [LayoutInfo(name, "shipped", len(shipped_layout(name))) for name in (*SHIPPED, *EXAMPLES)]
 
 
 def list_layouts(
@@ -187,9 +184,7 @@ def load_layout(
     infos = discover_layouts(dirs, extra_dirs=extra_dirs)
     hits = _match(spec, infos)
     if len(hits) > 1:
-        raise ValueError(
-            f"layout name {spec!r} is ambiguous: {', '.join(i.name for i in hits)}; use the full name"
-        )
+        raise ValueError(f"layout name {spec!r} is ambiguous: {', '.join(i.name for i in hits)}; use the full name")
     if not hits:
         raise _unknown(spec, shipped_infos() + infos)
     info = hits[0]

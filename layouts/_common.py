@@ -65,13 +65,9 @@ def check_position(path: PathLike, line: int | None, pos: Position) -> None:
     """Raise :class:`InputFileError` unless ``pos`` lies in the core's coordinate range."""
     r, c, l = pos
     if not (0 <= r <= MAX_COORD and 0 <= c <= MAX_COORD):
-        raise InputFileError(
-            path, line, f"tile at (row={r}, col={c}, lev={l}): row and col must lie in 0..{MAX_COORD}"
-        )
+        raise InputFileError(path, line, f"tile at (row={r}, col={c}, lev={l}): row and col must lie in 0..{MAX_COORD}")
     if not 0 <= l <= MAX_LEVEL:
-        raise InputFileError(
-            path, line, f"tile at (row={r}, col={c}, lev={l}): level must lie in 0..{MAX_LEVEL}"
-        )
+        raise InputFileError(path, line, f"tile at (row={r}, col={c}, lev={l}): level must lie in 0..{MAX_LEVEL}")
 
 
 def _where(line: int | None) -> str:
@@ -125,9 +121,7 @@ def build_layout(
         check_position(path, line, pos)
     if len(tiles) % 2:
         last = tiles[-1][1]
-        raise InputFileError(
-            path, last, f"odd number of tiles ({len(tiles)}): a layout needs an even number"
-        )
+        raise InputFileError(path, last, f"odd number of tiles ({len(tiles)}): a layout needs an even number")
     try:
         return Layout([p for p, _ in tiles], name=name, block_any_higher=block_any_higher)
     except InvalidLayoutError as exc:

@@ -198,4 +198,3 @@ def load_info(info: LayoutInfo) -> Layout:
     layout = read_layout(info.path, map_name=info.map_name)
     layout.name = info.name
     return layout
-

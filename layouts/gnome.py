@@ -85,9 +85,7 @@ class _Builder:
             raise InputFileError(self.path, line, f"<{tag} {key}=...>: expected a number, got {text!r}") from None
         half = value * 2
         if half != half or abs(half) > 1e9 or half != int(half):  # NaN, huge, not x or x.5
-            raise InputFileError(
-                self.path, line, f"<{tag} {key}=...>: expected a multiple of 0.5, got {text!r}"
-            )
+            raise InputFileError(self.path, line, f"<{tag} {key}=...>: expected a multiple of 0.5, got {text!r}")
         return int(half)
 
     def _z(self, attrs: dict[str, str], tag: str) -> int:

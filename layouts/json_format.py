@@ -153,9 +153,7 @@ def parse_layout_json(text: str, path: PathLike = "<string>") -> Layout:
         raise InputFileError(path, 1, "expected a JSON object")
     fmt = data.get("format")
     if fmt != FORMAT:
-        raise InputFileError(
-            path, _key_line(text, "format") or 1, f"expected \"format\": {FORMAT!r}, got {fmt!r}"
-        )
+        raise InputFileError(path, _key_line(text, "format") or 1, f'expected "format": {FORMAT!r}, got {fmt!r}')
     version = data.get("version")
     if not _is_int(version) or version != VERSION:
         raise InputFileError(
@@ -163,15 +161,15 @@ def parse_layout_json(text: str, path: PathLike = "<string>") -> Layout:
         )
     name = data.get("name", "")
     if not isinstance(name, str):
-        raise InputFileError(path, _key_line(text, "name"), f"\"name\" must be a string, got {name!r}")
+        raise InputFileError(path, _key_line(text, "name"), f'"name" must be a string, got {name!r}')
     bah = data.get("block_any_higher", False)
     if not isinstance(bah, bool):
         raise InputFileError(
-            path, _key_line(text, "block_any_higher"), f"\"block_any_higher\" must be true or false, got {bah!r}"
+            path, _key_line(text, "block_any_higher"), f'"block_any_higher" must be true or false, got {bah!r}'
         )
     raw = data.get("tiles")
     if not isinstance(raw, list):
-        raise InputFileError(path, _key_line(text, "tiles"), "\"tiles\" must be a list of [row, col, lev]")
+        raise InputFileError(path, _key_line(text, "tiles"), '"tiles" must be a list of [row, col, lev]')
     message = MAX_TILES.exceeded(len(raw), "the layout")
     if message is not None:
         raise InputFileError(path, _key_line(text, "tiles"), message)

@@ -66,9 +66,7 @@ def parse_kmahjongg(text: str, path: PathLike = "<string>", *, name: str | None 
     lines = text_lines(text)
     magic = lines[0].strip() if lines else ""
     if magic not in (MAGIC_V10, MAGIC_V11):
-        raise InputFileError(
-            path, 1, f"expected the magic line {MAGIC_V10!r} or {MAGIC_V11!r}, got {magic[:40]!r}"
-        )
+        raise InputFileError(path, 1, f"expected the magic line {MAGIC_V10!r} or {MAGIC_V11!r}, got {magic[:40]!r}")
     dims: dict[str, int] = {}
     data: list[tuple[int, str]] = []
     for lineno, raw in enumerate(lines[1:], start=2):
@@ -84,9 +82,7 @@ def parse_kmahjongg(text: str, path: PathLike = "<string>", *, name: str | None 
     else:
         missing = [k for k in ("w", "h", "d") if k not in dims]
         if missing:
-            raise InputFileError(
-                path, None, f"missing header line(s) {', '.join(missing)} (e.g. 'w32', 'h16', 'd5')"
-            )
+            raise InputFileError(path, None, f"missing header line(s) {', '.join(missing)} (e.g. 'w32', 'h16', 'd5')")
         width, height, depth = dims["w"], dims["h"], dims["d"]
         if width * height * depth > MAX_CELLS:
             raise InputFileError(path, None, f"board {width}x{height}x{depth} is too large")
@@ -95,9 +91,7 @@ def parse_kmahjongg(text: str, path: PathLike = "<string>", *, name: str | None 
     k = 0
     for lineno, line in data:
         if k + len(line) > total:
-            raise InputFileError(
-                path, lineno, f"more than {width}x{height}x{depth} = {total} cells"
-            )
+            raise InputFileError(path, lineno, f"more than {width}x{height}x{depth} = {total} cells")
         start = 0
         while (i := line.find("1", start)) >= 0:
             z, rest = divmod(k + i, width * height)
@@ -107,9 +101,7 @@ def parse_kmahjongg(text: str, path: PathLike = "<string>", *, name: str | None 
         k += len(line)
     if k != total:
         last = data[-1][0] if data else len(lines)
-        raise InputFileError(
-            path, last, f"expected {width}x{height}x{depth} = {total} cells, got {k}"
-        )
+        raise InputFileError(path, last, f"expected {width}x{height}x{depth} = {total} cells, got {k}")
     return build_layout(path, tiles, name=default_name(path) if name is None else name)
 
 

@@ -77,9 +77,7 @@ def parse_xmahjongg(text: str, path: PathLike = "<string>", *, name: str | None 
         if not fields:
             continue
         if len(fields) != 3:
-            raise InputFileError(
-                path, lineno, f"expected 3 integers 'row col lev', got {len(fields)} fields"
-            )
+            raise InputFileError(path, lineno, f"expected 3 integers 'row col lev', got {len(fields)} fields")
         if len(tiles) == limit:
             check_tile_count(path, limit + 1, lineno)
         r = parse_int(path, lineno, fields[0], "row")
@@ -136,9 +134,7 @@ def parse_kyodai(text: str, path: PathLike = "<string>", *, name: str | None = N
                 tiles.append(((row, col, lev), lineno))
             k += 1
     if k != total:
-        raise InputFileError(
-            path, len(lines), f"expected {levels}x{rows}x{cols} = {total} cells, got {k}"
-        )
+        raise InputFileError(path, len(lines), f"expected {levels}x{rows}x{cols} = {total} cells, got {k}")
     if name is None:
         name = board_name or default_name(path)
     return build_layout(path, tiles, name=name)

@@ -84,6 +84,7 @@ __all__ = [
     "normalize_move",
 ]
 
+
 class InvalidBoardError(ValueError):
     """A board's groups do not fit its layout (length, odd group, unknown game)."""
 

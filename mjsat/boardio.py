@@ -176,7 +176,9 @@ def board_from_text(text: str, path: PathLike = "<text>", *, game: str = "mahjon
         if m is None or not ok:
             fields = s.split()
             if len(fields) != 4:
-                raise InputFileError(path, lineno, f"expected 4 integers 'row col level group', got {len(fields)} fields")
+                raise InputFileError(
+                    path, lineno, f"expected 4 integers 'row col level group', got {len(fields)} fields"
+                )
             r = parse_decimal(path, lineno, fields[0], "row", 0, MAX_COORD)
             c = parse_decimal(path, lineno, fields[1], "col", 0, MAX_COORD)
             l = parse_decimal(path, lineno, fields[2], "level", 0, MAX_LEVEL)
@@ -207,8 +209,14 @@ def _gadgets(path: PathLike, text: str, meta: dict[str, Any], n: int) -> None:
     if not isinstance(gadgets, list):
         raise InputFileError(path, line, f'"meta": "gadgets" must be a list, got {_short(gadgets)}')
     for i, g in enumerate(gadgets):
-        if not isinstance(g, dict) or not isinstance(g.get("label", ""), str) or not isinstance(g.get("tiles", []), list):
-            raise InputFileError(path, line, f'"meta": gadget {i}: expected {{"label": text, "tiles": [tile, ...]}}, got {_short(g)}')
+        if (
+            not isinstance(g, dict)
+            or not isinstance(g.get("label", ""), str)
+            or not isinstance(g.get("tiles", []), list)
+        ):
+            raise InputFileError(
+                path, line, f'"meta": gadget {i}: expected {{"label": text, "tiles": [tile, ...]}}, got {_short(g)}'
+            )
         for t in g.get("tiles", []):
             try:
                 _json_int(t, f'"meta": gadget {i}', 0, n - 1)
@@ -227,7 +235,11 @@ def board_from_json_text(text: str, path: PathLike = "<json>", *, game: str | No
         raise InputFileError(path, 1, f'not an mjsat board: expected "format": "{BOARD_FORMAT}"')
     version = data.get("version", 1)
     if isinstance(version, bool) or version != 1 or not isinstance(version, int):
-        raise InputFileError(path, _key_line(text, "version") or 1, f"unsupported board format version {_short(version)} (this mjsat reads 1)")
+        raise InputFileError(
+            path,
+            _key_line(text, "version") or 1,
+            f"unsupported board format version {_short(version)} (this mjsat reads 1)",
+        )
     for key, kind, what in (
         ("game", str, "a game name"),
         ("layout", str, "a layout name (text)"),
@@ -237,7 +249,9 @@ def board_from_json_text(text: str, path: PathLike = "<json>", *, game: str | No
             raise InputFileError(path, _key_line(text, key), f'"{key}" must be {what}, got {_short(data[key])}')
     tiles = data.get("tiles")
     if not isinstance(tiles, list) or not tiles:
-        raise InputFileError(path, _key_line(text, "tiles"), '"tiles" must be a non-empty list of [row, col, lev, group]')
+        raise InputFileError(
+            path, _key_line(text, "tiles"), '"tiles" must be a non-empty list of [row, col, lev, group]'
+        )
     if len(tiles) > MAX_TILES.value:
         _tile_count(path, len(tiles), _key_line(text, "tiles"))
     lines = _ItemLines(text, "tiles", len(tiles))
@@ -365,9 +379,7 @@ def board_to_json(board: Board) -> str:
         "block_any_higher": board.layout.block_any_higher,
         "layout": board.layout.name,
     }
-    tiles = ",\n".join(
-        f"    [{r}, {c}, {l}, {g}]" for (r, c, l), g in zip(board.layout.positions, board.groups)
-    )
+    tiles = ",\n".join(f"    [{r}, {c}, {l}, {g}]" for (r, c, l), g in zip(board.layout.positions, board.groups))
     parts = [f"  {json.dumps(k)}: {json.dumps(v)}" for k, v in head.items()]
     parts.append(f'  "tiles": [\n{tiles}\n  ]')
     if board.names:

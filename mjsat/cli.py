@@ -112,8 +112,7 @@ _EPILOG = (
     "Files: every reader takes UTF-8 text (a byte-order mark is fine) and names the file "
     "and the line of a problem; every -o/--out creates missing folders, writes through a "
     "symbolic link, keeps an existing file's permissions, and replaces a file only once "
-    "the new one is complete.\n\n\b\nSize limits (set the variable to lift one):\n"
-    + limits_help()
+    "the new one is complete.\n\n\b\nSize limits (set the variable to lift one):\n" + limits_help()
 )
 
 
@@ -170,11 +169,17 @@ def board_options(func: Any) -> Any:
 
     options = [
         click.argument("board_file", metavar="[BOARD]", required=False, type=click.Path(dir_okay=False)),
-        click.option("--layout", "layout_spec", metavar="NAME|FILE", help="Deal on this layout instead of reading BOARD."),
+        click.option(
+            "--layout", "layout_spec", metavar="NAME|FILE", help="Deal on this layout instead of reading BOARD."
+        ),
         click.option("--map", "map_name", metavar="MAP", help="Map of a GNOME .map file (name or scorename)."),
         click.option("--seed", type=int, default=None, help="Seed of the deal (with --layout; default 0)."),
-        click.option("--game", type=_game_choice, default=None, help="Game rules (default: the board file's, else mahjong)."),
-        click.option("--solvable", is_flag=True, help="With --layout: deal solvable by construction (Stam (2007), Algorithm 1)."),
+        click.option(
+            "--game", type=_game_choice, default=None, help="Game rules (default: the board file's, else mahjong)."
+        ),
+        click.option(
+            "--solvable", is_flag=True, help="With --layout: deal solvable by construction (Stam (2007), Algorithm 1)."
+        ),
     ]
     for opt in reversed(options):
         wrapper = opt(wrapper)
@@ -316,7 +321,9 @@ def layouts_show(spec: str, map_name: str | None, as_json: bool) -> None:
 @click.option("--game", type=_game_choice, default="mahjong", show_default=True)
 @click.option("--solvable", is_flag=True, help="Solvable by construction (Stam (2007), Algorithm 1).")
 @click.option("--group-sizes", metavar="S1,S2,...", help="Sizes of the groups (even; default: groups of four).")
-@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Board file to write (.json or .txt); default stdout JSON.")
+@click.option(
+    "-o", "--output", type=click.Path(dir_okay=False), help="Board file to write (.json or .txt); default stdout JSON."
+)
 def deal(
     layout_spec: str,
     map_name: str | None,
@@ -358,7 +365,13 @@ def deal(
 
 @cli.command()
 @click.argument("board_file", metavar="BOARD", type=click.Path(dir_okay=False))
-@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="Output file; .json or .txt picks the format.")
+@click.option(
+    "-o",
+    "--output",
+    required=True,
+    type=click.Path(dir_okay=False),
+    help="Output file; .json or .txt picks the format.",
+)
 @click.option("--game", type=_game_choice, default=None, help="Game of a .txt board (default mahjong).")
 def convert(board_file: str, output: str, game: str | None) -> None:
     """Convert a board between the JSON format and de Bondt's text format.
@@ -393,7 +406,14 @@ def convert(board_file: str, output: str, game: str | None) -> None:
 @click.option("--solver", default=None, help="SAT method: which SAT solver (python-sat name).")
 @click.option("--certify", is_flag=True, default=None, help="SAT method: check a DRUP proof of `unsolvable`.")
 @click.option("--method-seed", type=int, default=0, show_default=True, help="Seed of the method's random choices.")
-@click.option("-O", "--option", "extra_options", multiple=True, metavar="KEY=VALUE", help="A method-specific option (repeatable), e.g. -O attempts=0.")
+@click.option(
+    "-O",
+    "--option",
+    "extra_options",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="A method-specific option (repeatable), e.g. -O attempts=0.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (status, moves, method, seconds, stats).")
 @click.option("--show", is_flag=True, help="Also print an ASCII picture of the board.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Also write the result as JSON to this file.")
@@ -425,7 +445,9 @@ def solve(
     from mjsat.methods import METHODS, check_options, solve as run
 
     if method not in METHODS:
-        raise click.BadParameter(f"unknown method {method!r} (known: {', '.join(sorted(METHODS))})", param_hint="--method")
+        raise click.BadParameter(
+            f"unknown method {method!r} (known: {', '.join(sorted(METHODS))})", param_hint="--method"
+        )
     options: dict[str, Any] = {"node_limit": node_limit, "encoding": encoding, "solver": solver, "certify": certify}
     for key, value in parse_key_values(extra_options).items():
         if options.get(key) is not None:
@@ -489,9 +511,13 @@ def verify(board_file: str, solution_file: str | None, game: str | None, as_json
                 click.echo(f"invalid: {exc}")
             sys.exit(1)
         if as_json:
-            click.echo(json.dumps({"ok": True, "moves": len(played), "error": None, "move_index": None, "tiles_left": left}))
+            click.echo(
+                json.dumps({"ok": True, "moves": len(played), "error": None, "move_index": None, "tiles_left": left})
+            )
         else:
-            click.echo(f"ok: the {len(played)} moves of the saved game replay on its deal ({left} of {len(deal)} tiles left)")
+            click.echo(
+                f"ok: the {len(played)} moves of the saved game replay on its deal ({left} of {len(deal)} tiles left)"
+            )
         return
     board = load_board(board_file, game=game)
     moves = load_solution(solution_file, board)
@@ -515,7 +541,9 @@ def verify(board_file: str, solution_file: str | None, game: str | None, as_json
 @cli.command()
 @board_options
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="SVG file to write; without it, ASCII on stdout.")
-@click.option("--solution", "solution_file", type=click.Path(dir_okay=False), help="Write each tile's move number (SVG).")
+@click.option(
+    "--solution", "solution_file", type=click.Path(dir_okay=False), help="Write each tile's move number (SVG)."
+)
 @click.option("--unit", type=click.IntRange(6, 80), default=18, show_default=True, help="Pixels per half tile.")
 @click.option("--title", default=None, help="Title written above the picture.")
 @click.option(

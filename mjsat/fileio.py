@@ -117,9 +117,7 @@ def decode_text(data: bytes, path: PathLike = "<bytes>") -> str:
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
         column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
-        raise InputFileError(
-            path, line, f"not UTF-8 text: byte 0x{data[exc.start]:02x} at column {column}"
-        ) from None
+        raise InputFileError(path, line, f"not UTF-8 text: byte 0x{data[exc.start]:02x} at column {column}") from None
 
 
 def read_text(path: PathLike) -> str:
@@ -341,7 +339,9 @@ def prepare_output(path: PathLike) -> Path:
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except FileExistsError:
-        raise OutputFileError(path, f"cannot create the folder {str(folder)!r}: a file of that name is in the way") from None
+        raise OutputFileError(
+            path, f"cannot create the folder {str(folder)!r}: a file of that name is in the way"
+        ) from None
     except OSError as exc:
         raise OutputFileError(path, f"cannot create the folder {str(folder)!r}: {_os_reason(exc)}") from None
     return target

@@ -174,7 +174,10 @@ def random_grid_board(
     if full:
         cap = max_width * max_height if max_tiles is None else max_tiles
         shapes = [
-            (h, w) for h in range(1, max_height + 1) for w in range(1, max_width + 1) if (h * w) % 2 == 0 and 2 <= h * w <= cap
+            (h, w)
+            for h in range(1, max_height + 1)
+            for w in range(1, max_width + 1)
+            if (h * w) % 2 == 0 and 2 <= h * w <= cap
         ]
         if not shapes:
             raise GeneratorError(f"no full grid of at most {max_height} x {max_width} cells and {cap} tiles")
@@ -629,9 +632,7 @@ def random_height2_board(
     return find_variant(game)(layout, groups, meta=meta)
 
 
-def _random_clear_order(
-    layout: Layout, rng: np.random.Generator, max_restarts: int = 1000
-) -> list[tuple[int, int]]:
+def _random_clear_order(layout: Layout, rng: np.random.Generator, max_restarts: int = 1000) -> list[tuple[int, int]]:
     """Remove two uniformly random free tiles of a blank stack layout at a time; restart
     when stuck (which happens only when the last two tiles form one stack)."""
     stacks = layout.stacks()
@@ -755,5 +756,7 @@ def boards_from_cnf(path: str | os.PathLike[str]) -> list[tuple[str, Board, bool
     As :func:`mjsat.reductions.targets.cnf_boards`: linear reductions and one SAT call.
     """
     module, _, name = CNF_BOARDS.partition(":")
-    build: Callable[[str | os.PathLike[str]], list[tuple[str, Board, bool]]] = getattr(importlib.import_module(module), name)
+    build: Callable[[str | os.PathLike[str]], list[tuple[str, Board, bool]]] = getattr(
+        importlib.import_module(module), name
+    )
     return build(path)

@@ -67,7 +67,6 @@ class InvalidLayoutError(ValueError):
         self.tiles: tuple[int, ...] = tuple(tiles)
 
 
-
 RELATIONS: dict[str, tuple[tuple[tuple[int, int], ...], int]] = {
     "above": (((0, 0), (1, 0), (0, 1), (1, 1)), 1),
     "below": (((0, 0), (1, 0), (0, 1), (1, 1)), -1),
@@ -550,8 +549,6 @@ class Layout:
     def same_shape(self, other: Layout) -> bool:
         """True iff the two layouts are equal up to translation and tile order."""
         return sorted(self.normalized().positions) == sorted(other.normalized().positions)
-
-
 
 
 _MISSING: Any = object()

@@ -87,7 +87,9 @@ class Limit:
             raise LimitSettingError(f"{self.env} must be a positive integer, got {os.environ[self.env][:40]!r}")
         return int(raw)
 
-    def exceeded(self, count: int, subject: str = "the input", *, at_least: bool = False, verb: str = "has") -> str | None:
+    def exceeded(
+        self, count: int, subject: str = "the input", *, at_least: bool = False, verb: str = "has"
+    ) -> str | None:
         """``None`` when ``count`` is within the limit, else the one-line refusal
         (``at_least``: ``count`` is a lower bound, the reader stopped counting there)."""
         limit = self.value
@@ -110,7 +112,9 @@ MAX_CNF_VARS = Limit("MJSAT_MAX_CNF_VARIABLES", 10_000_000, "variables", "declar
 """Variables a DIMACS header declares (used or not: the reductions give each a gadget)."""
 MAX_STEP_CELLS = Limit("MJSAT_MAX_STEP_CELLS", 100_000_000, "tiles x steps", "of a SAT encoding given --steps")
 """Tiles times parallel steps of a stepped SAT encoding (``--steps``), about its variables."""
-MAX_PAIRS = Limit("MJSAT_MAX_PAIRS", 10_000_000, "candidate pairs", "of a SAT or CP-SAT model (each group of k tiles makes k(k-1)/2)")
+MAX_PAIRS = Limit(
+    "MJSAT_MAX_PAIRS", 10_000_000, "candidate pairs", "of a SAT or CP-SAT model (each group of k tiles makes k(k-1)/2)"
+)
 """Candidate pairs of equal tiles a SAT or CP-SAT model is built over (one variable each)."""
 MAX_JSON_DEPTH = Limit("MJSAT_MAX_JSON_DEPTH", 64, "levels of nesting", "of arrays and objects in a JSON input")
 """Nested arrays and objects in a JSON input (mjsat's own files nest fewer than ten)."""

@@ -45,6 +45,7 @@ __all__ = [
     "solve",
 ]
 
+
 @dataclasses.dataclass(frozen=True)
 class MethodInfo:
     """What the method layer knows of a method.

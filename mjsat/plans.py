@@ -301,7 +301,9 @@ def run_plan(
             check_covers(step.method, board)
             res: SolveResult = fn(board, time_limit=limit, seed=seed, **options)
         except (MethodNotApplicableError, SizeLimitError) as exc:  # refused: not covered, or too big for it
-            tried.append({"step": step.label, "status": "refused", "seconds": time.perf_counter() - t0, "reason": str(exc)})
+            tried.append(
+                {"step": step.label, "status": "refused", "seconds": time.perf_counter() - t0, "reason": str(exc)}
+            )
             return None
         row = {"step": step.label, "status": res.status, "seconds": time.perf_counter() - t0, "reason": res.reason}
         if step.slice is not None:

@@ -290,8 +290,7 @@ def _side_frame(board: Board, tiles: list[TileId], unit: int, top: int) -> _Fram
     lay = board.layout
     if not lay.is_columns():
         raise NotInColumnsError(
-            "the side view needs tiles standing in columns (each tile exactly on the one below it); "
-            "use the top view"
+            "the side view needs tiles standing in columns (each tile exactly on the one below it); use the top view"
         )
     pos = lay.positions
     fs = _font(unit)
@@ -312,7 +311,9 @@ def _side_frame(board: Board, tiles: list[TileId], unit: int, top: int) -> _Fram
         y += label_space
         base[r] = y + (bands[r] - 1) * tile_h
         y += bands[r] * tile_h + gap
-    corner: dict[TileId, tuple[float, float]] = {t: (pad + rank[pos[t][1]] * step, base[pos[t][0]] - pos[t][2] * tile_h) for t in tiles}
+    corner: dict[TileId, tuple[float, float]] = {
+        t: (pad + rank[pos[t][1]] * step, base[pos[t][0]] - pos[t][2] * tile_h) for t in tiles
+    }
     return _Frame(
         width=max(len(rank), 1) * step + 2 * pad,
         height=y - gap + pad,
@@ -339,7 +340,9 @@ def _pieces(boxes: list[tuple[float, float, float, float]], slack: float) -> lis
     return [(a, b, c, d) for a, b, c, d in out]
 
 
-def _text(x: float, y: float, text: str, *, size: int, fill: str, cls: str, fit: float | None = None, anchor: str = "middle") -> str:
+def _text(
+    x: float, y: float, text: str, *, size: int, fill: str, cls: str, fit: float | None = None, anchor: str = "middle"
+) -> str:
     squeeze = ""
     if fit is not None and len(text) * size * 0.6 > fit:
         squeeze = f' textLength="{fit:.1f}" lengthAdjust="spacingAndGlyphs"'
@@ -403,12 +406,35 @@ def _compose(
             f'<rect class="face" x="{x:.1f}" y="{y:.1f}" width="{fw}" height="{fh}" rx="3" fill="{fill}" {stroke}/>'
         )
         if t in move_no and frame.move_at == "right":
-            parts.append(_text(x + 3, y + frame.label_dy, label, size=fs, fill="#202020", cls="label", fit=fw * 0.62, anchor="start"))
-            parts.append(_text(x + fw - 2, y + frame.label_dy, str(move_no[t]), size=max(6, fs - 2), fill="#a01010", cls="move", anchor="end"))
+            parts.append(
+                _text(
+                    x + 3,
+                    y + frame.label_dy,
+                    label,
+                    size=fs,
+                    fill="#202020",
+                    cls="label",
+                    fit=fw * 0.62,
+                    anchor="start",
+                )
+            )
+            parts.append(
+                _text(
+                    x + fw - 2,
+                    y + frame.label_dy,
+                    str(move_no[t]),
+                    size=max(6, fs - 2),
+                    fill="#a01010",
+                    cls="move",
+                    anchor="end",
+                )
+            )
         else:
             parts.append(_text(x + fw / 2, y + frame.label_dy, label, size=fs, fill="#202020", cls="label", fit=fw - 4))
             if t in move_no:
-                parts.append(_text(x + fw / 2, y + fh - 4, str(move_no[t]), size=max(6, fs - 3), fill="#a01010", cls="move"))
+                parts.append(
+                    _text(x + fw / 2, y + fh - 4, str(move_no[t]), size=max(6, fs - 3), fill="#a01010", cls="move")
+                )
         parts.append("</g>")
     for k, (a, ts) in enumerate(blocks):
         drawn = [t for t in ts if t in frame.corner]
@@ -426,7 +452,9 @@ def _compose(
         drawn = [t for t in gadget.get("tiles", []) or [] if t in frame.corner]
         if not drawn:
             continue
-        boxes = [(frame.corner[t][0], frame.corner[t][1], frame.corner[t][0] + fw, frame.corner[t][1] + fh) for t in drawn]
+        boxes = [
+            (frame.corner[t][0], frame.corner[t][1], frame.corner[t][0] + fw, frame.corner[t][1] + fh) for t in drawn
+        ]
         label = str(gadget.get("label", ""))
         parts.append(f'<g id="{p}gadget-{k}" class="gadget" data-gadget="{k}" data-label="{escape(label)}">')
         for i, (x0, y0, x1, y1) in enumerate(_pieces(boxes, fh / 2)):

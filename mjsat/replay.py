@@ -21,7 +21,6 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-
 from typing import Any
 
 from mjsat.board import Board, Move, normalize_move
@@ -96,9 +95,7 @@ def replay(board: Board, moves: Iterable[Sequence[int]], *, require_clear: bool 
         b.push(m)
         count += 1
     if require_clear and not b.is_solved():
-        raise InvalidSolutionError(
-            None, None, f"board not cleared: {b.remaining()} tiles left after {count} moves"
-        )
+        raise InvalidSolutionError(None, None, f"board not cleared: {b.remaining()} tiles left after {count} moves")
     return b
 
 
@@ -144,7 +141,7 @@ def _counters(board: Board) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...
         )
         return start, lowers
 
-    return board.layout.memo(("replay-counters", tables.sides), build)  # type: ignore[no-any-return]
+    return board.layout.memo(("replay-counters", tables.sides), build)
 
 
 def _clears_sides(board: Board, moves: Sequence[Sequence[int]]) -> bool:

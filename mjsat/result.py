@@ -64,7 +64,9 @@ class MethodNotApplicableError(ValueError):
         return (_rebuild_not_applicable, (type(self), self.method, self.game, self.reason))
 
 
-def _rebuild_not_applicable(cls: type[MethodNotApplicableError], method: str, game: str | None, reason: str) -> MethodNotApplicableError:
+def _rebuild_not_applicable(
+    cls: type[MethodNotApplicableError], method: str, game: str | None, reason: str
+) -> MethodNotApplicableError:
     exc = cls.__new__(cls)
     MethodNotApplicableError.__init__(exc, method, game, reason)
     return exc

@@ -52,7 +52,9 @@ class BoardSource:
         return SeedRange(self.layout, solvable=self.solvable).board(s), play_seed(s)
 
 
-def _play_index(shared: tuple[BoardSource, tuple[tuple[str, str], ...], dict[str, Any] | None], i: int) -> dict[str, Any]:
+def _play_index(
+    shared: tuple[BoardSource, tuple[tuple[str, str], ...], dict[str, Any] | None], i: int
+) -> dict[str, Any]:
     """Every configuration on board ``i`` (a task of :class:`~mjsat.runs.cluster.Runner`)."""
     source, configs, fatal = shared
     board, seed = source.deal(i)
@@ -64,7 +66,9 @@ def _play_index(shared: tuple[BoardSource, tuple[tuple[str, str], ...], dict[str
         if fatal is not None and not rec.cleared:
             from mjsat.play.fatal import fatal_move
 
-            row["fatal"] = fatal_move(board, rec.moves, start_solvable=source.board is None and source.solvable, **fatal).to_dict()
+            row["fatal"] = fatal_move(
+                board, rec.moves, start_solvable=source.board is None and source.solvable, **fatal
+            ).to_dict()
         games.append(row)
     return {"index": i, "deal_seed": source.seed + i if source.board is None else None, "games": games}
 
@@ -112,7 +116,9 @@ def play_batch(
     yield from _stream(runner, shared, indices, on_result)
 
 
-def _stream(runner: Runner, shared: Any, indices: Iterable[int], on_result: Callable[[dict[str, Any]], None] | None) -> Iterator[dict[str, Any]]:
+def _stream(
+    runner: Runner, shared: Any, indices: Iterable[int], on_result: Callable[[dict[str, Any]], None] | None
+) -> Iterator[dict[str, Any]]:
     for res in runner.run(_play_index, shared, [int(i) for i in indices]):
         if on_result:
             on_result(res)

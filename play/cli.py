@@ -17,20 +17,58 @@ _HEURISTICS = ("random", "maxblock", "maxblock-literal", "all")
 
 @click.command()
 @click.argument("board_file", metavar="[BOARD]", required=False, type=click.Path(dir_okay=False))
-@click.option("--layout", "layout_spec", metavar="NAME|FILE", help="Deal boards on this layout instead of reading BOARD.")
+@click.option(
+    "--layout", "layout_spec", metavar="NAME|FILE", help="Deal boards on this layout instead of reading BOARD."
+)
 @click.option("--map", "map_name", metavar="MAP", help="Map of a GNOME .map file (name or scorename).")
-@click.option("-n", "--boards", "count", type=click.IntRange(min=1), default=None, help="Boards to deal with --layout (default 100), or games on BOARD (default 1).")
-@click.option("--seed", type=int, default=0, show_default=True, help="Deal i comes from seed SEED+i; the play on it from a seed derived from that.")
+@click.option(
+    "-n",
+    "--boards",
+    "count",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Boards to deal with --layout (default 100), or games on BOARD (default 1).",
+)
+@click.option(
+    "--seed",
+    type=int,
+    default=0,
+    show_default=True,
+    help="Deal i comes from seed SEED+i; the play on it from a seed derived from that.",
+)
 @click.option("--solvable", is_flag=True, help="With --layout: deals solvable by construction (Stam's Algorithm 1).")
-@click.option("-s", "--strategy", "strategies", multiple=True, type=click.Choice(_STRATEGIES, case_sensitive=False), help="Strategy (repeatable; `all` for the four). Default random.")
-@click.option("-H", "--heuristic", "heuristics", multiple=True, type=click.Choice(_HEURISTICS, case_sensitive=False), help="Heuristic (repeatable; `all` for the three). Default maxblock.")
+@click.option(
+    "-s",
+    "--strategy",
+    "strategies",
+    multiple=True,
+    type=click.Choice(_STRATEGIES, case_sensitive=False),
+    help="Strategy (repeatable; `all` for the four). Default random.",
+)
+@click.option(
+    "-H",
+    "--heuristic",
+    "heuristics",
+    multiple=True,
+    type=click.Choice(_HEURISTICS, case_sensitive=False),
+    help="Heuristic (repeatable; `all` for the three). Default maxblock.",
+)
 @workers_option
 @scheduler_option
 @click.option("--fatal", is_flag=True, help="For every game not cleared, find the fatal move with an exact solver.")
 @click.option("--method", default=None, help="Exact method for --fatal (default: auto; see `mjsat methods`).")
-@click.option("--time-limit", type=float, default=10.0, show_default=True, metavar="SECONDS", help="Per position solved by --fatal; beyond it the answer is `unknown`.")
+@click.option(
+    "--time-limit",
+    type=float,
+    default=10.0,
+    show_default=True,
+    metavar="SECONDS",
+    help="Per position solved by --fatal; beyond it the answer is `unknown`.",
+)
 @click.option("--moves", "with_moves", is_flag=True, help="With --json: include every game's moves.")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON: percent_cleared, avg_tiles_left, boards, ... (see below).")
+@click.option(
+    "--json", "as_json", is_flag=True, help="Print JSON: percent_cleared, avg_tiles_left, boards, ... (see below)."
+)
 def play(
     board_file: str | None,
     layout_spec: str | None,
@@ -115,7 +153,9 @@ def play(
 
         chosen = method or "auto"
         if chosen not in METHODS:
-            raise click.BadParameter(f"unknown method {chosen!r} (known: {', '.join(sorted(METHODS))})", param_hint="--method")
+            raise click.BadParameter(
+                f"unknown method {chosen!r} (known: {', '.join(sorted(METHODS))})", param_hint="--method"
+            )
         fatal_opts = {"method": chosen, "time_limit": time_limit}
     results: list[dict[str, Any]] = []
     runner = Runner(workers, scheduler, warm=fatal_opts is not None)
@@ -129,7 +169,8 @@ def play(
         games = [g for r in results for g in r["games"] if g["strategy"] == strategy and g["heuristic"] == heuristic]
         summary = {"strategy": strategy, "heuristic": heuristic, **summarize(games)}
         summary["games"] = [
-            {k: v for k, v in g.items() if k not in ("strategy", "heuristic") and (with_moves or k != "moves")} for g in games
+            {k: v for k, v in g.items() if k not in ("strategy", "heuristic") and (with_moves or k != "moves")}
+            for g in games
         ]
         if fatal_opts:
             summary["fatal_method"] = fatal_opts["method"]
@@ -160,15 +201,24 @@ def _print_table(summaries: list[dict[str, Any]], source: Any, n: int) -> None:
     from rich.table import Table
 
     what = "board" if source.board is not None else ("solvable deals" if source.solvable else "random deals")
-    title = f"{n} games on one {what}" if source.board is not None else f"{n} {what} on {source.layout.name or 'the layout'}"
+    title = (
+        f"{n} games on one {what}"
+        if source.board is not None
+        else f"{n} {what} on {source.layout.name or 'the layout'}"
+    )
     table = Table(title=title)
     for col in ("strategy", "heuristic", "boards", "cleared", "%", "95 % CI", "avg tiles left"):
         table.add_column(col, justify="left" if col in ("strategy", "heuristic") else "right")
     for s in summaries:
         left = "-" if s["avg_tiles_left"] is None else f"{s['avg_tiles_left']:.2f}"
         table.add_row(
-            s["strategy"], s["heuristic"], str(s["boards"]), str(s["cleared"]),
-            f"{s['percent_cleared']:.2f}", f"{s['ci95'][0]:.1f}-{s['ci95'][1]:.1f}", left,
+            s["strategy"],
+            s["heuristic"],
+            str(s["boards"]),
+            str(s["cleared"]),
+            f"{s['percent_cleared']:.2f}",
+            f"{s['ci95'][0]:.1f}-{s['ci95'][1]:.1f}",
+            left,
         )
     console = Console()
     console.print(table)

@@ -28,6 +28,7 @@ from mjsat.result import SOLVABLE, UNKNOWN, UNSOLVABLE
 
 __all__ = ["FatalMove", "position_after", "fatal_move", "fatal_histogram"]
 
+
 def position_after(board: Board, moves: Sequence[Sequence[int]]) -> tuple[Board, list[TileId]]:
     """The position after ``moves`` as a new board, and its map back to ``board``'s tiles
     (:meth:`mjsat.board.Board.position_board` of the board with ``moves`` pushed)."""

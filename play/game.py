@@ -143,7 +143,12 @@ class Game:
 
 
 def play_game(
-    board: Board, strategy: Any = "random", heuristic: Any = "random", *, seed: int = 0, rng: np.random.Generator | None = None
+    board: Board,
+    strategy: Any = "random",
+    heuristic: Any = "random",
+    *,
+    seed: int = 0,
+    rng: np.random.Generator | None = None,
 ) -> GameRecord:
     """Play ``board`` with a strategy and a heuristic; the same seed gives the same game.
 

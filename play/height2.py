@@ -126,7 +126,9 @@ def measure(
     players = players or {"theorem5": Theorem5Strategy, "random": RandomMatchStrategy}
     rngs = {name: np.random.default_rng([seed, i]) for i, name in enumerate(players)}
     out: dict[str, Any] = {"boards": 0, "solvable": 0}
-    per: dict[str, dict[str, Any]] = {name: {"games": 0, "cleared": 0, "losses": 0, "losses_after_guess": 0, "guesses": 0} for name in players}
+    per: dict[str, dict[str, Any]] = {
+        name: {"games": 0, "cleared": 0, "losses": 0, "losses_after_guess": 0, "guesses": 0} for name in players
+    }
     for board in boards:
         out["boards"] += 1
         if has_blocked_cycle(board):

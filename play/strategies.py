@@ -449,7 +449,9 @@ class OTReading:
     def __post_init__(self) -> None:
         for field, known in _READING_CHOICES.items():
             if getattr(self, field) not in known:
-                raise UnknownReadingError(f"unknown Obstruction-Tree {field} reading {getattr(self, field)!r} (known: {', '.join(known)})")
+                raise UnknownReadingError(
+                    f"unknown Obstruction-Tree {field} reading {getattr(self, field)!r} (known: {', '.join(known)})"
+                )
 
     def pickable(self, view, t: TileId) -> bool:
         """Whether obstructor ``t`` may go with a free match now."""
@@ -467,7 +469,12 @@ class OTReading:
 _PICKABLE = {"pair": _free_pickable, "match": _always_pickable, "match-above": _uncovered_pickable}
 _OWN = {"pair": _own_all, "match": _own_none, "match-above": _own_above}
 _SIDE = {"shorter": _side_shorter, "left": _side_left}
-_READING_CHOICES = {"stones": tuple(_PICKABLE), "matches": ("tile", "heuristic"), "cycles": ("skip", "negative"), "side": tuple(_SIDE)}
+_READING_CHOICES = {
+    "stones": tuple(_PICKABLE),
+    "matches": ("tile", "heuristic"),
+    "cycles": ("skip", "negative"),
+    "side": tuple(_SIDE),
+}
 
 
 class UnknownReadingError(ValueError):
@@ -651,7 +658,13 @@ def make_strategy(name: str | Strategy, heuristic: str | Heuristic = "random", *
     if isinstance(name, Strategy):
         return name
     key = str(name).strip().lower().replace("_", "-")
-    aliases = {"multiplefirst": "multiple-first", "mf": "multiple-first", "obstructiontree": "obstruction-tree", "ot": "obstruction-tree", "randommatch": "random-match"}
+    aliases = {
+        "multiplefirst": "multiple-first",
+        "mf": "multiple-first",
+        "obstructiontree": "obstruction-tree",
+        "ot": "obstruction-tree",
+        "randommatch": "random-match",
+    }
     key = aliases.get(key.replace("-", ""), key)
     if key not in STRATEGIES:
         raise UnknownStrategyError(f"unknown strategy {name!r} (known: {', '.join(STRATEGIES)})")

@@ -272,7 +272,9 @@ class PlayerView:
 
     def freed_by(self, t: TileId) -> int:
         """Number of tiles that are not free now and would be free if ``t`` were gone."""
-        return sum(1 for u in self._geo.frees[t] if self._present[u] and u not in self._free and self._free_without(u, t))
+        return sum(
+            1 for u in self._geo.frees[t] if self._present[u] and u not in self._free and self._free_without(u, t)
+        )
 
     def _free_without(self, u: TileId, gone: TileId) -> bool:
         p = self._present

@@ -80,8 +80,13 @@ class _Bars:
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
         self._progress = Progress(
-            TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-            console=Console(stderr=True), transient=True, disable=not sys.stderr.isatty(),
+            TextColumn("[bold]{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            console=Console(stderr=True),
+            transient=True,
+            disable=not sys.stderr.isatty(),
         )
         self._tasks: dict[str, Any] = {}
         self._open: str | None = None
@@ -150,7 +155,12 @@ def _summary(red: Any, target: str) -> dict[str, Any]:
 @reduce.command("build")
 @click.argument("cnf_file", metavar="FILE.cnf", type=click.Path(dir_okay=False))
 @_target_option
-@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Board file (.json keeps names and gadgets; .txt is de Bondt's format). Without it the JSON goes to stdout.")
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False),
+    help="Board file (.json keeps names and gadgets; .txt is de Bondt's format). Without it the JSON goes to stdout.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON summary (sizes, normalisation) instead of text.")
 def build(cnf_file: str, target: str, output: str | None, as_json: bool) -> None:
     """Build the board of a DIMACS CNF file.
@@ -184,10 +194,16 @@ def build(cnf_file: str, target: str, output: str | None, as_json: bool) -> None
 @click.argument("cnf_file", metavar="FILE.cnf", type=click.Path(dir_okay=False))
 @click.argument("assignment", metavar="[ASSIGNMENT]", required=False)
 @_target_option
-@click.option("--seed", type=int, default=None, help="Play the playbook's greedy choices in a random order from this seed.")
-@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the moves as JSON (what `mjsat verify` reads).")
+@click.option(
+    "--seed", type=int, default=None, help="Play the playbook's greedy choices in a random order from this seed."
+)
+@click.option(
+    "-o", "--output", type=click.Path(dir_okay=False), help="Write the moves as JSON (what `mjsat verify` reads)."
+)
 @click.option("--json", "as_json", is_flag=True, help="Print {assignment, moves, tiles} as JSON.")
-def witness_cmd(cnf_file: str, assignment: str | None, target: str, seed: int | None, output: str | None, as_json: bool) -> None:
+def witness_cmd(
+    cnf_file: str, assignment: str | None, target: str, seed: int | None, output: str | None, as_json: bool
+) -> None:
     """Turn a satisfying assignment into a clearing move list of the board (replayed).
 
     ASSIGNMENT is a file or the text itself: signed variables (`1 -2 3`, a SAT solver's
@@ -299,7 +315,13 @@ def lift_cmd(cnf_file: str, solution: str, target: str, as_json: bool) -> None:
     "for one satisfying assignment (or, unsatisfiable, where every assignment gets stuck).",
 )
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write to this file instead of stdout.")
-@click.option("--max-stacks", type=int, default=400, show_default=True, help="Stacks listed before summarising (per gadget in the handout).")
+@click.option(
+    "--max-stacks",
+    type=int,
+    default=400,
+    show_default=True,
+    help="Stacks listed before summarising (per gadget in the handout).",
+)
 def explain_cmd(cnf_file: str, target: str, as_json: bool, as_html: bool, output: str | None, max_stacks: int) -> None:
     """Print the gadgets of the board (which stacks make the x-chain, the y-chain, each
     variable's true and false chains, each clause) and the intended play in words, or
@@ -338,8 +360,12 @@ def explain_cmd(cnf_file: str, target: str, as_json: bool, as_html: bool, output
 @click.option("--n", "n", type=int, default=10, show_default=True, help="Variables (random, planted).")
 @click.option("--ratio", type=float, default=4.26, show_default=True, help="Clauses per variable (random, planted).")
 @click.option("--m", "m", type=int, default=None, help="Clauses (overrides --ratio).")
-@click.option("--k", "k", type=int, default=3, show_default=True, help="Variables of the complete formula (all 2^k clauses).")
-@click.option("--holes", type=int, default=2, show_default=True, help="Holes of the pigeonhole formula (holes+1 pigeons).")
+@click.option(
+    "--k", "k", type=int, default=3, show_default=True, help="Variables of the complete formula (all 2^k clauses)."
+)
+@click.option(
+    "--holes", type=int, default=2, show_default=True, help="Holes of the pigeonhole formula (holes+1 pigeons)."
+)
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the random choices.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="DIMACS file to write (else stdout).")
 def family(kind: str, n: int, ratio: float, m: int | None, k: int, holes: int, seed: int, output: str | None) -> None:

@@ -176,7 +176,9 @@ def parse_infix(text: str, path: PathLike = "formula") -> CNF:
         if tok[0] == "end":
             break
         if tok[0] != "and":
-            expected = "'&' between two clauses" if tok[0] in ("open", "var", "not") else "'&' or the end of the formula"
+            expected = (
+                "'&' between two clauses" if tok[0] in ("open", "var", "not") else "'&' or the end of the formula"
+            )
             raise fail(tok[2], f"expected {expected}, got {show(tok)}")
         i += 1
     return CNF(from_clauses=clauses)
@@ -330,7 +332,6 @@ def formula_hash(clauses: Iterable[Sequence[int]], n_vars: int) -> str:
     """A short stable hash (sha256, 16 hex digits) of a formula's DIMACS text."""
     text = f"p cnf {n_vars} " + ";".join(" ".join(map(str, c)) for c in clauses)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
-
 
 
 def satisfies(assignment: dict[int, bool] | Sequence[int], clauses: Iterable[Sequence[int]]) -> bool:

@@ -74,8 +74,7 @@ _TARGET_NOTES = {
     "rows 7k..7k+6 stand for stack k.",
     "shisen-sho": "Each tile is a 3x3 supertile 'B a C / D B E / C E D'; a stack is a column of "
     "supertiles, columns one empty column apart.",
-    "shisen-rows": "Each tile is a 3x3 supertile; the columns stand edge to edge: a full "
-    "rectangle of 9 rows.",
+    "shisen-rows": "Each tile is a 3x3 supertile; the columns stand edge to edge: a full rectangle of 9 rows.",
 }
 
 
@@ -126,8 +125,7 @@ PROOF_STEPS: tuple[tuple[str, str, str], ...] = (
     (
         "y-chain-v",
         "Where the y-chain's Vi tiles sit",
-        "The y-chain's Vi tiles lie at the bottom of [y,y,Vi]: they can be reached only after the "
-        "first SAT pair.",
+        "The y-chain's Vi tiles lie at the bottom of [y,y,Vi]: they can be reached only after the first SAT pair.",
     ),
     (
         "choice",
@@ -232,7 +230,12 @@ def explain_data(red: Any, *, target: str | None = None) -> dict[str, Any]:
             {
                 "label": label,
                 "stacks": [
-                    {"stack": s, "tiles": [tm(3 * s + k) for k in range(3)], "groups": red.stacks[s], "note": red.stack_note[s]}
+                    {
+                        "stack": s,
+                        "tiles": [tm(3 * s + k) for k in range(3)],
+                        "groups": red.stacks[s],
+                        "note": red.stack_note[s],
+                    }
                     for s in stacks
                 ],
             }
@@ -330,7 +333,15 @@ def explain_text(red: Any, *, target: str | None = None, max_stacks: int = 400) 
     return "\n".join(out)
 
 
-_LEMMA_BEFORE_SAT = {"V": "choice", "C": "clauses", "SAT": "first-sat", "x": "x-chain", "t": "unlock", "f": "unlock", "y": "lock"}
+_LEMMA_BEFORE_SAT = {
+    "V": "choice",
+    "C": "clauses",
+    "SAT": "first-sat",
+    "x": "x-chain",
+    "t": "unlock",
+    "f": "unlock",
+    "y": "lock",
+}
 """The lemma a move of a group kind uses before the first SAT pair."""
 _TARGET_MOVE = {
     "rows": "the row's c block clears itself: p, q and r have gone",
@@ -398,7 +409,11 @@ def explain_moves(red: Any, moves: Sequence[Move], *, target: str | None = None)
     names = st.names
     flat = st.stack_groups.reshape(-1)
     words = _role_words(st)
-    heads = {st.roles[(side, i)]: f"V{i} = {'true' if side == 'thead' else 'false'}" for i in range(1, st.formula.n_vars + 1) for side in ("thead", "fhead")}
+    heads = {
+        st.roles[(side, i)]: f"V{i} = {'true' if side == 'thead' else 'false'}"
+        for i in range(1, st.formula.n_vars + 1)
+        for side in ("thead", "fhead")
+    }
     target_lemma = TARGET_STEPS.get(target, ("", "", ""))[0]
     removed = _stack_removals(red, moves)
     seen_sat = False
@@ -643,10 +658,14 @@ def stuck_reasons(stuck: dict[str, Any]) -> list[str]:
                 continue
             under = f"lies under tiles {', '.join(map(str, lit['under']))}" if lit["under"] else "is free"
             chain = f"{lit['literal'].lstrip('-')}'s {'false' if lit['literal'].startswith('-') else 'true'} chain"
-            head = f", and the head of {chain} (tile {lit['head']}) is still on the board" if lit["head_present"] else ""
+            head = (
+                f", and the head of {chain} (tile {lit['head']}) is still on the board" if lit["head_present"] else ""
+            )
             parts.append(f"the {c['clause']} of the literal {lit['literal']} (tile {lit['tile']}) {under}{head}")
         state = "is free" if c["x_chain_free"] else ("is still covered" if c["x_chain_present"] else "has gone")
-        out.append(f"The x-chain {c['clause']} (tile {c['x_chain_tile']}) {state} but has no partner: " + "; ".join(parts))
+        out.append(
+            f"The x-chain {c['clause']} (tile {c['x_chain_tile']}) {state} but has no partner: " + "; ".join(parts)
+        )
     sat = stuck["x_chain_sat"]
     if sat["present"]:
         out.append(f"So the x-chain SAT (tile {sat['tile']}) never shows and the first SAT pair cannot be played")

@@ -25,7 +25,9 @@ def _check_int(value: int, name: str, low: int) -> int:
     return int(value)
 
 
-def random_3cnf(n: int, *, ratio: float = 4.26, m: int | None = None, rng: np.random.Generator | int | None = None) -> list[list[int]]:
+def random_3cnf(
+    n: int, *, ratio: float = 4.26, m: int | None = None, rng: np.random.Generator | int | None = None
+) -> list[list[int]]:
     """A uniform random 3-CNF: ``m = round(ratio * n)`` clauses, each over three distinct
     variables with random signs.
 
@@ -84,7 +86,9 @@ def complete_cnf(k: int) -> list[list[int]]:
     [[1, 2], [1, -2], [-1, 2], [-1, -2]]
     """
     k = _check_int(k, "k", 1)
-    return [[v if s else -v for v, s in zip(range(1, k + 1), signs)] for signs in itertools.product((True, False), repeat=k)]
+    return [
+        [v if s else -v for v, s in zip(range(1, k + 1), signs)] for signs in itertools.product((True, False), repeat=k)
+    ]
 
 
 def pigeonhole_cnf(holes: int) -> tuple[list[list[int]], int]:

@@ -203,7 +203,7 @@ def _construction_section(d: dict[str, Any], steps: list[tuple[str, str, str]]) 
 
 def _gadget_section(k: int, g: dict[str, Any], board: Board, titles: dict[str, str], max_rows: int) -> str:
     role, lemmas = _GADGET_ROLE.get(g["label"], _CHAIN_ROLE)
-    meta = (board.meta.get("gadgets") or [])
+    meta = board.meta.get("gadgets") or []
     tiles = meta[k]["tiles"] if k < len(meta) else []
     if tiles:
         picture = _figure(
@@ -234,7 +234,9 @@ def _gadget_section(k: int, g: dict[str, Any], board: Board, titles: dict[str, s
 def _gadgets_section(d: dict[str, Any], board: Board, titles: dict[str, str], max_rows: int, whole: bool) -> str:
     overview = ""
     if whole:
-        overview = _figure(svg_board(board, id_prefix="all-", unit=14), f"the whole {d['target']} board, gadgets outlined")
+        overview = _figure(
+            svg_board(board, id_prefix="all-", unit=14), f"the whole {d['target']} board, gadgets outlined"
+        )
     clauses = "".join(
         f"<li>{_e(c['clause'])} = ({_e(' ∨ '.join(l.replace('-', '¬') for l in c['literals']))}): x-chain tile "
         f"{c['x_chain_tile']}, literal tiles {_e(', '.join(map(str, c['literal_tiles'])))}</li>"
@@ -285,10 +287,14 @@ def _proof_section(steps: list[tuple[str, str, str]], play: list[dict[str, Any]]
 
 
 def _assignment_text(values: dict[int, bool], n: int) -> str:
-    return ", ".join(f"V{v} = {'true' if values.get(v, False) else 'false'}" for v in range(1, n + 1)) or "(no variables)"
+    return (
+        ", ".join(f"V{v} = {'true' if values.get(v, False) else 'false'}" for v in range(1, n + 1)) or "(no variables)"
+    )
 
 
-def _play_section(red: Any, target: str, values: dict[int, bool], titles: dict[str, str], max_moves: int, whole: bool) -> tuple[str, list[dict[str, Any]]]:
+def _play_section(
+    red: Any, target: str, values: dict[int, bool], titles: dict[str, str], max_moves: int, whole: bool
+) -> tuple[str, list[dict[str, Any]]]:
     moves = witness(red, values)
     play = explain_moves(red, moves, target=target)
     st = stack_reduction_of(red)
@@ -300,7 +306,11 @@ def _play_section(red: Any, target: str, values: dict[int, bool], titles: dict[s
             f"<td>{m['index']}</td><td class='tiles'>{m['tiles'][0]} {m['tiles'][1]}</td><td>{_e(m['group'])}</td>"
             f"<td>{_lemma_link(m['lemma'], titles)}</td><td>{_e(m['why'])}</td></tr>"
         )
-    more = f"<p class='note'>… {len(play) - max_moves} more moves (all of them are in the JSON below).</p>" if len(play) > max_moves else ""
+    more = (
+        f"<p class='note'>… {len(play) - max_moves} more moves (all of them are in the JSON below).</p>"
+        if len(play) > max_moves
+        else ""
+    )
     sat_index = next((m["index"] for m in play if m["lemma"] == "first-sat"), None)
     picture = ""
     if whole and sat_index is not None:
@@ -321,7 +331,11 @@ def _play_section(red: Any, target: str, values: dict[int, bool], titles: dict[s
         '<section id="play"><h2>5. The intended play</h2>'
         f"<p>A SAT solver (python-sat) finds the satisfying assignment <strong>{_e(_assignment_text(values, n))}</strong>. "
         f"The playbook turns it into {len(moves)} moves that clear the board; they were replayed move by move "
-        + (f"on the board. The x-chain's Vi tiles choose the values in the moves {', '.join(chosen)}.</p>" if chosen else "on the board.</p>")
+        + (
+            f"on the board. The x-chain's Vi tiles choose the values in the moves {', '.join(chosen)}.</p>"
+            if chosen
+            else "on the board.</p>"
+        )
         + picture
         + "<table><tr><th>#</th><th>tiles</th><th>group</th><th>lemma</th><th>what happens</th></tr>"
         + "".join(rows)
@@ -356,7 +370,9 @@ def _stuck_picture(red: Any, s: dict[str, Any], k: int) -> str:
     )
 
 
-def _stuck_section(red: Any, limit: int, *, title: str, intro: str, pictures: int, only_falsifying: bool = False) -> str:
+def _stuck_section(
+    red: Any, limit: int, *, title: str, intro: str, pictures: int, only_falsifying: bool = False
+) -> str:
     st = stack_reduction_of(red)
     f = st.formula
     runs = []
@@ -425,7 +441,11 @@ def handout_html(
     whole = len(board) <= picture_tiles
     sat, model = is_satisfiable(f.original)
     answer = "satisfiable" if sat else "unsatisfiable"
-    sections = [_formula_section(red, d), _construction_section(d, steps), _gadgets_section(d, board, titles, max_stacks, whole)]
+    sections = [
+        _formula_section(red, d),
+        _construction_section(d, steps),
+        _gadgets_section(d, board, titles, max_stacks, whole),
+    ]
     if sat:
         values = {abs(l): l > 0 for l in model or [] if abs(l) <= f.original_vars}
         play_html, play = _play_section(red, target, values, titles, max_moves, whole)
@@ -454,7 +474,12 @@ def handout_html(
                 pictures=min(2, max_assignments) if whole else 0,
             )
         )
-    nav_items = [("formula", "The formula"), ("construction", "The construction"), ("gadgets", "The gadgets"), ("proof", "Why it works")]
+    nav_items = [
+        ("formula", "The formula"),
+        ("construction", "The construction"),
+        ("gadgets", "The gadgets"),
+        ("proof", "Why it works"),
+    ]
     nav_items.append(("play", "The intended play") if sat else ("stuck", "Every assignment gets stuck"))
     if sat and sections[-1]:
         nav_items.append(("stuck", "A wrong assignment gets stuck"))
@@ -473,7 +498,7 @@ def handout_html(
         f"<code>{_e(meta.get('formula_hash', ''))}</code>; target <code>{_e(target)}</code>.</p></footer>"
     )
     return (
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         f"<title>{_e(title)}</title><style>{_CSS}</style></head><body>\n"
         + head
         + nav

@@ -25,22 +25,55 @@ DEFAULT_DIR = Path(__file__).resolve().parents[1] / "instances"
 
 EXAMPLES: list[tuple[str, str, list[list[int]], int, tuple[str, ...]]] = [
     # (name, description, clauses, variables, targets)
-    ("empty", "no clauses at all (satisfiable): the eight start stacks", [], 0, ("stacks", "rows", "shisen-sho", "shisen-rows")),
+    (
+        "empty",
+        "no clauses at all (satisfiable): the eight start stacks",
+        [],
+        0,
+        ("stacks", "rows", "shisen-sho", "shisen-rows"),
+    ),
     ("unit", "(V1), padded to (V1 v V1 v V1)", [[1]], 1, ("stacks", "rows", "shisen-sho", "shisen-rows")),
     ("contradiction", "(V1) and (-V1): unsatisfiable", [[1], [-1]], 1, ("stacks", "rows", "shisen-sho", "shisen-rows")),
-    ("three-vars", "the README's walk-through: (V1 v -V2 v V3) (-V1 v V2) (V2 v -V3)",
-     [[1, -2, 3], [-1, 2], [2, -3]], 3, ("stacks", "rows", "shisen-sho", "shisen-rows")),
+    (
+        "three-vars",
+        "the README's walk-through: (V1 v -V2 v V3) (-V1 v V2) (V2 v -V3)",
+        [[1, -2, 3], [-1, 2], [2, -3]],
+        3,
+        ("stacks", "rows", "shisen-sho", "shisen-rows"),
+    ),
     ("all4-2vars", "all four 2-literal clauses over V1, V2: unsatisfiable", complete_cnf(2), 2, ("stacks", "rows")),
     ("all8-3vars", "all eight 3-literal clauses over V1..V3: unsatisfiable", complete_cnf(3), 3, ("stacks", "rows")),
-    ("all8-minus-last", "all eight clauses but (-V1 v -V2 v -V3): satisfiable", complete_cnf(3)[:7], 3, ("stacks", "rows")),
-    ("not-all-and-all", "(-V1 v -V2 v -V3) (V1) (V2) (V3): unsatisfiable",
-     [[-1, -2, -3], [1], [2], [3]], 3, ("stacks", "rows")),
-    ("long-clause", "(V1 v V2 v V3 v V4 v V5) (-V1) (-V2): split with fresh variables, satisfiable",
-     [[1, 2, 3, 4, 5], [-1], [-2]], 5, ("stacks", "rows")),
+    (
+        "all8-minus-last",
+        "all eight clauses but (-V1 v -V2 v -V3): satisfiable",
+        complete_cnf(3)[:7],
+        3,
+        ("stacks", "rows"),
+    ),
+    (
+        "not-all-and-all",
+        "(-V1 v -V2 v -V3) (V1) (V2) (V3): unsatisfiable",
+        [[-1, -2, -3], [1], [2], [3]],
+        3,
+        ("stacks", "rows"),
+    ),
+    (
+        "long-clause",
+        "(V1 v V2 v V3 v V4 v V5) (-V1) (-V2): split with fresh variables, satisfiable",
+        [[1, 2, 3, 4, 5], [-1], [-2]],
+        5,
+        ("stacks", "rows"),
+    ),
     ("pigeonhole-3-2", "three pigeons, two holes (cnfgen): unsatisfiable", *pigeonhole_cnf(2), ("stacks", "rows")),
     ("random-5-seed1", "random 3-CNF, 5 variables, ratio 4.26, seed 1", random_3cnf(5, rng=1), 5, ("stacks", "rows")),
     ("random-5-seed5", "random 3-CNF, 5 variables, ratio 4.26, seed 5", random_3cnf(5, rng=5), 5, ("stacks", "rows")),
-    ("planted-6-seed2", "planted 3-CNF, 6 variables, ratio 4.26, seed 2", planted_3cnf(6, rng=2)[0], 6, ("stacks", "rows")),
+    (
+        "planted-6-seed2",
+        "planted 3-CNF, 6 variables, ratio 4.26, seed 2",
+        planted_3cnf(6, rng=2)[0],
+        6,
+        ("stacks", "rows"),
+    ),
 ]
 
 
@@ -59,7 +92,9 @@ def build_instances(directory: str | Path = DEFAULT_DIR) -> dict[str, Any]:
     entries = []
     for name, description, clauses, n_vars, targets in EXAMPLES:
         cnf_name = f"{name}.cnf"
-        text = dimacs_text(clauses, n_vars, source=f"example {name} (python -m mjsat.reductions.instances)", comments=[description])
+        text = dimacs_text(
+            clauses, n_vars, source=f"example {name} (python -m mjsat.reductions.instances)", comments=[description]
+        )
         write_text_atomic(root / cnf_name, text)
         sat, _ = is_satisfiable(clauses)
         boards = {}

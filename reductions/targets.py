@@ -66,7 +66,9 @@ CNF_BOARD_TARGETS: tuple[str, ...] = ("stacks", "rows")
 """The targets :func:`cnf_boards` builds (the Mahjong Solitaire reductions)."""
 
 
-def cnf_boards(path: str | os.PathLike[str], targets: tuple[str, ...] = CNF_BOARD_TARGETS) -> list[tuple[str, Board, bool]]:
+def cnf_boards(
+    path: str | os.PathLike[str], targets: tuple[str, ...] = CNF_BOARD_TARGETS
+) -> list[tuple[str, Board, bool]]:
     """The boards of a DIMACS file: ``[(target, board, satisfiable), ...]``, one per target.
 
     ``satisfiable`` is the formula's answer (one SAT call), which each board's

@@ -157,10 +157,13 @@ def playbook_moves(
     roles = red.roles
     xlabel = {roles[("xlabel", i)]: i for i in range(1, red.formula.n_vars + 1)}
     chosen = {
-        i: roles[("thead", i)] if assignment.get(i, False) else roles[("fhead", i)] for i in range(1, red.formula.n_vars + 1)
+        i: roles[("thead", i)] if assignment.get(i, False) else roles[("fhead", i)]
+        for i in range(1, red.formula.n_vars + 1)
     }
     head_pair = {frozenset((roles[("thead", i)], roles[("fhead", i)])) for i in range(1, red.formula.n_vars + 1)}
-    xclause = {red.board.groups[roles[("xclause", j)]]: roles[("xclause", j)] for j in range(1, red.formula.n_clauses + 1)}
+    xclause = {
+        red.board.groups[roles[("xclause", j)]]: roles[("xclause", j)] for j in range(1, red.formula.n_clauses + 1)
+    }
     literal = {roles[key] for key in roles if key[0] == "lit"}
 
     def allowed(a: int, b: int) -> bool:

@@ -95,7 +95,9 @@ def _manifest(folder: Path) -> dict[str, str]:
     items = entries.items() if isinstance(entries, dict) else enumerate(entries if isinstance(entries, list) else [])
     for key, entry in items:
         if isinstance(entry, dict):
-            name = entry.get("board") or entry.get("file") or entry.get("path") or (key if isinstance(key, str) else None)
+            name = (
+                entry.get("board") or entry.get("file") or entry.get("path") or (key if isinstance(key, str) else None)
+            )
             status = entry.get("expected") or entry.get("status") or entry.get("answer")
         else:
             name, status = key, entry

@@ -17,28 +17,49 @@ from mjsat.board import GAMES
 __all__ = ["sample", "crossval", "workers_option", "scheduler_option"]
 
 workers_option = click.option(
-    "--workers", type=click.IntRange(min=1), default=1, show_default=True,
+    "--workers",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
     help="Worker processes: 1 runs in this process; more start a local Dask cluster on 127.0.0.1.",
 )
 scheduler_option = click.option(
-    "--scheduler", metavar="ADDRESS", default=None,
+    "--scheduler",
+    metavar="ADDRESS",
+    default=None,
     help="Run on an existing Dask cluster (tcp://HOST:8786) instead; its workers need the same mjsat.",
 )
 
 
 @click.command("sample")
-@click.option("--layout", "layout_spec", required=True, metavar="NAME|FILE", help="Layout to deal on (see `mjsat layouts`).")
+@click.option(
+    "--layout", "layout_spec", required=True, metavar="NAME|FILE", help="Layout to deal on (see `mjsat layouts`)."
+)
 @click.option("--map", "map_name", metavar="MAP", help="Map of a GNOME .map file.")
-@click.option("--game", type=click.Choice(list(GAMES), case_sensitive=False), default="mahjong", show_default=True, help="Game rules.")
+@click.option(
+    "--game",
+    type=click.Choice(list(GAMES), case_sensitive=False),
+    default="mahjong",
+    show_default=True,
+    help="Game rules.",
+)
 @click.option("-n", "count", type=click.IntRange(min=1), required=True, help="Number of deals (seeds S .. S+N-1).")
 @click.option("--seed-start", type=int, default=0, show_default=True, help="First seed.")
 @workers_option
 @scheduler_option
-@click.option("--out", "out", required=True, type=click.Path(dir_okay=False), help="JSONL results file (appended; resumable).")
+@click.option(
+    "--out", "out", required=True, type=click.Path(dir_okay=False), help="JSONL results file (appended; resumable)."
+)
 @click.option("--method", default="search", show_default=True, help="Solving method (see `mjsat methods`).")
 @click.option("--time-limit", type=float, default=10.0, show_default=True, help="Seconds per deal before `unknown`.")
-@click.option("-O", "--option", "option_items", multiple=True, metavar="KEY=VALUE", help="Method option, e.g. -O critical=off.")
-@click.option("--retry-unknown", is_flag=True, help="Run the file's `unknown` rows again at --time-limit (which may then differ from the file's) and replace them.")
+@click.option(
+    "-O", "--option", "option_items", multiple=True, metavar="KEY=VALUE", help="Method option, e.g. -O critical=off."
+)
+@click.option(
+    "--retry-unknown",
+    is_flag=True,
+    help="Run the file's `unknown` rows again at --time-limit (which may then differ from the file's) and replace them.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 def sample(
     layout_spec: str,
@@ -105,8 +126,16 @@ def sample(
             bar.advance(tally=f"unsolvable {tally['unsolvable']}  unknown {tally['unknown']}")
 
         rows = run_sample(
-            layout, seeds, out, game=game, method=method, time_limit=time_limit,
-            options=options, runner=runner, progress=progress, retry_unknown=retry_unknown,
+            layout,
+            seeds,
+            out,
+            game=game,
+            method=method,
+            time_limit=time_limit,
+            options=options,
+            runner=runner,
+            progress=progress,
+            retry_unknown=retry_unknown,
         )
         bar.finish(count)
     summary = {"layout": layout.name or layout_spec, "game": game, "method": method, "out": out, **summarize(rows)}
@@ -129,7 +158,9 @@ def _print_summary(s: dict[str, Any]) -> None:
         "seconds per deal",
         f"mean {s['seconds_mean']:.4f}  median {s['seconds_median']:.4f}  p99 {s['seconds_p99']:.3f}  max {s['seconds_max']:.3f}",
     )
-    table.add_row("hardest seeds", ", ".join(f"{h['seed']} ({h['status']}, {h['seconds']:.2f} s)" for h in s["hardest"]))
+    table.add_row(
+        "hardest seeds", ", ".join(f"{h['seed']} ({h['status']}, {h['seconds']:.2f} s)" for h in s["hardest"])
+    )
     table.add_row("results", s["out"])
     Console().print(table)
 
@@ -139,26 +170,88 @@ def _split(values: tuple[str, ...]) -> list[str]:
 
 
 @click.command()
-@click.option("--layout", "layouts", multiple=True, metavar="NAME|FILE", help="Seeded random deals of this layout (repeatable).")
+@click.option(
+    "--layout", "layouts", multiple=True, metavar="NAME|FILE", help="Seeded random deals of this layout (repeatable)."
+)
 @click.option("-n", "--count", type=click.IntRange(0), default=20, show_default=True, help="Deals per --layout.")
 @click.option("--seed-start", type=int, default=0, show_default=True, help="Seed of the first deal of each layout.")
-@click.option("--solvable-every", type=click.IntRange(0), default=0, help="Every K-th deal solvable by construction (expected solvable).")
-@click.option("--folder", "folders", multiple=True, type=click.Path(file_okay=False), help="Every board file of this folder, e.g. instances/ (repeatable).")
-@click.option("--cnf", "cnfs", multiple=True, type=click.Path(), help="CNF file or folder of .cnf files: boards built by the reductions (repeatable).")
-@click.option("--random-small", type=click.IntRange(0), default=0, help="This many random small boards (mjsat.generate), of every game of --games in turn: groups of 2, of 4 and mixed; Shisen-Sho full rectangles and grids with holes.")
-@click.option("--max-tiles", type=click.IntRange(2), default=12, show_default=True, help="Size of --random-small boards.")
-@click.option("--exhaustive", type=click.IntRange(0), default=0, metavar="N", help="Every board of at most N tiles (N even) of every game of --games on small grids and layouts, up to symmetry (see the README): 11,235 boards for 8.")
-@click.option("--games", "games_opt", multiple=True, metavar="G1,G2", help="Games of --random-small and --exhaustive (default: all four).")
+@click.option(
+    "--solvable-every",
+    type=click.IntRange(0),
+    default=0,
+    help="Every K-th deal solvable by construction (expected solvable).",
+)
+@click.option(
+    "--folder",
+    "folders",
+    multiple=True,
+    type=click.Path(file_okay=False),
+    help="Every board file of this folder, e.g. instances/ (repeatable).",
+)
+@click.option(
+    "--cnf",
+    "cnfs",
+    multiple=True,
+    type=click.Path(),
+    help="CNF file or folder of .cnf files: boards built by the reductions (repeatable).",
+)
+@click.option(
+    "--random-small",
+    type=click.IntRange(0),
+    default=0,
+    help="This many random small boards (mjsat.generate), of every game of --games in turn: groups of 2, of 4 and mixed; Shisen-Sho full rectangles and grids with holes.",
+)
+@click.option(
+    "--max-tiles", type=click.IntRange(2), default=12, show_default=True, help="Size of --random-small boards."
+)
+@click.option(
+    "--exhaustive",
+    type=click.IntRange(0),
+    default=0,
+    metavar="N",
+    help="Every board of at most N tiles (N even) of every game of --games on small grids and layouts, up to symmetry (see the README): 11,235 boards for 8.",
+)
+@click.option(
+    "--games",
+    "games_opt",
+    multiple=True,
+    metavar="G1,G2",
+    help="Games of --random-small and --exhaustive (default: all four).",
+)
 @click.option("--shisen", is_flag=True, help="Short for --games shisen-sho.")
-@click.option("--height2", "height2_count", type=click.IntRange(0), default=0, help="This many height-two boards (some with a planted blocked cycle).")
+@click.option(
+    "--height2",
+    "height2_count",
+    type=click.IntRange(0),
+    default=0,
+    help="This many height-two boards (some with a planted blocked cycle).",
+)
 @click.option("--height2-max-tiles", type=click.IntRange(2), default=16, show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the generated sets and of the methods.")
-@click.option("--methods", "methods", multiple=True, metavar="M1,M2", help="Only these methods (default: every registered one but auto).")
-@click.option("--encodings", multiple=True, metavar="E1,E2", help="SAT encodings to run (default: all the encoders publish).")
+@click.option(
+    "--methods",
+    "methods",
+    multiple=True,
+    metavar="M1,M2",
+    help="Only these methods (default: every registered one but auto).",
+)
+@click.option(
+    "--encodings", multiple=True, metavar="E1,E2", help="SAT encodings to run (default: all the encoders publish)."
+)
 @click.option("--solvers", multiple=True, metavar="S1,S2", help="SAT solvers to run (default: the encoders' list).")
-@click.option("--time-limit", type=float, default=10.0, show_default=True, metavar="SECONDS", help="Per method and board.")
-@click.option("--ref-max-tiles", type=click.IntRange(2), default=20, show_default=True, help="Run ref only on boards this small.")
-@click.option("--out-dir", type=click.Path(file_okay=False), default="crossval-disagreements", show_default=True, help="Where disagreeing boards are written.")
+@click.option(
+    "--time-limit", type=float, default=10.0, show_default=True, metavar="SECONDS", help="Per method and board."
+)
+@click.option(
+    "--ref-max-tiles", type=click.IntRange(2), default=20, show_default=True, help="Run ref only on boards this small."
+)
+@click.option(
+    "--out-dir",
+    type=click.Path(file_okay=False),
+    default="crossval-disagreements",
+    show_default=True,
+    help="Where disagreeing boards are written.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the table as one JSON object.")
 @click.option("--no-progress", is_flag=True, help="No progress bar.")
 @workers_option
@@ -232,12 +325,18 @@ def crossval(
         raise click.BadParameter(f"the number of tiles must be even, got {exhaustive}", param_hint="--exhaustive")
     if shisen and games_opt:
         raise click.UsageError("give --games or --shisen, not both")
-    games = tuple(dict.fromkeys(find_variant(g).game for g in _split(games_opt))) or (("shisen-sho",) if shisen else GAMES)
+    games = tuple(dict.fromkeys(find_variant(g).game for g in _split(games_opt))) or (
+        ("shisen-sho",) if shisen else GAMES
+    )
     if not (layouts or folders or cnfs or random_small or exhaustive or height2_count):
-        raise click.UsageError("name at least one board set: --layout, --folder, --cnf, --random-small, --exhaustive or --height2")
+        raise click.UsageError(
+            "name at least one board set: --layout, --folder, --cnf, --random-small, --exhaustive or --height2"
+        )
     # every method, encoding and solver name is checked here, before any board is built or run
     specs = cv.discover_methods(
-        only=_split(methods) or None, encodings=_split(encodings) or None, solvers=_split(solvers) or None,
+        only=_split(methods) or None,
+        encodings=_split(encodings) or None,
+        solvers=_split(solvers) or None,
         single_solver=bool(exhaustive),
     )
     if not specs:
@@ -277,8 +376,14 @@ def crossval(
         total += sum(1 for _ in exhaustive_boards(exhaustive, games=games))
     with runner, RunProgress("crossval", total, runner, enabled=show, transient=True) as bar:
         report = cv.run_crossval(
-            cases, specs, time_limit=time_limit, ref_max_tiles=ref_max_tiles, seed=seed,
-            out_dir=out_dir, progress=lambda _c: bar.advance(), runner=runner,
+            cases,
+            specs,
+            time_limit=time_limit,
+            ref_max_tiles=ref_max_tiles,
+            seed=seed,
+            out_dir=out_dir,
+            progress=lambda _c: bar.advance(),
+            runner=runner,
         )
     data = report.to_dict()
     data["notes"] = notes
@@ -306,14 +411,32 @@ def _print_tables(report: Any) -> None:
         console = Console(width=200)
     src = ", ".join(f"{k}: {v}" for k, v in report.per_source.items())
     t = Table(title=escape(f"crossval: {report.boards} boards ({src}), {report.seconds:.1f} s"))
-    for col in ("method", "applied", "decided", "solvable", "unsolvable", "unknown", "n/a", "errors", "median s", "max s"):
+    for col in (
+        "method",
+        "applied",
+        "decided",
+        "solvable",
+        "unsolvable",
+        "unknown",
+        "n/a",
+        "errors",
+        "median s",
+        "max s",
+    ):
         t.add_column(col, justify="left" if col == "method" else "right", no_wrap=True)
     for m in report.methods:
         d = report.per_method[m].to_dict()
         t.add_row(
-            escape(m), str(d["applied"]), str(d["decided"]), str(d["solvable"]), str(d["unsolvable"]),
-            str(d["unknown"]), str(d["not_applicable"]), str(d["errors"]),
-            _fmt(d["median_seconds"]), _fmt(d["max_seconds"]),
+            escape(m),
+            str(d["applied"]),
+            str(d["decided"]),
+            str(d["solvable"]),
+            str(d["unsolvable"]),
+            str(d["unknown"]),
+            str(d["not_applicable"]),
+            str(d["errors"]),
+            _fmt(d["median_seconds"]),
+            _fmt(d["max_seconds"]),
         )
     console.print(t)
     if len(report.methods) > 1:
@@ -332,4 +455,6 @@ def _print_tables(report: Any) -> None:
             mt.add_row(escape(f"({report.methods.index(a) + 1}) {a}"), *row)
         console.print(mt)
     n = len(report.disagreements)
-    console.print(f"disagreements: {n}" if n else "disagreements: 0 (every decided answer agrees; every solvable answer replayed)")
+    console.print(
+        f"disagreements: {n}" if n else "disagreements: 0 (every decided answer agrees; every solvable answer replayed)"
+    )

@@ -96,7 +96,9 @@ class Runner:
     and leaves the cluster running.
     """
 
-    def __init__(self, workers: int = 1, scheduler: str | None = None, *, chunk: int = DEFAULT_CHUNK, warm: bool = True) -> None:
+    def __init__(
+        self, workers: int = 1, scheduler: str | None = None, *, chunk: int = DEFAULT_CHUNK, warm: bool = True
+    ) -> None:
         if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
             raise ClusterError(f"workers must be a whole number of at least 1, got {workers!r}")
         if scheduler is not None and workers > 1:
@@ -159,7 +161,9 @@ class Runner:
             other = {addr: v for addr, v in theirs.items() if v != mine}
             if other:
                 addr, v = next(iter(other.items()))
-                raise ClusterError(f"worker {addr} runs mjsat {v}, this client {mine}: install the same version on every worker")
+                raise ClusterError(
+                    f"worker {addr} runs mjsat {v}, this client {mine}: install the same version on every worker"
+                )
             if self.warm:
                 from distributed.diagnostics.plugin import WorkerPlugin
 

@@ -434,8 +434,10 @@ def run_case(
             continue
         except Exception as exc:  # anything else is a failure of that method: report it, keep going
             out[spec.label] = {
-                "status": ERROR, "seconds": time.perf_counter() - start,
-                "reason": f"raised {type(exc).__name__}: {exc}", "moves": [],
+                "status": ERROR,
+                "seconds": time.perf_counter() - start,
+                "reason": f"raised {type(exc).__name__}: {exc}",
+                "moves": [],
             }
             continue
         answer: dict[str, Any] = {
@@ -475,7 +477,13 @@ def write_disagreement(case: BoardCase, answers: dict[str, dict[str, Any]], why:
     folder = Path(folder)  # made by write_text_atomic when missing
     board = case.board.copy(stack=False)
     board.meta = dict(board.meta)
-    board.meta["crossval"] = {"case": case.name, "source": case.source, "expected": case.expected, "why": why, "answers": answers}
+    board.meta["crossval"] = {
+        "case": case.name,
+        "source": case.source,
+        "expected": case.expected,
+        "why": why,
+        "answers": answers,
+    }
     safe = "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in case.name)[-80:]
     path = folder / f"disagreement-{safe}.json"
     write_text_atomic(path, board_to_json(board))
@@ -598,9 +606,15 @@ def run_crossval(
     else:
         _run_on(runner, cases, shared, take)
     return CrossvalReport(
-        labels, per, both, agreed, disagreements, count, per_source, time.perf_counter() - t0,
+        labels,
+        per,
+        both,
+        agreed,
+        disagreements,
+        count,
+        per_source,
+        time.perf_counter() - t0,
     )
-
 
 
 def _case_answers(

@@ -39,7 +39,9 @@ class RunProgress:
         Remove the bar when done.
     """
 
-    def __init__(self, description: str, total: int | None, runner: Runner, *, enabled: bool = True, transient: bool = False) -> None:
+    def __init__(
+        self, description: str, total: int | None, runner: Runner, *, enabled: bool = True, transient: bool = False
+    ) -> None:
         self.runner = runner
         self.console = Console(stderr=True)
         self._progress = Progress(

@@ -110,8 +110,14 @@ class SampleHeader:
     def to_json(self) -> str:
         return json.dumps(
             {
-                "format": FORMAT, "version": VERSION, "layout": self.layout, "layout_digest": self.layout_digest,
-                "game": self.game, "method": self.method, "options": self.options, "time_limit": self.time_limit,
+                "format": FORMAT,
+                "version": VERSION,
+                "layout": self.layout,
+                "layout_digest": self.layout_digest,
+                "game": self.game,
+                "method": self.method,
+                "options": self.options,
+                "time_limit": self.time_limit,
             }
         )
 
@@ -129,15 +135,23 @@ class SampleHeader:
 
 def _header_from(path: Path, line: int, obj: dict[str, Any]) -> SampleHeader:
     if obj.get("version") != VERSION:
-        raise InputFileError(path, line, f"{FORMAT} version {obj.get('version')!r} is not supported (this mjsat reads version {VERSION})")
+        raise InputFileError(
+            path, line, f"{FORMAT} version {obj.get('version')!r} is not supported (this mjsat reads version {VERSION})"
+        )
     try:
         header = SampleHeader(
-            str(obj["layout"]), str(obj["layout_digest"]), str(obj["game"]), str(obj["method"]),
-            dict(obj["options"]), obj["time_limit"],
+            str(obj["layout"]),
+            str(obj["layout_digest"]),
+            str(obj["game"]),
+            str(obj["method"]),
+            dict(obj["options"]),
+            obj["time_limit"],
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise InputFileError(path, line, f"the header lacks or garbles {exc}") from None
-    if header.time_limit is not None and (isinstance(header.time_limit, bool) or not isinstance(header.time_limit, (int, float))):
+    if header.time_limit is not None and (
+        isinstance(header.time_limit, bool) or not isinstance(header.time_limit, (int, float))
+    ):
         raise InputFileError(path, line, f"the header's time_limit is not a number: {header.time_limit!r}")
     return header
 
@@ -204,7 +218,9 @@ def _row_problem(row: Any) -> str | None:
     return None
 
 
-def read_sample(path: str | os.PathLike[str], *, repair: bool = True) -> tuple[SampleHeader | None, list[dict[str, Any]]]:
+def read_sample(
+    path: str | os.PathLike[str], *, repair: bool = True
+) -> tuple[SampleHeader | None, list[dict[str, Any]]]:
     """The header and the rows of a results file (``(None, [])`` when it does not exist).
 
     A last line without its newline (a run killed while writing) is dropped, and with
@@ -376,7 +392,11 @@ def sample(
             raise SampleError(
                 f"{out} was made with {argument} {_show(theirs)}, not {_show(ours)}: "
                 "run with the same arguments or use another --out file"
-                + (" (--retry-unknown reruns its unknown rows at another time limit)" if argument == "--time-limit" else "")
+                + (
+                    " (--retry-unknown reruns its unknown rows at another time limit)"
+                    if argument == "--time-limit"
+                    else ""
+                )
             )
     else:
         write_text_atomic(out, here.to_json() + "\n")
@@ -432,8 +452,11 @@ def _cpu(rows: Sequence[dict[str, Any]]) -> dict[str, float]:
         return {}
     c = np.array([r["cpu_seconds"] for r in rows], dtype=float)
     return {
-        "cpu_mean": float(c.mean()), "cpu_median": float(np.median(c)),
-        "cpu_p99": float(np.quantile(c, 0.99)), "cpu_max": float(c.max()), "cpu_total": float(c.sum()),
+        "cpu_mean": float(c.mean()),
+        "cpu_median": float(np.median(c)),
+        "cpu_p99": float(np.quantile(c, 0.99)),
+        "cpu_max": float(c.max()),
+        "cpu_total": float(c.sum()),
     }
 
 
@@ -459,5 +482,7 @@ def summarize(rows: Sequence[dict[str, Any]], *, hardest: int = 5) -> dict[str, 
         "seconds_max": float(t.max()),
         "seconds_total": float(t.sum()) if rows else 0.0,
         **_cpu(rows),
-        "hardest": [{"seed": r["seed"], "status": r["status"], "seconds": r["seconds"], "nodes": r.get("nodes", 0)} for r in top],
+        "hardest": [
+            {"seed": r["seed"], "status": r["status"], "seconds": r["seconds"], "nodes": r.get("nodes", 0)} for r in top
+        ],
     }

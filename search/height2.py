@@ -138,14 +138,12 @@ def check_height2(board: Board) -> _Stacks:
     """
     if board.kind != "sides":
         raise NotHeightTwoError(
-            board.game,
-            f"it decides Mahjong Solitaire boards of isolated stacks, not {board.game} boards"
+            board.game, f"it decides Mahjong Solitaire boards of isolated stacks, not {board.game} boards"
         )
     lay = board.layout
     if not lay.is_isolated_stacks():
         raise NotHeightTwoError(
-            board.game,
-            f"it needs a layout of isolated stacks of height one and two: {_not_isolated_reason(board)}"
+            board.game, f"it needs a layout of isolated stacks of height one and two: {_not_isolated_reason(board)}"
         )
     n = len(lay)
     below = [-1] * n
@@ -159,7 +157,7 @@ def check_height2(board: Board) -> _Stacks:
                     raise NotHeightTwoError(
                         board.game,
                         f"it needs stacks of height one and two: the stack at row {r}, col {c} "
-                        f"holds 3 tiles or more (tile {t} is on level {lay.positions[t][2]})"
+                        f"holds 3 tiles or more (tile {t} is on level {lay.positions[t][2]})",
                     )
                 below[t] = b
                 above[b] = t
@@ -173,7 +171,7 @@ def check_height2(board: Board) -> _Stacks:
             raise NotHeightTwoError(
                 board.game,
                 f"it needs stacks of height one and two: the stack at row {r}, col {c} "
-                f"holds {len(live)} tiles ({', '.join(map(str, live))})"
+                f"holds {len(live)} tiles ({', '.join(map(str, live))})",
             )
         if len(live) == 2:
             below[live[1]] = live[0]
@@ -185,9 +183,7 @@ def check_height2(board: Board) -> _Stacks:
     for g, k in sorted(counts.items()):
         if k not in (2, 4):
             raise NotHeightTwoError(
-                board.game,
-                f"it needs groups of two or four tiles (Theorem 7): group "
-                f"{board.group_label(g)} has {k}"
+                board.game, f"it needs groups of two or four tiles (Theorem 7): group {board.group_label(g)} has {k}"
             )
     return _Stacks(below, above)
 

@@ -441,7 +441,13 @@ def _mj_events(mode, gr, mj, pres, partner, moves, mptr, opts, ws):
     if resume:
         relaxed = _APPLY
     if relaxed == _SCAN:
-        na, no, nt, queue, queued = ws[W_SCAN_ABOVE], ws[W_SCAN_ONE], ws[W_SCAN_TWO], ws[W_SCAN_QUEUE], ws[W_SCAN_QUEUED]
+        na, no, nt, queue, queued = (
+            ws[W_SCAN_ABOVE],
+            ws[W_SCAN_ONE],
+            ws[W_SCAN_TWO],
+            ws[W_SCAN_QUEUE],
+            ws[W_SCAN_QUEUED],
+        )
     else:
         na, no, nt, queue, queued = ws[W_ABOVE], ws[W_ONE], ws[W_TWO], ws[W_QUEUE], ws[W_QUEUED]
     rs = ws[W_REMOVED]
@@ -781,8 +787,7 @@ def _playable(kind, a, b, pres, sh, ws):
 
 @njit(**JIT_FLAGS)
 def _xorshift(state):
-    """Advance the xorshift generator ``state`` (``uint64[1]``) and return its new value.
-    """
+    """Advance the xorshift generator ``state`` (``uint64[1]``) and return its new value."""
     x = state[0]
     x ^= x << np.uint64(13)
     x ^= x >> np.uint64(7)

@@ -162,7 +162,9 @@ def geometry(board: Board) -> Geometry:
     mem = tuple(tuple(m) for m in members)
     kind = _KIND_OF.get(board.kind)
     if kind is None:
-        raise MethodNotApplicableError("search", board.game, f"the pairing search does not know the game {board.game!r}")
+        raise MethodNotApplicableError(
+            "search", board.game, f"the pairing search does not know the game {board.game!r}"
+        )
     tables = board.rule_tables()
     if kind != MAHJONG:
         return Geometry(kind, n, group, mem, cells=tables.cells, shape=tables.shape)
@@ -365,7 +367,9 @@ class PythonSearch:
         test = connectable3d if self.geo.kind == SH3D else connectable
         return any(test(occ, cells[t], cells[u]) for u in tiles if u != t)  # type: ignore[arg-type]  # cells: (row, col, lev) for SH3D, (row, col) otherwise
 
-    def _probe(self, live: list[int], pairing: Sequence[tuple[int, int]], present: bytearray, partner: list[int]) -> bool:
+    def _probe(
+        self, live: list[int], pairing: Sequence[tuple[int, int]], present: bytearray, partner: list[int]
+    ) -> bool:
         for i, j in pairing:
             partner[live[i]], partner[live[j]] = live[j], live[i]
         ok = self.scan(present, partner)
@@ -418,7 +422,8 @@ class PythonSearch:
                 return False
             if not self.critical:
                 playable = [
-                    (g, live) for g, live in open_groups
+                    (g, live)
+                    for g, live in open_groups
                     if any(self.playable(a, b, present) for a, b in itertools.combinations(live, 2))
                 ]
                 if not playable:

@@ -106,7 +106,12 @@ def check_search_options(
     """
     if engine not in ENGINES:
         raise UnknownEngineError(f"unknown engine {engine!r} (known: {', '.join(ENGINES)})")
-    for label, value in (("attempts", attempts), ("guided", guided), ("presearch", presearch), ("node_limit", node_limit)):
+    for label, value in (
+        ("attempts", attempts),
+        ("guided", guided),
+        ("presearch", presearch),
+        ("node_limit", node_limit),
+    ):
         if value is None and label != "presearch":
             continue
         if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 0:
@@ -123,6 +128,7 @@ def default_attempts(geo: Geometry) -> int:
 
 
 # --------------------------------------------------------------------------- prior analysis
+
 
 def _pairing_ok(tiles: tuple[int, ...], pairing: Any, desc: Sequence[int]) -> bool:
     pairs = [(tiles[i], tiles[j]) for i, j in pairing]
@@ -330,7 +336,9 @@ def solve_search(
         if g is not None:
             t = geo.members[g][0]
             return SolveResult(
-                UNSOLVABLE, "search", stats=stats,
+                UNSOLVABLE,
+                "search",
+                stats=stats,
                 reason=f"prior analysis: group {board.group_label(board.groups[t])} blocks itself",
             )
     incremental = engine == "numba" and geo.kind == MAHJONG
@@ -346,11 +354,19 @@ def solve_search(
     for label, value in (("attempts", n_attempts), ("guided", n_guided)):
         if value < 0:
             raise ValueError(f"{label} must be >= 0, got {value}")
-    opts = {"freeze": bool(freeze), "loose": bool(loose), "scan": bool(scan), "critical": bool(critical), "bondt": bool(bondt)}
+    opts = {
+        "freeze": bool(freeze),
+        "loose": bool(loose),
+        "scan": bool(scan),
+        "critical": bool(critical),
+        "bondt": bool(bondt),
+    }
     if engine == "python":
         result = _run_python(geo, opts, (n_attempts, n_guided), seed, node_limit, deadline, stats)
     else:
-        result = _run_numba(geo, opts, (n_attempts, n_guided), seed, node_limit, deadline, stats, presearch=int(presearch))
+        result = _run_numba(
+            geo, opts, (n_attempts, n_guided), seed, node_limit, deadline, stats, presearch=int(presearch)
+        )
     stats["seconds_total"] = time.perf_counter() - t0
     return result
 
@@ -382,8 +398,13 @@ def _run_python(
             stats[key] = i + 1
             if moves is not None:
                 stats["seconds_attempts"] = time.perf_counter() - t
-                return SolveResult(SOLVABLE, "search", moves=moves, stats=stats,
-                                   reason=f"{'guided' if guided else 'random'} attempt {i + 1}")
+                return SolveResult(
+                    SOLVABLE,
+                    "search",
+                    moves=moves,
+                    stats=stats,
+                    reason=f"{'guided' if guided else 'random'} attempt {i + 1}",
+                )
             if deadline is not None and time.monotonic() > deadline:
                 stats["seconds_attempts"] = time.perf_counter() - t
                 return SolveResult(UNKNOWN, "search", stats=stats, reason="time limit")
@@ -461,8 +482,13 @@ def _run_numba(
             if hit >= 0:
                 stats[key] = done + hit + 1
                 stats["seconds_attempts"] = time.perf_counter() - t
-                return SolveResult(SOLVABLE, "search", moves=_moves(moves, n // 2), stats=stats,
-                                   reason=f"{'random' if key == 'attempts' else 'guided'} attempt {done + hit + 1}")
+                return SolveResult(
+                    SOLVABLE,
+                    "search",
+                    moves=_moves(moves, n // 2),
+                    stats=stats,
+                    reason=f"{'random' if key == 'attempts' else 'guided'} attempt {done + hit + 1}",
+                )
             done += step
             stats[key] = done
             if deadline is not None and time.monotonic() > deadline:
@@ -502,8 +528,9 @@ def _playout_state(seed: int) -> int:
 class _Dfs:
     """The state of the numba critical-group search, resumable between calls."""
 
-    def __init__(self, K: Any, kind: Any, gr: Any, mj: Any, sh: Any, pt: Any, flags: np.ndarray, ws: Any,
-                 n: int, ngroups: int) -> None:
+    def __init__(
+        self, K: Any, kind: Any, gr: Any, mj: Any, sh: Any, pt: Any, flags: np.ndarray, ws: Any, n: int, ngroups: int
+    ) -> None:
         depth = ngroups + 2
         self.K = K
         self.args = (kind, gr, mj, sh, pt, flags)
@@ -525,8 +552,20 @@ class _Dfs:
         return int(self.st[S_NODES])
 
     def run(self, budget: int) -> int:
-        return self.K._dfs(*self.args, self.P, self.Q, self.bg, self.bgr, self.allow, self.nxt, self.mend,
-                           self.moves, self.st, budget, self.ws)
+        return self.K._dfs(
+            *self.args,
+            self.P,
+            self.Q,
+            self.bg,
+            self.bgr,
+            self.allow,
+            self.nxt,
+            self.mend,
+            self.moves,
+            self.st,
+            budget,
+            self.ws,
+        )
 
     def result(self, code: int, stats: dict[str, Any], reason: str) -> SolveResult:
         stats.update(nodes=int(self.st[S_NODES]), scans=stats["scans"] + int(self.st[S_SCANS]))
@@ -537,9 +576,23 @@ class _Dfs:
         return SolveResult(UNKNOWN, "search", stats=stats, reason=reason)
 
 
-def _run_bondt(K: Any, kind: Any, gr: Any, mj: Any, sh: Any, pt: Any, flags: np.ndarray, ws: Any,
-               moves: np.ndarray, n: int, ngroups: int, node_limit: int | None, deadline: float | None,
-               stats: dict[str, Any], t: float) -> SolveResult:
+def _run_bondt(
+    K: Any,
+    kind: Any,
+    gr: Any,
+    mj: Any,
+    sh: Any,
+    pt: Any,
+    flags: np.ndarray,
+    ws: Any,
+    moves: np.ndarray,
+    n: int,
+    ngroups: int,
+    node_limit: int | None,
+    deadline: float | None,
+    stats: dict[str, Any],
+    t: float,
+) -> SolveResult:
     """The numba "pairing one, then two" tree in chunks of nodes (see :func:`_run_numba`)."""
     from mjsat.search import kernels_bondt as KB
 
@@ -563,7 +616,9 @@ def _run_bondt(K: Any, kind: Any, gr: Any, mj: Any, sh: Any, pt: Any, flags: np.
         if deadline is not None and time.monotonic() > deadline:
             reason = "time limit"
             break
-    stats.update(nodes=int(st[S_NODES]), scans=stats["scans"] + int(st[S_SCANS]), seconds_search=time.perf_counter() - t)
+    stats.update(
+        nodes=int(st[S_NODES]), scans=stats["scans"] + int(st[S_SCANS]), seconds_search=time.perf_counter() - t
+    )
     if code == K.SOLVED:
         return SolveResult(SOLVABLE, "search", moves=_moves(moves, int(st[S_MOVES])), stats=stats)
     if code == K.EXHAUSTED:

@@ -45,20 +45,122 @@ def fuzz(budget: int) -> settings:
 
 
 NASTY_TOKENS = [
-    "", "0", "1", "2", "-1", "-2", "+1", "-0", "126", "127", "32766", "32767", "65536",
-    str(2**31), str(2**63), str(2**63 - 1), str(2**64), str(2**70), str(-(2**70)), "1" * 40, "9" * 5000,
-    "1.5", "1e3", "1e999", "NaN", "nan", "Infinity", "-Infinity", "0x10", "1_000", "²", "١٢", "٣",
-    "true", "false", "null", '"false"', '"1"', "[]", "{}", "[[[[]]]]", "\ufeff", "\x00", "\x0c",
-    "\x85", "\u2028", "\r", "\t", "#", "%", "p", "c", "v", "s", "K", "k", "<", ">", "{", "}", "[",
-    "]", '"', ",", "-", ":", "é", "€", "w", "h", "d", "w0", "w9999999", "x=", "z=", "<tile/>",
+    "",
+    "0",
+    "1",
+    "2",
+    "-1",
+    "-2",
+    "+1",
+    "-0",
+    "126",
+    "127",
+    "32766",
+    "32767",
+    "65536",
+    str(2**31),
+    str(2**63),
+    str(2**63 - 1),
+    str(2**64),
+    str(2**70),
+    str(-(2**70)),
+    "1" * 40,
+    "9" * 5000,
+    "1.5",
+    "1e3",
+    "1e999",
+    "NaN",
+    "nan",
+    "Infinity",
+    "-Infinity",
+    "0x10",
+    "1_000",
+    "²",
+    "١٢",
+    "٣",
+    "true",
+    "false",
+    "null",
+    '"false"',
+    '"1"',
+    "[]",
+    "{}",
+    "[[[[]]]]",
+    "\ufeff",
+    "\x00",
+    "\x0c",
+    "\x85",
+    "\u2028",
+    "\r",
+    "\t",
+    "#",
+    "%",
+    "p",
+    "c",
+    "v",
+    "s",
+    "K",
+    "k",
+    "<",
+    ">",
+    "{",
+    "}",
+    "[",
+    "]",
+    '"',
+    ",",
+    "-",
+    ":",
+    "é",
+    "€",
+    "w",
+    "h",
+    "d",
+    "w0",
+    "w9999999",
+    "x=",
+    "z=",
+    "<tile/>",
 ]
 """Replacement tokens: numbers at and beyond every range, non-decimal digits, JSON words,
 separators, byte-order marks and line breaks that are not newlines."""
 
 NASTY_JSON: list[Any] = [
-    None, True, False, "false", "true", "", "1", "x" * 50, 0, 1, -1, 2, 126, 127, 32766, 32767,
-    2**31, 2**63, 2**70, -(2**70), 1.5, 1e300, -0.0, [], {}, [[]], [[[[[]]]]], {"a": 1}, [0, 0],
-    [0, 0, 0], [0, 0, 0, 0], [1, -2], ["a", "b"], [None], {"label": 1, "tiles": "x"},
+    None,
+    True,
+    False,
+    "false",
+    "true",
+    "",
+    "1",
+    "x" * 50,
+    0,
+    1,
+    -1,
+    2,
+    126,
+    127,
+    32766,
+    32767,
+    2**31,
+    2**63,
+    2**70,
+    -(2**70),
+    1.5,
+    1e300,
+    -0.0,
+    [],
+    {},
+    [[]],
+    [[[[[]]]]],
+    {"a": 1},
+    [0, 0],
+    [0, 0, 0],
+    [0, 0, 0, 0],
+    [1, -2],
+    ["a", "b"],
+    [None],
+    {"label": 1, "tiles": "x"},
 ]
 """Replacement JSON values: every wrong type, and numbers at and beyond every range."""
 
@@ -98,7 +200,7 @@ def mutated_text(draw: st.DrawFn, base: str, *, max_ops: int = 4) -> str:
         elif op in ("double", "drop"):
             lines = text.split("\n")
             k = draw(st.integers(0, len(lines) - 1))
-            lines[k:k + 1] = [lines[k], lines[k]] if op == "double" else []
+            lines[k : k + 1] = [lines[k], lines[k]] if op == "double" else []
             text = "\n".join(lines)
         elif op == "truncate":
             text = text[: draw(st.integers(0, len(text)))]
@@ -249,14 +351,30 @@ SOLUTION_SEEDS = [
     "# moves\n0 1\n2-3\n4,5\n",
 ]
 
-CNF_SEED = dimacs_text([[1, -2, 3], [-1, 2], [2, -3, 4, 5], [5]], 5, source="the fuzz tests", comments=["a formula"]) + "%\n0\n"
+CNF_SEED = (
+    dimacs_text([[1, -2, 3], [-1, 2], [2, -3, 4, 5], [5]], 5, source="the fuzz tests", comments=["a formula"])
+    + "%\n0\n"
+)
 
 ASSIGNMENT_SEEDS = ["1 -2 3 -4 5", "v 1 -2 3 0\n", "[1, -2, 3]", "10110", "c comment\n1, -2\n"]
 
 SOLVER_SEEDS = ["c hi\ns SATISFIABLE\nv 1 -2 3\nv -4 5 0\n", "SAT\n1 -2 3 0\n", "s UNSATISFIABLE\n", "-1 2 0\n"]
 
 SAMPLE_SEED = "".join(
-    json.dumps({"layout": "tiny", "game": "mahjong", "seed": s, "status": st_, "seconds": 0.01 * s,
-                "cpu_seconds": 0.01, "nodes": s, "scans": 0, "attempts": 1, "reason": ""}) + "\n"
+    json.dumps(
+        {
+            "layout": "tiny",
+            "game": "mahjong",
+            "seed": s,
+            "status": st_,
+            "seconds": 0.01 * s,
+            "cpu_seconds": 0.01,
+            "nodes": s,
+            "scans": 0,
+            "attempts": 1,
+            "reason": "",
+        }
+    )
+    + "\n"
     for s, st_ in enumerate(["solvable", "unsolvable", "unknown"])
 )

@@ -93,7 +93,9 @@ def brute_force_solvable(board) -> tuple[bool, list[tuple[int, int]]]:
                 for i, a in enumerate(live)
                 for b in live[i + 1 :]
                 if groups[a] == groups[b]
-                and bfs_connectable(occ, (board.cells[a][0] + 1, board.cells[a][1] + 1), (board.cells[b][0] + 1, board.cells[b][1] + 1))
+                and bfs_connectable(
+                    occ, (board.cells[a][0] + 1, board.cells[a][1] + 1), (board.cells[b][0] + 1, board.cells[b][1] + 1)
+                )
             ]
         return naive_mahjong_moves(positions, groups, present, transposed=game == "mahjong-transposed")
 

@@ -75,7 +75,11 @@ def test_vectorised_relations_agree_with_a_cell_by_cell_definition(seed):
             for dr in (-1, 0, 1, 2):
                 for dc in (-1, 0, 1, 2):
                     cell = (p[0] + dr, p[1] + dc)
-                    want = [u for u, q in enumerate(pos) if q[2] == p[2] and 0 <= cell[0] - q[0] < 2 and 0 <= cell[1] - q[1] < 2]
+                    want = [
+                        u
+                        for u, q in enumerate(pos)
+                        if q[2] == p[2] and 0 <= cell[0] - q[0] < 2 and 0 <= cell[1] - q[1] < 2
+                    ]
                     assert lay.tile_at(cell[0], cell[1], p[2]) == (want[0] if want else None)
 
 
@@ -85,7 +89,15 @@ def test_group_validation():
         MahjongBoard(lay, [0, 0, 0, 1])
     with pytest.raises(InvalidBoardError, match="groups given"):
         MahjongBoard(lay, [0, 0])
-    b = MahjongBoard(lay, [5, 5, 5, 5, ])
+    b = MahjongBoard(
+        lay,
+        [
+            5,
+            5,
+            5,
+            5,
+        ],
+    )
     assert b.status() == Status.VALID and b.group_sizes() == {5: 4}
 
 
@@ -258,7 +270,9 @@ def test_position_board_has_the_same_rules_in_every_position_of_random_play(case
         if positions >= 40:
             break
         seed = int(rng.integers(1 << 30))
-        board = deal_random(layout, seed=seed, game=game) if deal % 2 else deal_solvable(layout, seed=seed, game=game)[0]
+        board = (
+            deal_random(layout, seed=seed, game=game) if deal % 2 else deal_solvable(layout, seed=seed, game=game)[0]
+        )
         while True:
             sub, back = board.position_board()
             assert type(sub) is type(board) and sub.layout.block_any_higher == layout.block_any_higher

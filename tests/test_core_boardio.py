@@ -70,7 +70,7 @@ BAD_JSON = [
     ('{"tiles": [', 1, "invalid JSON"),
     (_json("    [0, 0, 0, 1],\n    [0, 2, 0, 1]", head='"format": "other"'), 1, "not an mjsat board"),
     (_json("    [0, 0, 0, 1],\n    [0, 2, 0]"), 5, "expected [row, col, lev, group]"),
-    (_json("    [0, 0, 0, 1],\n    [0, 2, 0, \"a\"]"), 5, "expected an integer"),
+    (_json('    [0, 0, 0, 1],\n    [0, 2, 0, "a"]'), 5, "expected an integer"),
     (_json("    [0, 0, 0, 1],\n    [0, 2, 0, 1],\n    [0, 4, 0, 2],\n    [0, 6, 0, 3]"), 6, "odd number"),
     (_json("    [0, 0, 0, 1],\n    [0, 1, 0, 1]"), 5, "overlap"),
     (_json("    [0, 0, 0, 1],\n    [0, 2, 0, 1]", head='"format": "mjsat-board", "version": 9'), 2, "version"),

@@ -129,7 +129,14 @@ def test_a_race_alternates_doubling_slices_until_one_decides(monkeypatch, tmp_pa
     steps = [Step("never", "never", slice=0.05), Step("slow", "slow", slice=0.1)]
     r = run_plan(board, steps, name="race")
     assert r.status == solve(board, "ref").status and r.stats["decided_by"] == "slow"
-    assert race_fakes.calls == [("never", 0.05), ("slow", 0.1), ("never", 0.1), ("slow", 0.2), ("never", 0.2), ("slow", 0.4)]
+    assert race_fakes.calls == [
+        ("never", 0.05),
+        ("slow", 0.1),
+        ("never", 0.1),
+        ("slow", 0.2),
+        ("never", 0.2),
+        ("slow", 0.4),
+    ]
     race_fakes.calls.clear()
     r = run_plan(board, steps, name="race", time_limit=0.5)
     assert r.status == "unknown" and r.reason == "time limit"

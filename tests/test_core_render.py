@@ -216,14 +216,18 @@ def test_cli_render_views(tmp_path):
         assert r.exit_code == 0, r.output
         root = _parse(out.read_text())
         assert cls in root.get("class") and sorted(_tiles(root)) == list(range(len(board)))
-    r = runner.invoke(cli, ["render", "--layout", "turtle", "--seed", "1", "-o", str(tmp_path / "t.svg"), "--view", "side"])
+    r = runner.invoke(
+        cli, ["render", "--layout", "turtle", "--seed", "1", "-o", str(tmp_path / "t.svg"), "--view", "side"]
+    )
     assert r.exit_code == 2 and "columns" in r.output and len(r.output.strip().splitlines()) == 1
     assert not (tmp_path / "t.svg").exists()
     assert "--view" in runner.invoke(cli, ["render", "--help"]).output
 
 
 def test_a_board_without_reduction_meta_draws_plainly():
-    board = MahjongBoard(Layout([(0, 0, 0), (0, 0, 1), (0, 4, 0), (0, 4, 1)]), [0, 1, 1, 0], names={0: "a-very-long-name"})
+    board = MahjongBoard(
+        Layout([(0, 0, 0), (0, 0, 1), (0, 4, 0), (0, 4, 1)]), [0, 1, 1, 0], names={0: "a-very-long-name"}
+    )
     root = _parse(svg_board(board))
     tiles = _tiles(root)
     assert [_label(tiles[t]) for t in range(4)] == ["a-very-long-name", "1", "1", "a-very-long-name"]

@@ -62,11 +62,9 @@ def _check_path(board, a, b, path, margin):
     r0, c0, r1, c1 = board.layout.bounds()
     own = {(pos[t][0] + dr, pos[t][1] + dc, pos[t][2]) for t in (a, b) for dr in (0, 1) for dc in (0, 1)}
     covered = {
-        (pos[t][0] + dr, pos[t][1] + dc, pos[t][2])
-        for t in board.present_tiles()
-        for dr in (0, 1)
-        for dc in (0, 1)
+        (pos[t][0] + dr, pos[t][1] + dc, pos[t][2]) for t in board.present_tiles() for dr in (0, 1) for dc in (0, 1)
     }
+
     def on(point, tile):
         return point[2] == tile[2] and tile[0] <= point[0] <= tile[0] + 2 and tile[1] <= point[1] <= tile[1] + 2
 
@@ -114,8 +112,12 @@ def test_pair_path_of_every_legal_move_is_a_path_of_the_rules():
 
     rng = np.random.default_rng(11)
     checked = 0
-    for spec, game, margin in (("rect-6x4", "shisen-sho", 2), ("rect-5x6", "shisen-sho", 2),
-                               ("pyramid", "shisen-sho-3d", 1), ("turtle", "shisen-sho-3d", 1)):
+    for spec, game, margin in (
+        ("rect-6x4", "shisen-sho", 2),
+        ("rect-5x6", "shisen-sho", 2),
+        ("pyramid", "shisen-sho-3d", 1),
+        ("turtle", "shisen-sho-3d", 1),
+    ):
         for seed in range(1 if spec == "turtle" else 2):
             board, _ = deal_solvable(load_layout(spec), seed=seed, game=game)
             checked += _random_play_paths(board, rng, margin)
@@ -125,8 +127,9 @@ def test_pair_path_of_every_legal_move_is_a_path_of_the_rules():
 
 
 def test_pair_path_round_the_margin():
-    board = ShisenShoBoard(Layout([(0, 0, 0), (0, 2, 0), (0, 4, 0)] + [(2, 0, 0), (2, 2, 0), (2, 4, 0)]),
-                           [0, 1, 0, 1, 2, 2])
+    board = ShisenShoBoard(
+        Layout([(0, 0, 0), (0, 2, 0), (0, 4, 0)] + [(2, 0, 0), (2, 2, 0), (2, 4, 0)]), [0, 1, 0, 1, 2, 2]
+    )
     # tiles 0 and 2 on the top row, tile 1 between them: up into the margin and over
     assert board.pair_path((0, 2)) == [(1.0, 1.0, 0), (-1.0, 1.0, 0), (-1.0, 5.0, 0), (1.0, 5.0, 0)]
     assert board.pair_path((1, 3)) is None  # groups differ

@@ -8,7 +8,16 @@ import pkgutil
 
 import pytest
 
-PACKAGES = ["mjsat", "mjsat.layouts", "mjsat.search", "mjsat.play", "mjsat.runs", "mjsat.encoders", "mjsat.reductions", "mjsat.game"]
+PACKAGES = [
+    "mjsat",
+    "mjsat.layouts",
+    "mjsat.search",
+    "mjsat.play",
+    "mjsat.runs",
+    "mjsat.encoders",
+    "mjsat.reductions",
+    "mjsat.game",
+]
 
 
 def _modules() -> list[str]:

@@ -83,7 +83,9 @@ def test_certified_only_when_the_check_passes(monkeypatch):
     from mjsat.encoders.certify import ProofCheck
 
     board = next(unsolvable_boards(1))
-    monkeypatch.setattr(sat_mod, "certify_unsat", lambda clauses, solver: ProofCheck(False, 3, 0.0, "DRUP check failed", 7))
+    monkeypatch.setattr(
+        sat_mod, "certify_unsat", lambda clauses, solver: ProofCheck(False, 3, 0.0, "DRUP check failed", 7)
+    )
     res = solve(board, "sat", certify=True)
     assert res.status == "unsolvable" and not res.certified
     assert res.label == "unsolvable"

@@ -73,7 +73,22 @@ def test_decode_rejects_wrong_board_and_bad_model(tmp_path):
 
 def test_encode_options_and_steps(tmp_path):
     runner = CliRunner()
-    res = runner.invoke(cli, ["encode", "--layout", "turtle", "--seed", "2", "--encoding", "layered", "--steps", "3", "-o", str(tmp_path / "t.cnf")])
+    res = runner.invoke(
+        cli,
+        [
+            "encode",
+            "--layout",
+            "turtle",
+            "--seed",
+            "2",
+            "--encoding",
+            "layered",
+            "--steps",
+            "3",
+            "-o",
+            str(tmp_path / "t.cnf"),
+        ],
+    )
     assert res.exit_code == 0, res.output
     assert "not exhaustive" in res.output
     out = tmp_path / "t.out"
@@ -92,7 +107,9 @@ def test_solve_command_with_sat_and_cpsat(tmp_path):
     board = next(b for b in small_boards(45, 30) if solve(b, "ref").status == "unsolvable")
     p = tmp_path / "u.json"
     write_board(board, p)
-    res = runner.invoke(cli, ["solve", str(p), "--method", "sat", "--certify", "--solver", "glucose4", "--encoding", "acyclic"])
+    res = runner.invoke(
+        cli, ["solve", str(p), "--method", "sat", "--certify", "--solver", "glucose4", "--encoding", "acyclic"]
+    )
     assert res.exit_code == 0, res.output
     assert res.output.startswith("unsolvable (certified)")
     res = runner.invoke(cli, ["solve", str(p), "--method", "cpsat", "--json"])

@@ -61,7 +61,11 @@ def test_size_matches_the_docstring_for_pairs_on_mahjong():
         assert len(cnf.clauses) == expect
         n_sides = sum(1 for t in range(n) if req.sides[t])
         assert cnf.nv == n * T + P + n_sides
-        assert dec.params == {"steps": T, "bound": step_bound(req, board.group_members()), "exhaustive": T >= dec.params["bound"]}
+        assert dec.params == {
+            "steps": T,
+            "bound": step_bound(req, board.group_members()),
+            "exhaustive": T >= dec.params["bound"],
+        }
 
 
 def test_decoded_steps_respect_the_rules():

@@ -107,9 +107,7 @@ class MoveGraph:
         self.groups = list(board.groups)
         self.cell1 = [(y + 1, x + 1) for y, x in board.cells]
         self.shape = (board.grid_shape[0] + 2, board.grid_shape[1] + 2)
-        self.candidates = [
-            (a, b) for a, b in itertools.combinations(range(n), 2) if self.groups[a] == self.groups[b]
-        ]
+        self.candidates = [(a, b) for a, b in itertools.combinations(range(n), 2) if self.groups[a] == self.groups[b]]
         self._moves: dict[int, list[tuple[int, int]]] = {}
         self._clearable: dict[int, bool] = {0: True}
         self.reachable = self._reach()
@@ -373,7 +371,11 @@ def test_simplify_requirements_on_seeded_locked_boards():
         simple = requirements(board)
         changed += simple.paths != raw.paths or any(simple.need)
         for pairing in all_pairings(board):
-            assert (req_linearize(simple, pairing) is not None) == (pairing in truth), (board.cells, board.groups, pairing)
+            assert (req_linearize(simple, pairing) is not None) == (pairing in truth), (
+                board.cells,
+                board.groups,
+                pairing,
+            )
     assert changed >= 6
 
 
@@ -479,7 +481,11 @@ def _check_solve_sat(board, graph, encoding):
 
 
 @settings(max_examples=60, deadline=None)
-@given(board=small_boards(), encoding=st.sampled_from(["acyclic", "order", "auto", None]), cap=st.sampled_from([0, 2, None]))
+@given(
+    board=small_boards(),
+    encoding=st.sampled_from(["acyclic", "order", "auto", None]),
+    cap=st.sampled_from([0, 2, None]),
+)
 def test_solve_sat_weak_first_agrees_with_brute_force(board, encoding, cap):
     """With the default cap and with tiny caps, where the weak CNF is much weaker."""
     graph = MoveGraph(board)
@@ -605,7 +611,10 @@ def _blocks(board, main):
 
 
 @pytest.mark.parametrize("gap", [0, 1])
-@pytest.mark.parametrize("stacks", [[[0], [0]], [[0, 1], [0, 1]], [[0, 1, 2], [0, 1, 2]], [[0, 1], [0, 2], [2, 1]], [[3, 0, 1], [3, 2, 0, 1], [2]]])
+@pytest.mark.parametrize(
+    "stacks",
+    [[[0], [0]], [[0, 1], [0, 1]], [[0, 1, 2], [0, 1, 2]], [[0, 1], [0, 2], [2, 1]], [[3, 0, 1], [3, 2, 0, 1], [2]]],
+)
 def test_supertile_private_tiles_wait_for_their_a(stacks, gap):
     image, main = shisen_from_stacks(stacks, gap=gap)
     nec = necessary_before(image, requirements(image, simplify=False))

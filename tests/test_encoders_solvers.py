@@ -55,7 +55,9 @@ def test_solver_names_and_aliases():
         run_solver([[1]], solver="minisat22", proof=True)
 
 
-@pytest.mark.parametrize("solver", ["minisat22", "glucose3", "glucose4", "cadical153", "cadical195", "maplechrono", "lingeling"])
+@pytest.mark.parametrize(
+    "solver", ["minisat22", "glucose3", "glucose4", "cadical153", "cadical195", "maplechrono", "lingeling"]
+)
 def test_open_solver_loads_every_clause_as_python_sat_does(solver):
     """The loaded solver has the formula python-sat's own loading gives: the same answer
     on seeded random 3-CNF near the threshold, models that satisfy every clause, and the

@@ -66,7 +66,10 @@ def test_cnf_file_matches_pysat_and_states_its_provenance(tmp_path):
     write_cnf(path, cnf, board, dec)
     back = CNF(from_file=str(path))
     assert back.clauses == cnf.clauses and back.nv == cnf.nv
-    assert back.comments[0] == f"c mjsat {__version__}: {board.game} board of {len(board)} tiles, digest {board_digest(board)}"
+    assert (
+        back.comments[0]
+        == f"c mjsat {__version__}: {board.game} board of {len(board)} tiles, digest {board_digest(board)}"
+    )
     assert back.comments[1] == f"c encoding acyclic edges={dec.params['edges']} exhaustive=True"
     assert default_map_path("dir/board.cnf") == "dir/board.map"
     assert default_map_path("board") == "board.map"
@@ -98,7 +101,9 @@ def test_read_map_errors(tmp_path):
     p.write_text('{"format": "other"}')
     with pytest.raises(InputFileError, match="not an mjsat variable map"):
         read_map(p)
-    p.write_text('{"format": "mjsat-varmap", "encoding": "layered", "board_digest": "x", "params": {"steps": 1},\n "vars": [\n  [1, "m", 0, 1],\n  ["a"]]}')
+    p.write_text(
+        '{"format": "mjsat-varmap", "encoding": "layered", "board_digest": "x", "params": {"steps": 1},\n "vars": [\n  [1, "m", 0, 1],\n  ["a"]]}'
+    )
     with pytest.raises(InputFileError, match=r"bad.map:4: expected \[variable, name"):
         read_map(p)
     with pytest.raises(InputFileError, match="no such file"):

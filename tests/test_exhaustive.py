@@ -89,7 +89,12 @@ def test_regression_2x3_shisen_sho_certify_and_cpsat() -> None:
 
 @pytest.mark.parametrize(
     ("game", "area", "expected"),
-    [("shisen-sho", 9, 1772), ("mahjong", None, 1424), ("mahjong-transposed", None, 1424), ("shisen-sho-3d", None, 1424)],
+    [
+        ("shisen-sho", 9, 1772),
+        ("mahjong", None, 1424),
+        ("mahjong-transposed", None, 1424),
+        ("shisen-sho-3d", None, 1424),
+    ],
 )
 def test_every_board_up_to_six_tiles(game: str, area: int | None, expected: int) -> None:
     count, faults = _disagreements(exhaustive_boards(6, games=(game,), area=area), game)
@@ -100,7 +105,12 @@ def test_every_board_up_to_six_tiles(game: str, area: int | None, expected: int)
 @pytest.mark.slow
 @pytest.mark.parametrize(
     ("game", "area", "expected"),
-    [("shisen-sho", 12, 172487), ("mahjong", None, 2424), ("mahjong-transposed", None, 2424), ("shisen-sho-3d", None, 2424)],
+    [
+        ("shisen-sho", 12, 172487),
+        ("mahjong", None, 2424),
+        ("mahjong-transposed", None, 2424),
+        ("shisen-sho-3d", None, 2424),
+    ],
 )
 def test_every_board_up_to_eight_tiles(game: str, area: int | None, expected: int) -> None:
     count, faults = _disagreements(exhaustive_boards(8, games=(game,), area=area), game)

@@ -65,7 +65,9 @@ DEC_BOARD, DEC_MAP, DEC_ANSWER = _decodable()
 def test_fuzz_cli_boards(budget, tmp_path):
     @fuzz(budget)
     @given(
-        raw=st.one_of(mutated_bytes(BOARD_JSON), mutated_bytes(BOARD_TEXT), mutated_json(json.loads(BOARD_JSON)).map(str.encode)),
+        raw=st.one_of(
+            mutated_bytes(BOARD_JSON), mutated_bytes(BOARD_TEXT), mutated_json(json.loads(BOARD_JSON)).map(str.encode)
+        ),
         name=st.sampled_from(["b.json", "b.txt"]),
         command=st.sampled_from(["convert", "render", "solve", "encode"]),
     )
@@ -166,7 +168,9 @@ def test_fuzz_cli_decode(budget, tmp_path):
         answer_raw=mutated_bytes(DEC_ANSWER),
     )
     def run(which, map_raw, map_json, answer_raw):
-        mp = write_input(tmp_path, "b.map", {"map": map_raw, "map-json": map_json.encode()}.get(which, DEC_MAP.encode()))
+        mp = write_input(
+            tmp_path, "b.map", {"map": map_raw, "map-json": map_json.encode()}.get(which, DEC_MAP.encode())
+        )
         out = write_input(tmp_path, "b.out", answer_raw if which == "answer" else DEC_ANSWER.encode())
         result = run_mjsat(["decode", board, mp, out, "--json", "-o", tmp_path / "dec.json"])
         assert_cli_clean(result, out if which == "answer" else mp, ok=(0, 1))
@@ -278,7 +282,9 @@ def _one_error_line(result, *names: str) -> str:
 def test_regression_cli_coordinates_beyond_int64(tmp_path):
     text = write_input(tmp_path, "b.txt", f"{2**70} 0 0 1\n0 2 0 1\n")
     _one_error_line(run_mjsat(["solve", text]), "b.txt:1", "out of range")
-    js = write_input(tmp_path, "b.json", json.dumps({"format": "mjsat-board", "tiles": [[0, 2**70, 0, 1], [0, 2, 0, 1]]}))
+    js = write_input(
+        tmp_path, "b.json", json.dumps({"format": "mjsat-board", "tiles": [[0, 2**70, 0, 1], [0, 2, 0, 1]]})
+    )
     _one_error_line(run_mjsat(["solve", js]), "b.json:1", "col")
     digits = write_input(tmp_path, "d.txt", "0 0 0 1\n0 2 0 " + "1" * 5000 + "\n")
     _one_error_line(run_mjsat(["render", digits]), "d.txt:2", "5000 digits")
@@ -298,7 +304,9 @@ def test_regression_cli_cnf_sizes(tmp_path):
 
 
 def test_regression_cli_block_any_higher_and_bom(tmp_path):
-    board = write_input(tmp_path, "b.json", BOARD_JSON.replace('"block_any_higher": false', '"block_any_higher": "false"'))
+    board = write_input(
+        tmp_path, "b.json", BOARD_JSON.replace('"block_any_higher": false', '"block_any_higher": "false"')
+    )
     _one_error_line(run_mjsat(["solve", board, "--method", "ref"]), "b.json:5", "block_any_higher")
     bom = write_input(tmp_path, "bom.json", b"\xef\xbb\xbf" + BOARD_JSON.encode())
     assert run_mjsat(["convert", bom, "-o", tmp_path / "c.json"]).exit_code == 0
@@ -318,7 +326,9 @@ def test_regression_cli_36_levels_and_more(tmp_path):
     assert run_mjsat(["render", "--layout", layout, "--seed", "1"]).exit_code == 0
 
 
-@pytest.mark.parametrize("writer", ["deal", "convert", "solve", "encode", "reduce", "witness", "family", "decode", "sample"])
+@pytest.mark.parametrize(
+    "writer", ["deal", "convert", "solve", "encode", "reduce", "witness", "family", "decode", "sample"]
+)
 def test_regression_cli_output_into_missing_folder(writer, tmp_path, writer_inputs):
     out = tmp_path / "new" / "folder" / "out.json"
     assert run_mjsat(_writer_args(writer, out, writer_inputs)).exit_code == 0
@@ -339,14 +349,27 @@ def test_regression_encode_never_leaves_a_new_cnf_beside_an_old_map(tmp_path, wr
 
 
 def test_regression_encode_steps_bounded(tmp_path, writer_inputs):
-    result = run_mjsat(["encode", writer_inputs / "board.json", "--encoding", "layered", "--steps", "100000000", "-o", tmp_path / "x.cnf"])
+    result = run_mjsat(
+        [
+            "encode",
+            writer_inputs / "board.json",
+            "--encoding",
+            "layered",
+            "--steps",
+            "100000000",
+            "-o",
+            tmp_path / "x.cnf",
+        ]
+    )
     _one_error_line(result, "MJSAT_MAX_STEP_CELLS")
     assert not (tmp_path / "x.cnf").exists()
 
 
 def test_regression_sample_file_not_utf8(tmp_path):
     out = write_input(tmp_path, "r.jsonl", SAMPLE_SEED.encode() + b"\xff\xfe\n")
-    _one_error_line(run_mjsat(["sample", "--layout", "tiny", "-n", "2", "--out", out, "--method", "ref"]), "r.jsonl:4", "UTF-8")
+    _one_error_line(
+        run_mjsat(["sample", "--layout", "tiny", "-n", "2", "--out", out, "--method", "ref"]), "r.jsonl:4", "UTF-8"
+    )
 
 
 def test_regression_deep_json_exit_2(tmp_path):

@@ -102,7 +102,12 @@ def test_fuzz_board_json(budget, tmp_path):
         assert find_variant(given_data.get("game", "mahjong")).game == board.game
         assert all(type(v) is int for tile in given_data["tiles"] for v in tile)
         again = board_from_json_text(board_to_json(board))
-        assert (again.layout, again.groups, again.names, again.meta) == (board.layout, board.groups, board.names, board.meta)
+        assert (again.layout, again.groups, again.names, again.meta) == (
+            board.layout,
+            board.groups,
+            board.names,
+            board.meta,
+        )
         assert isinstance(board.layout.block_any_higher, bool)
         svg_board(board)
         ascii_board(board)
@@ -119,7 +124,9 @@ def test_fuzz_board_text(budget, tmp_path):
         board = read_or_refuse(lambda: load_board(path, game=game), path)
         if board is None:
             return
-        assert all(0 <= r <= MAX_COORD and 0 <= c <= MAX_COORD and 0 <= l <= MAX_LEVEL for r, c, l in board.layout.positions)
+        assert all(
+            0 <= r <= MAX_COORD and 0 <= c <= MAX_COORD and 0 <= l <= MAX_LEVEL for r, c, l in board.layout.positions
+        )
         assert all(-(2**63) <= g < 2**63 for g in board.groups)
         ascii_board(board)
 
@@ -298,10 +305,12 @@ def test_fuzz_sample_results(budget, tmp_path):
     first = json.loads(SAMPLE_SEED.splitlines()[0])
 
     @fuzz(budget)
-    @given(raw=st.one_of(
-        mutated_bytes(SAMPLE_SEED),
-        mutated_json(first, indent=None).map(lambda line: (SAMPLE_SEED + line + "\n").encode()),
-    ))
+    @given(
+        raw=st.one_of(
+            mutated_bytes(SAMPLE_SEED),
+            mutated_json(first, indent=None).map(lambda line: (SAMPLE_SEED + line + "\n").encode()),
+        )
+    )
     def run(raw):
         path = write_input(tmp_path, "r.jsonl", raw)
         rows = read_or_refuse(lambda: read_done(path, repair=False), path)
@@ -315,7 +324,14 @@ def test_fuzz_sample_results(budget, tmp_path):
 
 
 SITUATIONS = [
-    "new", "missing-folders", "existing-0640", "symlink", "dangling-symlink", "under-a-file", "is-a-folder", "proc",
+    "new",
+    "missing-folders",
+    "existing-0640",
+    "symlink",
+    "dangling-symlink",
+    "under-a-file",
+    "is-a-folder",
+    "proc",
     "device",
 ]
 
@@ -390,7 +406,9 @@ def _error(path: Path, fn) -> InputFileError:
 
 
 def test_regression_coordinate_beyond_int64_json_and_text(tmp_path):
-    p = write_input(tmp_path, "b.json", json.dumps({"format": "mjsat-board", "tiles": [[2**70, 0, 0, 1], [0, 2, 0, 1]]}))
+    p = write_input(
+        tmp_path, "b.json", json.dumps({"format": "mjsat-board", "tiles": [[2**70, 0, 0, 1], [0, 2, 0, 1]]})
+    )
     assert "out of range" in _error(p, lambda: load_board(p)).message
     q = write_input(tmp_path, "b.txt", f"{2**70} 0 0 1\n0 2 0 1\n")
     err = _error(q, lambda: load_board(q))
@@ -417,7 +435,13 @@ def test_regression_block_any_higher_string_refused(tmp_path):
     p = write_input(tmp_path, "b.json", text)
     err = _error(p, lambda: load_board(p))
     assert err.line == 5 and "true or false" in err.message
-    for key, value in [("game", 3), ("layout", []), ("group_names", {"1": 2}), ("version", True), ("meta", {"gadgets": "x"})]:
+    for key, value in [
+        ("game", 3),
+        ("layout", []),
+        ("group_names", {"1": 2}),
+        ("version", True),
+        ("meta", {"gadgets": "x"}),
+    ]:
         data = json.loads(BOARD_JSON)
         data[key] = value
         q = write_input(tmp_path, "c.json", json.dumps(data))
@@ -427,13 +451,21 @@ def test_regression_block_any_higher_string_refused(tmp_path):
 @pytest.mark.parametrize("kind", ["board.json", "board.txt", "layout.json", "layout", "sol.txt", "f.cnf"])
 def test_regression_byte_order_mark_accepted(tmp_path, kind):
     text = {
-        "board.json": BOARD_JSON, "board.txt": BOARD_TEXT, "layout.json": LAYOUT_SEEDS["j.json"],
-        "layout": LAYOUT_SEEDS["plain"], "sol.txt": SOLUTION_SEEDS[0], "f.cnf": CNF_SEED,
+        "board.json": BOARD_JSON,
+        "board.txt": BOARD_TEXT,
+        "layout.json": LAYOUT_SEEDS["j.json"],
+        "layout": LAYOUT_SEEDS["plain"],
+        "sol.txt": SOLUTION_SEEDS[0],
+        "f.cnf": CNF_SEED,
     }[kind]
     p = write_input(tmp_path, kind, b"\xef\xbb\xbf" + text.encode())
     read = {
-        "board.json": load_board, "board.txt": load_board, "layout.json": read_layout, "layout": read_layout,
-        "sol.txt": load_solution, "f.cnf": read_dimacs,
+        "board.json": load_board,
+        "board.txt": load_board,
+        "layout.json": read_layout,
+        "layout": read_layout,
+        "sol.txt": load_solution,
+        "f.cnf": read_dimacs,
     }[kind]
     plain = write_input(tmp_path, "plain-" + kind, text)
     got, want = read(p), read(plain)
@@ -474,13 +506,23 @@ def test_regression_non_utf8_sample_file_named(tmp_path):
 
 
 def test_regression_non_utf8_any_reader_named(tmp_path):
-    for name, read in [("b.json", load_board), ("b.txt", load_board), ("l.layout", read_layout), ("f.cnf", read_dimacs)]:
+    for name, read in [
+        ("b.json", load_board),
+        ("b.txt", load_board),
+        ("l.layout", read_layout),
+        ("f.cnf", read_dimacs),
+    ]:
         p = write_input(tmp_path, name, b"\xff\xfe" + b"0 0 0\n")
         assert _error(p, lambda: read(p)).line == 1
 
 
 def test_regression_deep_json_bounded(tmp_path):
-    deep = '{"format": "mjsat-board", "tiles": [[0, 0, 0, 1], [0, 2, 0, 1]], "meta": {"x": ' + "[" * 100_000 + "]" * 100_000 + "}}"
+    deep = (
+        '{"format": "mjsat-board", "tiles": [[0, 0, 0, 1], [0, 2, 0, 1]], "meta": {"x": '
+        + "[" * 100_000
+        + "]" * 100_000
+        + "}}"
+    )
     p = write_input(tmp_path, "b.json", deep)
     assert "MJSAT_MAX_JSON_DEPTH" in _error(p, lambda: load_board(p)).message
     for name, read in [("s.json", load_solution), ("l.json", read_layout), ("m.map", read_map)]:

@@ -226,7 +226,9 @@ def test_following_the_hints_clears_every_game_with_one_solver_call():
         return solve(board, "auto", time_limit=t)
 
     for game_name in ("mahjong", "shisen-sho", "shisen-sho-3d", "mahjong-transposed"):
-        board, _ = deal_solvable(load_layout("turtle" if game_name != "shisen-sho" else "rect-12x8"), seed=1, game=game_name)
+        board, _ = deal_solvable(
+            load_layout("turtle" if game_name != "shisen-sho" else "rect-12x8"), seed=1, game=game_name
+        )
         game = Game(board, hint_limit=1000, decider=counting)
         calls.clear()
         while not game.status().won:

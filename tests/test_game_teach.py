@@ -33,7 +33,11 @@ def three_vars():
 def test_formula_lesson_describes_the_formula_and_every_tile_once(three_vars):
     d = three_vars.describe()
     board = three_vars.board
-    assert d["variables"] == 3 and d["satisfiable"] and satisfies(dict(enumerate(d["model"], 1)), three_vars.formula.original)
+    assert (
+        d["variables"] == 3
+        and d["satisfiable"]
+        and satisfies(dict(enumerate(d["model"], 1)), three_vars.formula.original)
+    )
     assert [c["clause"] for c in d["clauses"]] == ["C1", "C2", "C3"]
     assert d["clauses"][1]["text"] == "(¬V1 ∨ V2 ∨ V2)" and d["clauses"][1]["original_text"] == "(¬V1 ∨ V2)"
     for c in d["clauses"]:  # the clause tiles carry the clause's label
@@ -231,8 +235,13 @@ def test_cli_refuses_bad_lessons_in_one_line(tmp_path):
     bad = tmp_path / "bad.txt"
     bad.write_text("(x1 | -x2) & & x3\n")
     res = runner.invoke(cli, ["game", "--cnf", str(bad), "--no-browser"])
-    assert res.exit_code == 2 and res.output.strip() == f"mjsat: error: {bad}:1: position 14: expected a literal (like x1 or -x2), got '&'"
-    res = runner.invoke(cli, ["game", str(INSTANCES / "three-vars.stacks.json"), "--explain", "height2", "--no-browser"])
+    assert (
+        res.exit_code == 2
+        and res.output.strip() == f"mjsat: error: {bad}:1: position 14: expected a literal (like x1 or -x2), got '&'"
+    )
+    res = runner.invoke(
+        cli, ["game", str(INSTANCES / "three-vars.stacks.json"), "--explain", "height2", "--no-browser"]
+    )
     assert res.exit_code == 2 and "no height-two lesson" in res.output and len(res.output.strip().splitlines()) == 1
     res = runner.invoke(cli, ["game", "--cnf", str(bad), "--layout", "turtle"])
     assert res.exit_code == 2 and "--cnf makes the board" in res.output

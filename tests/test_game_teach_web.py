@@ -62,7 +62,9 @@ def test_step_the_witness_of_three_vars_to_the_cleared_board(browser, worker):
             assert f"Move {k + 1}: tiles {move[0]} and {move[1]}" in now["text"] and step["gadgets"][0] in now["text"]
             assert lemmas[step["lemma"]]["title"] in now["text"] and "Legal now" in now["text"]
             # a clause is ticked once one of its C tiles is freed
-            assert now["satisfied"] == sum(c["satisfied_at"] is not None and c["satisfied_at"] <= k for c in play["clauses"])
+            assert now["satisfied"] == sum(
+                c["satisfied_at"] is not None and c["satisfied_at"] <= k for c in play["clauses"]
+            )
             if k == 8:  # back and forth
                 page.click("#step-back")
                 assert _step(page) == k - 1
@@ -96,7 +98,9 @@ def test_a_falsifying_assignment_gets_stuck_and_the_page_names_the_clause(browse
         assert f"The x-chain C2 (tile {c['x_chain_tile']}) is free but has no partner" in end
         # the clause's x-chain tile waits, its literal tiles are locked
         assert page.get_attribute("#board .tile.waiting", "data-tile") == str(c["x_chain_tile"])
-        locked = sorted(int(t) for t in page.eval_on_selector_all("#board .tile.locked", "gs => gs.map(g => g.dataset.tile)"))
+        locked = sorted(
+            int(t) for t in page.eval_on_selector_all("#board .tile.locked", "gs => gs.map(g => g.dataset.tile)")
+        )
         assert locked == sorted(l["tile"] for l in c["literals"])
         page.close()
 
@@ -167,7 +171,9 @@ def test_the_blocked_cycle_of_a_planted_height_two_board(browser, worker):
         cycles = list(blocked_cycles(planted))
         assert page.locator("#h2-cycles li").count() == len(cycles) >= 1
         tiles = sorted(t for c in cycles for t in planted.present_tiles() if planted.groups[t] in c)
-        shown = sorted(int(t) for t in page.eval_on_selector_all("#board .tile.cycle", "gs => gs.map(g => g.dataset.tile)"))
+        shown = sorted(
+            int(t) for t in page.eval_on_selector_all("#board .tile.cycle", "gs => gs.map(g => g.dataset.tile)")
+        )
         assert shown == tiles and page.locator("#board .cycle-link").count() == len(tiles) // 2
         assert "cannot be cleared" in page.text_content("#h2-verdict")
         # a board without a blocked cycle: Theorem 7's play clears it, move by move

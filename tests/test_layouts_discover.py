@@ -29,7 +29,9 @@ def test_finds_every_layout_of_the_shared_folder(found: list[LayoutInfo]) -> Non
     assert Counter(i.source for i in found) == {"xmahjongg": 24, "kmahjongg": 72, "gnome": 10}
     names = [i.name for i in found]
     assert len(set(names)) == len(names)
-    assert {"xmahjongg:default", "xmahjongg:dragon", "kmahjongg:default", "kmahjongg:up&down", "gnome:easy"} <= set(names)
+    assert {"xmahjongg:default", "xmahjongg:dragon", "kmahjongg:default", "kmahjongg:up&down", "gnome:easy"} <= set(
+        names
+    )
     assert all(i.tiles == 144 for i in found if i.source != "kmahjongg")
     by_name = {i.name: i for i in found}
     assert by_name["kmahjongg:tower"].tiles == 228 and by_name["kmahjongg:clubs"].tiles == 74
@@ -79,9 +81,7 @@ def test_bad_files_are_skipped(tmp_path: Path) -> None:
     readable = os.access(locked, os.R_OK)  # root reads anything
     sub = tmp_path / "sub"
     sub.mkdir()
-    (sub / "deep.layout").write_text(
-        "kmahjongg-layout-v1.1\nw4\nh2\nd1\n1212\n4343\n", encoding="utf-8"
-    )
+    (sub / "deep.layout").write_text("kmahjongg-layout-v1.1\nw4\nh2\nd1\n1212\n4343\n", encoding="utf-8")
     (sub / "deeper").mkdir()
     (sub / "deeper" / "hidden-too").write_text("0 0 0\n0 2 0\n", encoding="utf-8")
     try:

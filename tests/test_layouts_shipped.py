@@ -104,7 +104,9 @@ def test_rect(w: int, h: int, d: int) -> None:
                 assert [layout.positions[b] for b in layout.below[t]] == [(r, c, l - 1)]
 
 
-@pytest.mark.parametrize("name", ["rect-3x3", "rect-0x4", "rect-3x1x3", "rect-4x4x0", "row-3", "row-0", "rect-100000x100000"])
+@pytest.mark.parametrize(
+    "name", ["rect-3x3", "rect-0x4", "rect-3x1x3", "rect-4x4x0", "row-3", "row-0", "rect-100000x100000"]
+)
 def test_invalid_family_parameters(name: str) -> None:
     with pytest.raises(ValueError):
         shipped_layout(name)

@@ -33,9 +33,7 @@ def test_position_after_maps_tiles_back():
     for m in rec.moves[:k]:
         played.push(m)
     inverse = {t: i for i, t in enumerate(back)}
-    assert sorted(played.generate_legal_moves()) == sorted(
-        (back[a], back[b]) for a, b in sub.generate_legal_moves()
-    )
+    assert sorted(played.generate_legal_moves()) == sorted((back[a], back[b]) for a, b in sub.generate_legal_moves())
     assert all(inverse[a] < inverse[b] for a, b in played.generate_legal_moves())
 
 

@@ -44,7 +44,8 @@ def naive_visible(positions, present, t):
         for dc in (0, 1):
             y, x = r + dr, c + dc
             if not any(
-                present[u] and lu > l and ru <= y <= ru + 1 and cu <= x <= cu + 1 for u, (ru, cu, lu) in enumerate(positions)
+                present[u] and lu > l and ru <= y <= ru + 1 and cu <= x <= cu + 1
+                for u, (ru, cu, lu) in enumerate(positions)
             ):
                 return True
     return False
@@ -243,7 +244,11 @@ def test_wilson_interval_and_summary():
     assert lo == 0.0 and 0 < hi < 40
     lo, hi = (100 * x for x in wilson_interval(7934, 20000))
     assert lo < 39.67 < hi and hi - lo < 1.4
-    games = [{"cleared": True, "tiles_left": 0}, {"cleared": False, "tiles_left": 10}, {"cleared": False, "tiles_left": 4}]
+    games = [
+        {"cleared": True, "tiles_left": 0},
+        {"cleared": False, "tiles_left": 10},
+        {"cleared": False, "tiles_left": 4},
+    ]
     s = summarize(games)
     assert s["boards"] == 3 and s["cleared"] == 1 and s["avg_tiles_left"] == 7.0
     assert abs(s["percent_cleared"] - 100 / 3) < 1e-3
@@ -254,7 +259,10 @@ def test_wilson_interval_and_summary():
 
 def test_cli_json_matches_the_library():
     runner = CliRunner()
-    res = runner.invoke(cli, ["play", "--layout", "pyramid", "-n", "6", "--solvable", "-s", "greedy", "-H", "maxblock", "--json", "--moves"])
+    res = runner.invoke(
+        cli,
+        ["play", "--layout", "pyramid", "-n", "6", "--solvable", "-s", "greedy", "-H", "maxblock", "--json", "--moves"],
+    )
     assert res.exit_code == 0, res.output
     data = json.loads(res.output)
     assert {"percent_cleared", "avg_tiles_left", "boards"} <= set(data) and data["boards"] == 6
@@ -281,7 +289,25 @@ def test_cli_several_configurations_and_a_board_file(tmp_path):
 
 
 def test_cli_fatal_histogram():
-    res = CliRunner().invoke(cli, ["play", "--layout", "pyramid", "-n", "12", "--solvable", "-s", "random", "-H", "random", "--fatal", "--method", "ref", "--json"])
+    res = CliRunner().invoke(
+        cli,
+        [
+            "play",
+            "--layout",
+            "pyramid",
+            "-n",
+            "12",
+            "--solvable",
+            "-s",
+            "random",
+            "-H",
+            "random",
+            "--fatal",
+            "--method",
+            "ref",
+            "--json",
+        ],
+    )
     assert res.exit_code == 0, res.output
     data = json.loads(res.output)
     lost = [g for g in data["games"] if not g["cleared"]]
@@ -318,6 +344,9 @@ def test_cli_refuses_shisen_sho_and_unknown_methods(tmp_path):
 def test_random_heuristic_rows_of_table_1(turtle, strategy, paper):
     """Stam, Table 1, Random heuristic: the paper's % lies in our 99.9 % interval."""
     n = 1500
-    cleared = sum(play_game(deal_solvable(turtle, seed=i)[0], strategy, "random", seed=i + 1_000_000_007).cleared for i in range(n))
+    cleared = sum(
+        play_game(deal_solvable(turtle, seed=i)[0], strategy, "random", seed=i + 1_000_000_007).cleared
+        for i in range(n)
+    )
     lo, hi = (100 * x for x in wilson_interval(cleared, n, z=3.29))
     assert lo <= paper <= hi

@@ -112,9 +112,7 @@ def test_reproducible_and_better_than_random():
 def test_trace_loss_refuses_won_and_unsolvable_games():
     from mjsat.generate import planted_cycle_board
 
-    won = next(
-        (b, g) for b in _groups_of_four(8, 20) for g in [play(b, np.random.default_rng(0))] if g.cleared
-    )
+    won = next((b, g) for b in _groups_of_four(8, 20) for g in [play(b, np.random.default_rng(0))] if g.cleared)
     with pytest.raises(ValueError, match="won"):
         trace_loss(*won)
     planted = planted_cycle_board(np.random.default_rng(1), n_tiles=12)

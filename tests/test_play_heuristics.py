@@ -45,11 +45,18 @@ def naive_blocking_value(positions, present, t, *, transitive=False, static=Fals
     chain_present = [True] * len(positions) if static else present
 
     def hor(u):
-        return abs(len(naive_chain(positions, chain_present, u, -2)) - len(naive_chain(positions, chain_present, u, 2))) // 2
+        return (
+            abs(len(naive_chain(positions, chain_present, u, -2)) - len(naive_chain(positions, chain_present, u, 2)))
+            // 2
+        )
 
     def ver(u):
         r, c, l = positions[u]
-        below = [v for v, (rv, cv, lv) in enumerate(positions) if present[v] and lv == l - 1 and abs(rv - r) < 2 and abs(cv - c) < 2]
+        below = [
+            v
+            for v, (rv, cv, lv) in enumerate(positions)
+            if present[v] and lv == l - 1 and abs(rv - r) < 2 and abs(cv - c) < 2
+        ]
         return sum(hor(b) + 1 + (ver(b) if transitive else 0) for b in below) if l > 0 else 0
 
     return hor(t) + ver(t)
@@ -180,7 +187,9 @@ def test_every_reading_matches_the_naive_definition(seed):
             for chains in ("present", "static"):
                 h = MaxBlockHeuristic(transitive=transitive, chains=chains)
                 for t in view.present_tiles():
-                    want = naive_blocking_value(board.layout.positions, present, t, transitive=transitive, static=chains == "static")
+                    want = naive_blocking_value(
+                        board.layout.positions, present, t, transitive=transitive, static=chains == "static"
+                    )
                     assert blocking_value(view, t, transitive=transitive, chains=chains) == want
                     assert h.stone_score(view, t) == want
         pairs = view.free_pairs()

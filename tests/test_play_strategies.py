@@ -53,7 +53,9 @@ def test_multiple_first_keeps_the_lowest_blocking_stone_of_a_triple():
 
 def test_greedy_frees_the_most_stones():
     # two rows of three and four lone tiles; removing a row end frees the middle tile
-    lay = Layout([(0, 0, 0), (0, 2, 0), (0, 4, 0), (4, 0, 0), (4, 2, 0), (4, 4, 0), (8, 0, 0), (8, 4, 0), (12, 0, 0), (12, 4, 0)])
+    lay = Layout(
+        [(0, 0, 0), (0, 2, 0), (0, 4, 0), (4, 0, 0), (4, 2, 0), (4, 4, 0), (8, 0, 0), (8, 4, 0), (12, 0, 0), (12, 4, 0)]
+    )
     board = MahjongBoard(lay, [0, 1, 2, 0, 1, 3, 3, 2, 4, 4])
     view = PlayerView(board)
     assert view.freed_by(0) == 1 and view.freed_by(6) == 0
@@ -95,7 +97,18 @@ def _chain_board():
     end): c2 goes with m2, then c1 with m1, then M with R.
     """
     lay = Layout(
-        [(0, 0, 0), (0, 2, 0), (0, 4, 0), (0, 6, 0), (4, 0, 0), (8, 0, 0), (12, 0, 0), (0, 0, 1), (16, 0, 0), (20, 0, 0)]
+        [
+            (0, 0, 0),
+            (0, 2, 0),
+            (0, 4, 0),
+            (0, 6, 0),
+            (4, 0, 0),
+            (8, 0, 0),
+            (12, 0, 0),
+            (0, 0, 1),
+            (16, 0, 0),
+            (20, 0, 0),
+        ]
     )
     # L  M  c1 c2 R  m1 m2 CL X  Y
     return MahjongBoard(lay, [5, 0, 1, 2, 0, 1, 2, 4, 4, 5])

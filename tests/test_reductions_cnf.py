@@ -26,7 +26,9 @@ def test_normalisation_reports_what_it_did():
 
 
 @settings(max_examples=100, deadline=None)
-@given(clauses=st.lists(st.lists(st.integers(1, 4).flatmap(lambda v: st.sampled_from([v, -v])), max_size=7), max_size=6))
+@given(
+    clauses=st.lists(st.lists(st.integers(1, 4).flatmap(lambda v: st.sampled_from([v, -v])), max_size=7), max_size=6)
+)
 def test_each_normal_clause_knows_its_original(clauses):
     """Each original clause is, on its variables, the clauses that name it as origin with
     the fresh variables resolved away: the same literals, or (z)(-z) for the empty one."""

@@ -21,7 +21,11 @@ def test_gadgets_cover_every_stack_and_tiles_carry_their_names(target):
     st = red if target == "stacks" else red.stack
     for c in d["clauses"]:
         assert {b.group_label(b.groups[t]) for t in [c["x_chain_tile"], *c["literal_tiles"]]} == {c["clause"]}
-        mine = [s for s, note in enumerate(st.stack_note) if note.startswith("literal ") and note.endswith(f" of {c['clause']}")]
+        mine = [
+            s
+            for s, note in enumerate(st.stack_note)
+            if note.startswith("literal ") and note.endswith(f" of {c['clause']}")
+        ]
         assert c["literal_stacks"] == mine
         assert len(c["literal_stacks"]) == 9
     for v, tiles in d["variable_tiles"].items():

@@ -85,7 +85,11 @@ def _page(text: str) -> _Page:
 
 
 def _self_contained(text: str, page: _Page) -> None:
-    assert "http://" not in text and "https://" not in text and "//" not in re.sub(r"<script.*?</script>", "", text, flags=re.S)
+    assert (
+        "http://" not in text
+        and "https://" not in text
+        and "//" not in re.sub(r"<script.*?</script>", "", text, flags=re.S)
+    )
     assert "link" not in page.tags and "img" not in page.tags and "iframe" not in page.tags
     for tag, key, value in page.attrs:
         assert key != "src", (tag, key, value)
@@ -154,7 +158,19 @@ def test_handout_of_an_unsatisfiable_formula_shows_where_every_assignment_stops(
 
 def test_every_step_of_the_proof_has_a_lemma_box_and_the_targets_add_theirs():
     # the design note's order: steps 1-3, then "why it works" from the x-chain to the end
-    design_note = ["step1", "step2", "step3", "x-chain", "first-sat", "lock", "y-chain-v", "choice", "unlock", "clauses", "after"]
+    design_note = [
+        "step1",
+        "step2",
+        "step3",
+        "x-chain",
+        "first-sat",
+        "lock",
+        "y-chain-v",
+        "choice",
+        "unlock",
+        "clauses",
+        "after",
+    ]
     assert [k for k, _, _ in proof_steps("stacks")] == [k for k, _, _ in PROOF_STEPS] == design_note
     for target, (key, _, _) in TARGET_STEPS.items():
         assert proof_steps(target)[-1][0] == key

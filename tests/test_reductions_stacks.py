@@ -111,8 +111,16 @@ def _steps_reference(formula):
         st.append(s), gad.append(g), note.append(w)
         return len(st) - 1
 
-    for s, g in ((["x1", "x1", "x2"], "x"), (["x2", "x1", "x1"], "x"), (["x2", "x2", "SAT"], "x"), (["SAT", "y1", "y1"], "y"),
-                 (["y1", "y2", "y2"], "y"), (["y1", "y3", "y3"], "y"), (["y2", "y2", "SAT"], "y"), (["y3", "y3", "SAT"], "y")):
+    for s, g in (
+        (["x1", "x1", "x2"], "x"),
+        (["x2", "x1", "x1"], "x"),
+        (["x2", "x2", "SAT"], "x"),
+        (["SAT", "y1", "y1"], "y"),
+        (["y1", "y2", "y2"], "y"),
+        (["y1", "y3", "y3"], "y"),
+        (["y2", "y2", "SAT"], "y"),
+        (["y3", "y3", "SAT"], "y"),
+    ):
         add(s, f"{g}-chain", "start")
     role_at[("sat", 1)], role_at[("sat", 2)] = (3, 0), (6, 2)
     ends, MN, heads, K = {"x": 2, "y": 7}, {"x": 2, "y": 3}, {}, {}
@@ -158,7 +166,13 @@ def _steps_reference(formula):
     for (p, i), s in heads.items():
         role_at[("thead" if p == "t" else "fhead", i)] = (s, 0)
     role_at[("sat", 0)], role_at[("sat", 3)] = (ends["x"], 2), (ends["y"], 2)
-    rank = {g: r for r, g in enumerate(["x-chain", "y-chain"] + [f"V{i} {w} chain" for i in range(1, formula.n_vars + 1) for w in ("true", "false")])}
+    rank = {
+        g: r
+        for r, g in enumerate(
+            ["x-chain", "y-chain"]
+            + [f"V{i} {w} chain" for i in range(1, formula.n_vars + 1) for w in ("true", "false")]
+        )
+    }
     live = sorted((s for s in range(len(st)) if st[s] is not None), key=lambda s: (rank[gad[s]], s))
     where = {s: k for k, s in enumerate(live)}
     roles = {key: 3 * where[s] + lev for key, (s, lev) in role_at.items()}
@@ -189,6 +203,8 @@ def test_board_is_built_on_first_use_and_matches_the_arrays():
     assert "board" not in red.__dict__
     b = red.board
     assert b.groups == tuple(red.stack_groups.reshape(-1).tolist())
-    assert [b.layout.positions[3 * s][:2] for s in (0, 1, len(red) - 1)] == [tuple(p) for p in red.positions[[0, 1, -1]].tolist()]
+    assert [b.layout.positions[3 * s][:2] for s in (0, 1, len(red) - 1)] == [
+        tuple(p) for p in red.positions[[0, 1, -1]].tolist()
+    ]
     assert b.meta["gadgets"] == [] and b.layout.is_isolated_stacks()
     assert sorted(b.free_tiles()) == [3 * s for s in range(len(red))]

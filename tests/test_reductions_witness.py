@@ -173,7 +173,9 @@ def test_progress_hears_the_playbook_and_the_replays(monkeypatch):
 
 @pytest.mark.parametrize("target", SHISEN)
 def test_small_formula_sample_shisen_images_decided_and_witnessed(target):
-    answers = [check_equivalence(c, 3, target) for c in _sample(4, seed=21 if target == "shisen-sho" else 22, unsat_share=4)]
+    answers = [
+        check_equivalence(c, 3, target) for c in _sample(4, seed=21 if target == "shisen-sho" else 22, unsat_share=4)
+    ]
     assert answers.count(False) == 1 and answers.count(True) == 3
 
 

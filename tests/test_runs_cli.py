@@ -15,7 +15,7 @@ def test_sample_json_summary_and_resume(tmp_path):
     args = ["sample", "--layout", "row-8", "-n", "12", "--out", str(out), "--json", "-O", "engine=python"]
     res = runner.invoke(cli, args)
     assert res.exit_code == 0, res.output
-    summary = json.loads(res.stdout[res.stdout.index("{"):])
+    summary = json.loads(res.stdout[res.stdout.index("{") :])
     assert summary["deals"] == 12 and summary["solvable"] + summary["unsolvable"] == 12
     lo, hi = summary["ci95_pct"]
     assert lo <= summary["unsolvable_pct"] <= hi
@@ -33,7 +33,9 @@ def test_sample_table_output(tmp_path):
 
 def test_sample_bad_input_exit_2(tmp_path):
     runner = CliRunner()
-    res = runner.invoke(cli, ["sample", "--layout", "row-8", "-n", "3", "--out", str(tmp_path / "o.jsonl"), "-O", "bogus=1"])
+    res = runner.invoke(
+        cli, ["sample", "--layout", "row-8", "-n", "3", "--out", str(tmp_path / "o.jsonl"), "-O", "bogus=1"]
+    )
     assert res.exit_code == 2
     bad = tmp_path / "bad.jsonl"
     bad.write_text("[1, 2]\n")
@@ -44,5 +46,5 @@ def test_sample_bad_input_exit_2(tmp_path):
 def test_solve_method_search():
     res = CliRunner().invoke(cli, ["solve", "--layout", "row-8", "--seed", "3", "--method", "search", "--json"])
     assert res.exit_code == 0, res.output
-    data = json.loads(res.stdout[res.stdout.index("{"):])
+    data = json.loads(res.stdout[res.stdout.index("{") :])
     assert data["method"] == "search" and data["status"] in ("solvable", "unsolvable")

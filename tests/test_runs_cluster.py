@@ -37,7 +37,12 @@ def cluster():
     from distributed import LocalCluster
 
     with LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None, silence_logs=logging.ERROR
+        n_workers=2,
+        threads_per_worker=1,
+        processes=True,
+        host="127.0.0.1",
+        dashboard_address=None,
+        silence_logs=logging.ERROR,
     ) as lc:
         yield lc.scheduler_address
 
@@ -131,7 +136,21 @@ def test_a_stopped_client_resumes_to_the_uninterrupted_file(tmp_path, cluster, t
     whole = tmp_path / "whole.jsonl"
     sample(turtle, range(n), whole, time_limit=10)
     out = tmp_path / "stopped.jsonl"
-    args = [sys.executable, "-m", "mjsat.cli", "sample", "--layout", "turtle", "-n", str(n), "--out", str(out), "--scheduler", cluster, "--json"]
+    args = [
+        sys.executable,
+        "-m",
+        "mjsat.cli",
+        "sample",
+        "--layout",
+        "turtle",
+        "-n",
+        str(n),
+        "--out",
+        str(out),
+        "--scheduler",
+        cluster,
+        "--json",
+    ]
     proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and proc.poll() is None:
@@ -169,5 +188,20 @@ def test_workers_and_scheduler_together_are_refused():
 
     from mjsat.cli import cli
 
-    res = CliRunner().invoke(cli, ["sample", "--layout", "tiny", "-n", "2", "--out", "x.jsonl", "--workers", "2", "--scheduler", "tcp://127.0.0.1:1"])
+    res = CliRunner().invoke(
+        cli,
+        [
+            "sample",
+            "--layout",
+            "tiny",
+            "-n",
+            "2",
+            "--out",
+            "x.jsonl",
+            "--workers",
+            "2",
+            "--scheduler",
+            "tcp://127.0.0.1:1",
+        ],
+    )
     assert res.exit_code == 2 and "not both" in res.output

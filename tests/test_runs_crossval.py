@@ -19,7 +19,7 @@ from mjsat.methods import MethodInfo
 from mjsat.runs import crossval as cv
 
 LIAR = textwrap.dedent(
-    '''
+    """
     from mjsat.result import SolveResult
 
     def solve_liar(board, *, time_limit=None, seed=0):
@@ -27,7 +27,7 @@ LIAR = textwrap.dedent(
 
     def solve_cheat(board, *, time_limit=None, seed=0):
         return SolveResult("solvable", "cheat", moves=[(0, 1)])
-    '''
+    """
 )
 
 
@@ -125,7 +125,9 @@ def test_cli_json_and_exit_codes(tmp_path, liar_methods):
     assert {m["method"] for m in data["methods"]} == {"ref", "height2"}
     assert data["agreement"][0]["agreed"] == data["agreement"][0]["both_decided"] > 0
     out = tmp_path / "dis"
-    r = runner.invoke(cli, ["crossval", "--random-small", "10", "--methods", "ref,liar", "--out-dir", str(out), "--no-progress"])
+    r = runner.invoke(
+        cli, ["crossval", "--random-small", "10", "--methods", "ref,liar", "--out-dir", str(out), "--no-progress"]
+    )
     assert r.exit_code == 1
     assert "DISAGREEMENT" in r.output and list(out.glob("disagreement-*.json"))
     r = runner.invoke(cli, ["crossval", "--methods", "ref"])
@@ -137,7 +139,7 @@ def test_cli_json_and_exit_codes(tmp_path, liar_methods):
 # --------------------------------------------------------------------------- "does not apply" and start-up checks
 
 REFUSERS = textwrap.dedent(
-    '''
+    """
     from mjsat.result import MethodNotApplicableError
 
     def solve_refuser(board, *, time_limit=None, seed=0):
@@ -145,7 +147,7 @@ REFUSERS = textwrap.dedent(
 
     def solve_breaker(board, *, time_limit=None, seed=0):
         raise ValueError("an input error of the method itself")
-    '''
+    """
 )
 
 
@@ -153,8 +155,12 @@ REFUSERS = textwrap.dedent(
 def refuser_methods(tmp_path, monkeypatch):
     (tmp_path / "crossval_refusers.py").write_text(REFUSERS)
     monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.setitem(methods_mod.METHODS, "refuser", MethodInfo("refuser", "crossval_refusers:solve_refuser", KINDS, True, ""))
-    monkeypatch.setitem(methods_mod.METHODS, "breaker", MethodInfo("breaker", "crossval_refusers:solve_breaker", KINDS, True, ""))
+    monkeypatch.setitem(
+        methods_mod.METHODS, "refuser", MethodInfo("refuser", "crossval_refusers:solve_refuser", KINDS, True, "")
+    )
+    monkeypatch.setitem(
+        methods_mod.METHODS, "breaker", MethodInfo("breaker", "crossval_refusers:solve_breaker", KINDS, True, "")
+    )
 
 
 def test_only_method_not_applicable_counts_as_na(tmp_path, refuser_methods):
@@ -166,7 +172,12 @@ def test_only_method_not_applicable_counts_as_na(tmp_path, refuser_methods):
     assert len(report.disagreements) == 6
     assert all("breaker: raised ValueError: an input error" in d.why for d in report.disagreements)
     board = load_board(report.disagreements[0].file)
-    assert board.meta["crossval"]["answers"]["refuser"] == {"status": "n/a", "seconds": 0.0, "reason": "only boards I like", "moves": []}
+    assert board.meta["crossval"]["answers"]["refuser"] == {
+        "status": "n/a",
+        "seconds": 0.0,
+        "reason": "only boards I like",
+        "moves": [],
+    }
 
 
 def test_height2_says_not_applicable_with_its_own_exception_sat_and_cpsat_decide_3d():
@@ -295,7 +306,9 @@ def _orbit_key(partition, cells):
     for img in _square_images(cells):
         y0 = min(y for y, _ in img.values())
         x0 = min(x for _, x in img.values())
-        keys.append(tuple(sorted(tuple(sorted((img[c][0] - y0, img[c][1] - x0) for c in block)) for block in partition)))
+        keys.append(
+            tuple(sorted(tuple(sorted((img[c][0] - y0, img[c][1] - x0) for c in block)) for block in partition))
+        )
     return min(keys)
 
 
@@ -337,6 +350,7 @@ def test_exhaustive_mahjong_counts_match_an_independent_count():
         boards = list(exhaustive_boards(6, games=(game,), symmetry=False))
         assert len(boards) == expected
         assert {b.game for b in boards} == {game}
+
     # with the mirrors: no board is a mirror image of another
     def key(board):
         keys = []
@@ -344,11 +358,22 @@ def test_exhaustive_mahjong_counts_match_an_independent_count():
             pos = [(sr * r, sc * c, lev) for r, c, lev in board.layout.positions]
             r0 = min(p[0] for p in pos)
             c0 = min(p[1] for p in pos)
-            keys.append(tuple(sorted(tuple(sorted((pos[t][0] - r0, pos[t][1] - c0, pos[t][2]) for t in ts)) for ts in board.group_members().values())))
+            keys.append(
+                tuple(
+                    sorted(
+                        tuple(sorted((pos[t][0] - r0, pos[t][1] - c0, pos[t][2]) for t in ts))
+                        for ts in board.group_members().values()
+                    )
+                )
+            )
         return min(keys)
 
     reduced = list(exhaustive_boards(6, games=("mahjong",)))
-    assert len({key(b) for b in reduced}) == len(reduced) == len({key(b) for b in exhaustive_boards(6, games=("mahjong",), symmetry=False)})
+    assert (
+        len({key(b) for b in reduced})
+        == len(reduced)
+        == len({key(b) for b in exhaustive_boards(6, games=("mahjong",), symmetry=False)})
+    )
 
 
 REGRESSION_2X3 = "2 0 0 1\n0 4 0 1\n2 4 0 2\n2 2 0 0\n0 2 0 0\n0 0 0 2\n"
@@ -374,7 +399,9 @@ def test_random_small_cases_cover_every_game_shape_and_group_sizes():
 
     cases = list(cv.random_small_cases(seed=5, count=96, max_tiles=12))
     games = Counter(c.board.game for c in cases)
-    assert set(games) == {"mahjong", "mahjong-transposed", "shisen-sho", "shisen-sho-3d"} and set(games.values()) == {24}
+    assert set(games) == {"mahjong", "mahjong-transposed", "shisen-sho", "shisen-sho-3d"} and set(games.values()) == {
+        24
+    }
     assert all(len(c.board) <= 12 for c in cases)
     shisen = [c for c in cases if c.board.game == "shisen-sho"]
     full = [c for c in shisen if c.name.endswith(("rectangle-pairs", "rectangle-fours", "rectangle-mixed"))]

@@ -136,8 +136,14 @@ def test_header_records_the_arguments(tmp_path):
     sample(ROW, range(3), out, method="search", options=PY, time_limit=7)
     header, *rows = _lines(out)
     assert header == {
-        "format": "mjsat-sample", "version": 2, "layout": "row-8", "layout_digest": header["layout_digest"],
-        "game": "mahjong", "method": "search", "options": {"engine": "python"}, "time_limit": 7.0,
+        "format": "mjsat-sample",
+        "version": 2,
+        "layout": "row-8",
+        "layout_digest": header["layout_digest"],
+        "game": "mahjong",
+        "method": "search",
+        "options": {"engine": "python"},
+        "time_limit": 7.0,
     }
     assert [r["seed"] for r in rows] == [0, 1, 2] and all(r["time_limit"] == 7.0 for r in rows)
     got, done = read_sample(out)
@@ -264,8 +270,23 @@ def test_cli_refusal_and_retry(tmp_path, slow_method):
     assert r.exit_code == 2 and len(r.output.strip().splitlines()) == 1 and "--time-limit 0.5, not 3.0" in r.output
     r = runner.invoke(cli, [*base, "--time-limit", "3", "--retry-unknown"])
     assert r.exit_code == 0, r.output
-    summary = json.loads(r.stdout[r.stdout.index("{"):])
+    summary = json.loads(r.stdout[r.stdout.index("{") :])
     assert summary["deals"] == 5 and summary["unknown"] == 0
-    r = runner.invoke(cli, ["sample", "--layout", "row-8", "-n", "5", "--out", str(tmp_path / "x.jsonl"), "--method", "sat", "-O", "encoding=nosuch"])
+    r = runner.invoke(
+        cli,
+        [
+            "sample",
+            "--layout",
+            "row-8",
+            "-n",
+            "5",
+            "--out",
+            str(tmp_path / "x.jsonl"),
+            "--method",
+            "sat",
+            "-O",
+            "encoding=nosuch",
+        ],
+    )
     assert r.exit_code == 2 and len(r.output.strip().splitlines()) == 1 and "unknown encoding" in r.output
     assert not (tmp_path / "x.jsonl").exists()

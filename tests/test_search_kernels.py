@@ -209,8 +209,12 @@ def test_init_kernel_queues_the_naive_free_tiles():
         na, no, nt = (np.zeros(geo.n, np.int32) for _ in range(3))
         queue, queued = np.zeros(geo.n + 1, np.int32), np.zeros(geo.n, np.uint8)
         tail = K._mj_init(present, mj, na, no, nt, queue, queued)
-        want = {t for t in range(geo.n) if present[t]
-                and naive_free(board.layout.positions, present, t, transposed=board.game == "mahjong-transposed")}
+        want = {
+            t
+            for t in range(geo.n)
+            if present[t]
+            and naive_free(board.layout.positions, present, t, transposed=board.game == "mahjong-transposed")
+        }
         assert set(queue[:tail].tolist()) == want and tail == len(want), repr(board)
         assert {t for t in range(geo.n) if queued[t]} == want
 

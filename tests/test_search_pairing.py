@@ -63,10 +63,28 @@ def _solve_python(board, **opts):
 
 @pytest.mark.parametrize(
     "opts",
-    [{}, {"freeze": False}, {"loose": False}, {"scan": False}, {"critical": False},
-     {"freeze": False, "loose": False, "scan": False, "critical": False},
-     {"bondt": True}, {"bondt": True, "scan": False}, {"bondt": True, "freeze": False, "loose": False}],
-    ids=["all", "no-freeze", "no-loose", "no-scan", "no-critical", "bare", "bondt", "bondt-no-scan", "bondt-no-cleaning"],
+    [
+        {},
+        {"freeze": False},
+        {"loose": False},
+        {"scan": False},
+        {"critical": False},
+        {"freeze": False, "loose": False, "scan": False, "critical": False},
+        {"bondt": True},
+        {"bondt": True, "scan": False},
+        {"bondt": True, "freeze": False, "loose": False},
+    ],
+    ids=[
+        "all",
+        "no-freeze",
+        "no-loose",
+        "no-scan",
+        "no-critical",
+        "bare",
+        "bondt",
+        "bondt-no-scan",
+        "bondt-no-cleaning",
+    ],
 )
 def test_python_search_agrees_with_ref(opts):
     for board in _boards(11, 60):

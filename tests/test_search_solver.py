@@ -28,8 +28,21 @@ VARIANTS = [
     {"attempts": 0, "guided": 6},
     {"presearch": 1, "attempts": 16},
 ]
-IDS = ["all", "no-freeze", "no-loose", "no-prior", "no-scan", "no-critical", "no-attempts", "bare",
-       "bondt", "bondt-no-cleaning", "bondt-no-scan", "guided-only", "presearch"]
+IDS = [
+    "all",
+    "no-freeze",
+    "no-loose",
+    "no-prior",
+    "no-scan",
+    "no-critical",
+    "no-attempts",
+    "bare",
+    "bondt",
+    "bondt-no-cleaning",
+    "bondt-no-scan",
+    "guided-only",
+    "presearch",
+]
 
 
 @functools.cache
@@ -79,7 +92,16 @@ def test_agrees_with_ref_1200_boards(engine, opts):
 def test_stats_and_phases():
     board = boards(33, 1)[0]
     r = solve_search(board, attempts=0, guided=0)
-    for key in ("nodes", "scans", "attempts", "guided", "seconds_prior", "seconds_attempts", "seconds_search", "seconds_total"):
+    for key in (
+        "nodes",
+        "scans",
+        "attempts",
+        "guided",
+        "seconds_prior",
+        "seconds_attempts",
+        "seconds_search",
+        "seconds_total",
+    ):
         assert key in r.stats
     assert r.stats["nodes"] >= 1 and r.stats["attempts"] == 0
 
@@ -95,8 +117,17 @@ def test_unknown_at_node_limit_and_time_limit():
             break
     assert hard is not None
     for engine in ("numba", "python"):
-        r = solve_search(hard, attempts=0, critical=False, scan=False, prior=False,
-                         freeze=False, loose=False, node_limit=1, engine=engine)
+        r = solve_search(
+            hard,
+            attempts=0,
+            critical=False,
+            scan=False,
+            prior=False,
+            freeze=False,
+            loose=False,
+            node_limit=1,
+            engine=engine,
+        )
         assert r.status == "unknown" and r.reason == "node limit"
         assert r.stats["nodes"] <= 2
 
@@ -141,7 +172,9 @@ def test_bad_engine_and_attempts():
 def test_registered_method_and_options():
     from mjsat.methods import method_options
 
-    assert {"engine", "critical", "scan", "freeze", "loose", "prior", "attempts", "node_limit"} <= method_options("search")
+    assert {"engine", "critical", "scan", "freeze", "loose", "prior", "attempts", "node_limit"} <= method_options(
+        "search"
+    )
 
 
 def test_turtle_deal_is_decided():
@@ -206,7 +239,10 @@ def test_a_cold_kernel_cache_does_not_eat_the_time_limit(tmp_path):
     subprocess.run([*mjsat, "deal", "--layout", "turtle", "--seed", "5", "-o", str(board)], check=True, env=env)
     out = subprocess.run(
         [*mjsat, "solve", str(board), "--method", "search", "--time-limit", "1"],
-        capture_output=True, text=True, env=env, timeout=600,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=600,
     )
     assert out.returncode == 0, out.stderr
     assert out.stdout.startswith("solvable"), out.stdout
