@@ -26,8 +26,10 @@ def unsolvable_boards(count: int):
     whose CNF unit propagation alone does not refute (so proofs have work to do)."""
     rng = np.random.default_rng(99)
     found = 0
-    while found < count:
-        if found % 2:
+    for attempt in range(20_000):
+        if found == count:
+            return
+        if attempt % 2:
             board = random_grid_board(rng, max_width=4, max_height=4, group_sizes=(2,))
         else:
             board = random_small_board(rng, max_tiles=12, group_sizes=(2, 4))
@@ -39,6 +41,9 @@ def unsolvable_boards(count: int):
                 continue  # refuted while loading: not an interesting proof
         found += 1
         yield board
+    # Shisen-Sho boards this small are now mostly refuted while loading (the locked core
+    # of mjsat.encoders.necessary); the Mahjong ones still give proofs with work to do
+    raise AssertionError(f"only {found} of {count} unsolvable boards whose CNF propagation does not refute")
 
 
 @pytest.mark.parametrize("encoding", ["layered", "parity", "order", "acyclic"])
