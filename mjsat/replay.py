@@ -155,14 +155,10 @@ def _clears_sides(board: Board, moves: Sequence[Sequence[int]]) -> bool:
     n2 = 2 * n
     present = bytearray(b"\x01") * n
     for m in moves:
-        if len(m) != 2:
+        ab = _present_pair(m, present)
+        if ab is None:
             return False
-        try:
-            a, b = int(m[0]), int(m[1])
-        except (TypeError, ValueError):
-            return False
-        if not (0 <= a < n and 0 <= b < n) or a == b or not (present[a] and present[b]):
-            return False
+        a, b = ab
         if groups[a] != groups[b] or c[a] or c[b] or (c[n + a] and c[n2 + a]) or (c[n + b] and c[n2 + b]):
             return False
         present[a] = present[b] = 0
@@ -171,6 +167,20 @@ def _clears_sides(board: Board, moves: Sequence[Sequence[int]]) -> bool:
         for k in lowers[b]:
             c[k] -= 1
     return not any(present)
+
+
+def _present_pair(m: Sequence[int], present: bytearray) -> tuple[int, int] | None:
+    """The two tiles of move ``m`` when it names two distinct present tiles, else ``None``."""
+    if len(m) != 2:
+        return None
+    try:
+        a, b = int(m[0]), int(m[1])
+    except (TypeError, ValueError):
+        return None
+    n = len(present)
+    if not (0 <= a < n and 0 <= b < n) or a == b or not (present[a] and present[b]):
+        return None
+    return a, b
 
 
 def _clears_grid(board: Board, moves: Sequence[Sequence[int]]) -> bool:
@@ -184,14 +194,10 @@ def _clears_grid(board: Board, moves: Sequence[Sequence[int]]) -> bool:
     rows = [bytearray(r) for r in board.layout.memo(("replay-rows", board.kind), lambda: _full_rows(tables))]
     present = bytearray(b"\x01") * n
     for m in moves:
-        if len(m) != 2:
+        ab = _present_pair(m, present)
+        if ab is None or groups[ab[0]] != groups[ab[1]]:
             return False
-        try:
-            a, b = int(m[0]), int(m[1])
-        except (TypeError, ValueError):
-            return False
-        if not (0 <= a < n and 0 <= b < n) or a == b or not (present[a] and present[b]) or groups[a] != groups[b]:
-            return False
+        a, b = ab
         (ya, xa), (yb, xb) = cells[a], cells[b]
         if not connectable_rows(rows, (ya, xa), (yb, xb)):
             return False
