@@ -124,7 +124,7 @@ def main(argv: list[str] | None = None) -> int:
             }
             rows[m] = row
             print(
-                f"{fam:<11} {m:<7} {n:>5} {row['mean_ms']:>9.1f} {row['median_ms']:>9.1f} "
+                f"{fam:<11} {m:<7} {n:>5} {row['mean_ms']:>9.2f} {row['median_ms']:>9.3f} "
                 f"{row['p99_ms']:>9.1f} {row['max_ms']:>9.1f}  "
                 + ", ".join(f"{k} {v}" for k, v in sorted(statuses.items())),
                 flush=True,

@@ -42,6 +42,7 @@ __all__ = [
     "method_options",
     "check_options",
     "prepare",
+    "start_run",
     "solve",
 ]
 
@@ -76,6 +77,12 @@ class MethodInfo:
         ``"module:function"`` of ``prepare(**options)``, run by :func:`solve` before the
         method's clock starts (a plan prepares the methods of its steps): work done once
         per process that a time limit should not count, such as compiling numba kernels.
+    run : str or None
+        ``"module:Class"`` of the method's resumable form: ``Class(board, *, seed,
+        **options)`` whose ``advance(time_limit)`` returns a :class:`SolveResult` and, after
+        an ``unknown`` at the time limit, continues where it stopped when called again
+        (:func:`start_run`). The plans' races run such a method in slices that add up
+        instead of starting afresh each turn.
     """
 
     name: str
@@ -87,6 +94,7 @@ class MethodInfo:
     axes: tuple[tuple[str, str], ...] = ()
     plan: str | None = None
     prepare: str | None = None
+    run: str | None = None
 
     @property
     def games(self) -> tuple[str, ...]:
@@ -114,6 +122,7 @@ METHODS: dict[str, MethodInfo] = {
             "search", "mjsat.search.solver:solve_search", _ALL_KINDS, True,
             "the pairing-set search (numba), with playouts and pruning scans",
             check="mjsat.search.solver:check_search_options", prepare="mjsat.search.solver:prepare_search",
+            run="mjsat.search.solver:SearchRun",
         ),
         MethodInfo(
             "height2", "mjsat.search.height2:solve_height2", ("sides",), True,
@@ -161,11 +170,14 @@ def get_method(name: str) -> Callable[..., SolveResult]:
     UnknownMethodError
         ``name`` is not registered.
     """
+    return _resolve(_info(name).target)
+
+
+def _info(name: str) -> MethodInfo:
     try:
-        info = METHODS[name]
+        return METHODS[name]
     except (KeyError, TypeError):
         raise UnknownMethodError(f"unknown method {name!r} (known: {', '.join(sorted(METHODS))})") from None
-    return _resolve(info.target)
 
 
 def check_covers(name: str, board: Board) -> None:
@@ -238,17 +250,42 @@ def prepare(method: str, options: dict[str, Any] | None = None) -> None:
     """
     info = METHODS[method]
     if info.plan is not None:
-        from mjsat.plans import PLANS
-
-        done = []
-        for step in PLANS[info.plan]:
-            sub = METHODS[step.method]
-            if sub.plan is None and sub.prepare is not None and (sub.prepare, step.options) not in done:
-                done.append((sub.prepare, step.options))
-                _resolve(sub.prepare)(**step.options)
+        for target, step_options in _plan_prepares(info.plan):
+            _resolve(target)(**step_options)
         return
     if info.prepare is not None:
         _resolve(info.prepare)(**(options or {}))
+
+
+@functools.cache
+def _plan_prepares(plan: str) -> tuple[tuple[str, dict[str, Any]], ...]:
+    """The distinct ``(prepare target, options)`` of the plan's steps, in order."""
+    from mjsat.plans import PLANS
+
+    done: list[tuple[str, dict[str, Any]]] = []
+    for step in PLANS[plan]:
+        sub = METHODS[step.method]
+        if sub.plan is None and sub.prepare is not None and (sub.prepare, step.options) not in done:
+            done.append((sub.prepare, dict(step.options)))
+    return tuple(done)
+
+
+def start_run(name: str, board: Board, *, seed: int = 0, **options: Any) -> Any | None:
+    """The resumable run of the method ``name`` on ``board`` (:attr:`MethodInfo.run`), or
+    ``None`` when the method has none.
+
+    The caller replays what the run claims, as :func:`solve` does (a plan's runner returns
+    its result to :func:`solve`).
+
+    Raises
+    ------
+    UnknownMethodError
+        ``name`` is not registered.
+    """
+    target = _info(name).run
+    if target is None:
+        return None
+    return _resolve(target)(board, seed=seed, **options)
 
 
 def method_options(name: str) -> frozenset[str]:

@@ -80,9 +80,11 @@ class Step:
     slice : float or None
         A step of a *race*: consecutive steps with a slice take turns, each running for its
         slice, then for twice as long, and so on, until one decides or the time is up.
-        Each turn starts the method afresh, so a race costs at most a small factor more
-        than its fastest member alone (the slices double), and a step that is losing on a
-        board hands the time to the others instead of holding it to the limit.
+        A method with a resumable run (:attr:`mjsat.methods.MethodInfo.run`, the search)
+        continues from turn to turn, so its slices add up; any other starts afresh each
+        turn. A race thus costs its fastest member's time plus the others' slices so far
+        (the slices double), and a step that is losing on a board hands the time to the
+        others instead of holding it to the limit.
     """
 
     label: str
@@ -124,7 +126,7 @@ RACE_SAT_SECONDS = 0.5
 AUTO: tuple[Step, ...] = (
     Step("height2", "height2", kinds=("sides",)),
     Step(
-        "search-budget", "search", budget={"node_limit": DEFAULT_NODE_BUDGET},
+        "search-budget", "search", kinds=("sides",), budget={"node_limit": DEFAULT_NODE_BUDGET},
         seconds=DEFAULT_SEARCH_SECONDS, share=SEARCH_BUDGET_SHARE,
     ),
     Step("sat", "sat", kinds=("sides",)),
@@ -140,11 +142,12 @@ AUTO: tuple[Step, ...] = (
   two), the pairing search under a budget (most deals are cleared by its playouts or
   decided in a few hundred nodes), the SAT model for the deals whose proof needs many
   groups, then ``cpsat`` and the search without a budget;
-* Shisen-Sho (``"grid-path"``): the budgeted search, then the search and ``sat`` in a race
-  of doubling slices: the search decides random deals of groups of four (where ``sat``
-  cannot refute), ``sat`` refutes boards made mostly of pairs; neither holds the time
-  the other needs;
-* Shisen-Sho on the Mahjong grid (``"cell-path"``): the search, which alone models it;
+* Shisen-Sho (``"grid-path"``): the search and ``sat`` in a race of doubling slices: the
+  search decides random deals of groups of four (where ``sat`` refutes only locked ones),
+  ``sat`` refutes boards made mostly of pairs; neither holds the time the other needs,
+  and the search continues from slice to slice (a budgeted search first would only repeat
+  the race's first slice);
+* Shisen-Sho on the Mahjong grid (``"cell-path"``): the search;
 * every kind: ``ref`` on boards of at most :data:`REF_MAX_TILES` tiles.
 
 The figures behind the budgets are in benchmarks/README.md."""
@@ -283,7 +286,7 @@ def run_plan(
     -----
     The cost of the steps run.
     """
-    from mjsat.methods import check_covers, get_method
+    from mjsat.methods import check_covers, get_method, start_run
 
     todo = [s for s in steps if s.applies(board)]
     start = time.monotonic()
@@ -293,13 +296,16 @@ def run_plan(
     def left() -> float | None:
         return None if time_limit is None else time_limit - (time.monotonic() - start)
 
-    def attempt(step: Step, limit: float | None, options: dict[str, Any]) -> SolveResult | None:
-        """Run one step; ``None`` when it refused the board."""
-        fn = get_method(step.method)
+    def attempt(step: Step, limit: float | None, options: dict[str, Any], run: Any = None) -> SolveResult | None:
+        """Run one step (or the next slice of its resumable ``run``); ``None`` when it
+        refused the board."""
         t0 = time.perf_counter()
         try:
             check_covers(step.method, board)
-            res: SolveResult = fn(board, time_limit=limit, seed=seed, **options)
+            if run is None:
+                res: SolveResult = get_method(step.method)(board, time_limit=limit, seed=seed, **options)
+            else:
+                res = run.advance(limit)
         except (MethodNotApplicableError, SizeLimitError) as exc:  # refused: not covered, or too big for it
             tried.append(
                 {"step": step.label, "status": "refused", "seconds": time.perf_counter() - t0, "reason": str(exc)}
@@ -341,6 +347,11 @@ def run_plan(
         while i < len(todo) and todo[i].slice is not None:
             race.append(todo[i])
             i += 1
+        runs: dict[str, Any] = {}
+        for member in race:  # a resumable method continues from slice to slice
+            run = start_run(member.method, board, seed=seed, **member.options)
+            if run is not None:
+                runs[member.label] = run
         factor = 1.0
         while race and not out_of_time:
             for member in list(race):
@@ -349,11 +360,14 @@ def run_plan(
                     out_of_time = True
                     break
                 limit = member.slice * factor  # type: ignore[operator]
-                res = attempt(member, limit if rest is None else min(limit, rest), dict(member.options))
+                run = runs.get(member.label)
+                res = attempt(member, limit if rest is None else min(limit, rest), dict(member.options), run)
                 if res is None:
                     race.remove(member)
                 elif res.status != UNKNOWN:
                     return decided(member, res)
+                elif run is not None and res.reason != "time limit":  # a run stopped for good (a node limit)
+                    race.remove(member)
             factor *= 2
         if out_of_time:
             break

@@ -32,7 +32,7 @@ import logging
 import math
 import numbers
 import time
-from collections.abc import Sequence
+from collections.abc import Generator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +45,7 @@ from mjsat.search.pairing import MAHJONG, Geometry, PythonSearch, SearchLimit, g
 
 __all__ = [
     "solve_search",
+    "SearchRun",
     "ENGINES",
     "UnknownEngineError",
     "SearchOptionError",
@@ -324,51 +325,181 @@ def solve_search(
     :math:`O(n + e)` for apply and scan in the numba engine on Mahjong (event-driven), and
     one scan per pairing of every unpaired group with ``critical``.
     """
-    check_search_options(engine=engine, attempts=attempts, guided=guided, presearch=presearch, node_limit=node_limit)
-    t0 = time.perf_counter()
-    deadline = None if time_limit is None else time.monotonic() + float(time_limit)
-    geo = geometry(board)
-    stats: dict[str, Any] = {"engine": engine, "nodes": 0, "scans": 0, "attempts": 0, "guided": 0}
-    t_prior = time.perf_counter()
-    if prior:
-        g = prior_conflict(board, geo)
-        stats["seconds_prior"] = time.perf_counter() - t_prior
-        if g is not None:
-            t = geo.members[g][0]
-            return SolveResult(
-                UNSOLVABLE,
-                "search",
-                stats=stats,
-                reason=f"prior analysis: group {board.group_label(board.groups[t])} blocks itself",
-            )
-    incremental = engine == "numba" and geo.kind == MAHJONG
-    k = default_attempts(geo)
-    if attempts is None:
-        n_attempts = int(math.ceil(k * FAST_PLAIN_SHARE)) if incremental and scan else k
-    else:
-        n_attempts = int(attempts)
-    if guided is None:
-        n_guided = (k if incremental else GUIDED_ATTEMPTS) if scan else 0
-    else:
-        n_guided = int(guided)
-    for label, value in (("attempts", n_attempts), ("guided", n_guided)):
-        if value < 0:
-            raise ValueError(f"{label} must be >= 0, got {value}")
-    opts = {
-        "freeze": bool(freeze),
-        "loose": bool(loose),
-        "scan": bool(scan),
-        "critical": bool(critical),
-        "bondt": bool(bondt),
-    }
-    if engine == "python":
-        result = _run_python(geo, opts, (n_attempts, n_guided), seed, node_limit, deadline, stats)
-    else:
-        result = _run_numba(
-            geo, opts, (n_attempts, n_guided), seed, node_limit, deadline, stats, presearch=int(presearch)
+    return SearchRun(
+        board,
+        seed=seed,
+        node_limit=node_limit,
+        attempts=attempts,
+        freeze=freeze,
+        loose=loose,
+        prior=prior,
+        scan=scan,
+        critical=critical,
+        bondt=bondt,
+        guided=guided,
+        presearch=presearch,
+        engine=engine,
+    ).advance(time_limit)
+
+
+class _Clock:
+    """The deadline of a :class:`SearchRun`'s current slice (``None``: no limit)."""
+
+    __slots__ = ("deadline",)
+
+    def __init__(self) -> None:
+        self.deadline: float | None = None
+
+    def expired(self) -> bool:
+        return self.deadline is not None and time.monotonic() > self.deadline
+
+
+class SearchRun:
+    """The search on one board, run in slices that continue where the last one stopped.
+
+    :meth:`advance` runs the search until it decides or its time limit is up; called
+    again after an ``unknown`` at a time limit, it continues from the same playout or
+    search node rather than starting afresh (the plans' races use this: a slice of the
+    search is never paid twice). :func:`solve_search` is one :meth:`advance` without a
+    limit or with the caller's.
+
+    Parameters
+    ----------
+    board : Board
+        As :func:`solve_search`; the run reads it once, at the first :meth:`advance`.
+    seed, node_limit, attempts, freeze, loose, prior, scan, critical, bondt, guided, presearch, engine
+        As :func:`solve_search`.
+
+    Raises
+    ------
+    UnknownEngineError, SearchOptionError
+        As :func:`check_search_options`.
+
+    Notes
+    -----
+    The numba engine continues exactly (its playout generator and search stack live in
+    the run); the Python engine's recursive search cannot stop and resume, so after a time
+    limit in its search phase the next slice starts that phase again.
+
+    Examples
+    --------
+    >>> from mjsat.board import Layout, MahjongBoard
+    >>> board = MahjongBoard(Layout([(0, 0, 0), (0, 2, 0), (0, 4, 0), (0, 6, 0)]), [0, 1, 1, 0])
+    >>> run = SearchRun(board, engine="python")
+    >>> run.advance(10.0).status
+    'solvable'
+    """
+
+    def __init__(
+        self,
+        board: Board,
+        *,
+        seed: int = 0,
+        node_limit: int | None = None,
+        attempts: int | None = None,
+        freeze: bool = True,
+        loose: bool = True,
+        prior: bool = True,
+        scan: bool = True,
+        critical: bool = True,
+        bondt: bool = False,
+        guided: int | None = None,
+        presearch: int = 0,
+        engine: str = "numba",
+    ) -> None:
+        check_search_options(
+            engine=engine, attempts=attempts, guided=guided, presearch=presearch, node_limit=node_limit
         )
-    stats["seconds_total"] = time.perf_counter() - t0
-    return result
+        self._clock = _Clock()
+        self._seconds = 0.0
+        self._done: SolveResult | None = None
+        self._steps = self._run(
+            board, seed, node_limit, attempts, freeze, loose, prior, scan, critical, bondt, guided, presearch, engine
+        )
+
+    def advance(self, time_limit: float | None = None) -> SolveResult:
+        """Run until the search decides or ``time_limit`` seconds have passed.
+
+        Returns
+        -------
+        SolveResult
+            As :func:`solve_search`; ``unknown`` with reason ``"time limit"`` when the slice
+            ended first (call again to continue). Once decided (or stopped at the node
+            limit), the same result again.
+        """
+        if self._done is not None:
+            return self._done
+        t0 = time.perf_counter()
+        self._clock.deadline = None if time_limit is None else time.monotonic() + float(time_limit)
+        try:
+            result = next(self._steps)
+        except StopIteration as stop:
+            result = stop.value
+            self._done = result
+        self._seconds += time.perf_counter() - t0
+        result.stats["seconds_total"] = self._seconds
+        return result
+
+    def _run(
+        self,
+        board: Board,
+        seed: int,
+        node_limit: int | None,
+        attempts: int | None,
+        freeze: bool,
+        loose: bool,
+        prior: bool,
+        scan: bool,
+        critical: bool,
+        bondt: bool,
+        guided: int | None,
+        presearch: int,
+        engine: str,
+    ) -> Generator[SolveResult, None, SolveResult]:
+        """The phases, yielding an ``unknown`` result whenever the clock runs out."""
+        geo = geometry(board)
+        stats: dict[str, Any] = {"engine": engine, "nodes": 0, "scans": 0, "attempts": 0, "guided": 0}
+        t_prior = time.perf_counter()
+        if prior:
+            g = prior_conflict(board, geo)
+            stats["seconds_prior"] = time.perf_counter() - t_prior
+            if g is not None:
+                t = geo.members[g][0]
+                return SolveResult(
+                    UNSOLVABLE,
+                    "search",
+                    stats=stats,
+                    reason=f"prior analysis: group {board.group_label(board.groups[t])} blocks itself",
+                )
+        incremental = engine == "numba" and geo.kind == MAHJONG
+        k = default_attempts(geo)
+        if attempts is None:
+            n_attempts = int(math.ceil(k * FAST_PLAIN_SHARE)) if incremental and scan else k
+        else:
+            n_attempts = int(attempts)
+        if guided is None:
+            n_guided = (k if incremental else GUIDED_ATTEMPTS) if scan else 0
+        else:
+            n_guided = int(guided)
+        opts = {
+            "freeze": bool(freeze),
+            "loose": bool(loose),
+            "scan": bool(scan),
+            "critical": bool(critical),
+            "bondt": bool(bondt),
+        }
+        if engine == "python":
+            return (yield from _run_python(geo, opts, (n_attempts, n_guided), seed, node_limit, self._clock, stats))
+        return (
+            yield from _run_numba(
+                geo, opts, (n_attempts, n_guided), seed, node_limit, self._clock, stats, presearch=int(presearch)
+            )
+        )
+
+
+def _out_of_time(stats: dict[str, Any]) -> SolveResult:
+    """The ``unknown`` a run yields when its slice is over (its stats so far, copied)."""
+    return SolveResult(UNKNOWN, "search", stats=dict(stats), reason="time limit")
 
 
 def _run_python(
@@ -377,12 +508,13 @@ def _run_python(
     plan: tuple[int, int],
     seed: int,
     node_limit: int | None,
-    deadline: float | None,
+    clock: _Clock,
     stats: dict[str, Any],
-) -> SolveResult:
-    search = PythonSearch(geo, node_limit=node_limit, deadline=deadline, **opts)
+) -> Generator[SolveResult, None, SolveResult]:
+    """Random attempts, then the search, in Python (see :class:`SearchRun`)."""
     rng = np.random.default_rng(seed)
     t = time.perf_counter()
+    search = PythonSearch(geo, node_limit=node_limit, **opts)
     if any(plan) and opts["scan"]:  # [dB12] 3.3: a pruning scan before the attempts
         partner = [-1] * geo.n
         for tiles in geo.members:
@@ -405,16 +537,22 @@ def _run_python(
                     stats=stats,
                     reason=f"{'guided' if guided else 'random'} attempt {i + 1}",
                 )
-            if deadline is not None and time.monotonic() > deadline:
+            if clock.expired():
                 stats["seconds_attempts"] = time.perf_counter() - t
-                return SolveResult(UNKNOWN, "search", stats=stats, reason="time limit")
+                yield _out_of_time(stats)
     stats["seconds_attempts"] = time.perf_counter() - t
     t = time.perf_counter()
-    try:
-        moves = search.search()
-    except SearchLimit as lim:
-        stats.update(nodes=search.nodes, scans=search.scans, seconds_search=time.perf_counter() - t)
-        return SolveResult(UNKNOWN, "search", stats=stats, reason=lim.reason)
+    while True:
+        search.deadline = clock.deadline
+        try:
+            moves = search.search()
+        except SearchLimit as lim:
+            stats.update(nodes=search.nodes, scans=search.scans, seconds_search=time.perf_counter() - t)
+            if lim.reason != "time limit":
+                return SolveResult(UNKNOWN, "search", stats=stats, reason=lim.reason)
+            yield _out_of_time(stats)  # the recursive search starts again in the next slice
+            continue
+        break
     stats.update(nodes=search.nodes, scans=search.scans, seconds_search=time.perf_counter() - t)
     if moves is None:
         return SolveResult(UNSOLVABLE, "search", stats=stats)
@@ -427,16 +565,17 @@ def _run_numba(
     plan: tuple[int, int],
     seed: int,
     node_limit: int | None,
-    deadline: float | None,
+    clock: _Clock,
     stats: dict[str, Any],
     presearch: int = 0,
-) -> SolveResult:
-    """Random attempts, then the search, with the numba kernels (see :func:`solve_search`).
+) -> Generator[SolveResult, None, SolveResult]:
+    """Random attempts, then the search, with the numba kernels (see :class:`SearchRun`).
 
     Notes
     -----
     The search runs in chunks of ``CHUNK_NODES`` nodes; the clock and the node limit are
-    looked at between chunks, so a limit is overrun by at most one chunk.
+    looked at between chunks, so a limit is overrun by at most one chunk; the attempts
+    look at it every eight playouts.
     """
     from mjsat.search import kernels as K
 
@@ -491,13 +630,15 @@ def _run_numba(
                 )
             done += step
             stats[key] = done
-            if deadline is not None and time.monotonic() > deadline:
+            if clock.expired():
                 stats["seconds_attempts"] = time.perf_counter() - t
-                return SolveResult(UNKNOWN, "search", stats=stats, reason="time limit")
+                yield _out_of_time(stats)
     stats["seconds_attempts"] = time.perf_counter() - t
     t = time.perf_counter()
     if opts["bondt"]:
-        return _run_bondt(K, kind, gr, mj, sh, pt, flags, ws, moves, n, ngroups, node_limit, deadline, stats, t)
+        return (
+            yield from _run_bondt(K, kind, gr, mj, sh, pt, flags, ws, moves, n, ngroups, node_limit, clock, stats, t)
+        )
     if dfs is None:
         dfs = _Dfs(K, kind, gr, mj, sh, pt, flags, ws, n, ngroups)
     reason = ""
@@ -511,9 +652,9 @@ def _run_numba(
         if node_limit is not None and dfs.nodes >= node_limit:
             reason = "node limit"
             break
-        if deadline is not None and time.monotonic() > deadline:
-            reason = "time limit"
-            break
+        if clock.expired():
+            seconds = stats.get("seconds_search", 0.0) + time.perf_counter() - t
+            yield dfs.result(K.RUNNING, {**stats, "seconds_search": seconds}, "time limit")
     stats["seconds_search"] = stats.get("seconds_search", 0.0) + time.perf_counter() - t
     return dfs.result(code, stats, reason)
 
@@ -589,10 +730,10 @@ def _run_bondt(
     n: int,
     ngroups: int,
     node_limit: int | None,
-    deadline: float | None,
+    clock: _Clock,
     stats: dict[str, Any],
     t: float,
-) -> SolveResult:
+) -> Generator[SolveResult, None, SolveResult]:
     """The numba "pairing one, then two" tree in chunks of nodes (see :func:`_run_numba`)."""
     from mjsat.search import kernels_bondt as KB
 
@@ -613,9 +754,9 @@ def _run_bondt(
         if node_limit is not None and st[S_NODES] >= node_limit:
             reason = "node limit"
             break
-        if deadline is not None and time.monotonic() > deadline:
-            reason = "time limit"
-            break
+        if clock.expired():
+            nodes, scans = int(st[S_NODES]), stats["scans"] + int(st[S_SCANS])
+            yield _out_of_time({**stats, "nodes": nodes, "scans": scans, "seconds_search": time.perf_counter() - t})
     stats.update(
         nodes=int(st[S_NODES]), scans=stats["scans"] + int(st[S_SCANS]), seconds_search=time.perf_counter() - t
     )

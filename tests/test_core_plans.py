@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from mjsat import methods as methods_mod
+from mjsat.deal import deal_random
 from mjsat.generate import random_height2_board, random_small_board
 from mjsat.methods import MethodInfo, solve
 from mjsat.plans import AUTO, UnknownPlanStepError, plan, run_plan, solve_auto
@@ -76,7 +77,7 @@ def test_a_step_outside_the_methods_kinds_is_refused_not_run():
     board = random_grid_board(np.random.default_rng(6), max_width=3, max_height=3)
     r = solve_auto(board, plan_steps="height2,ref")
     assert r.stats["decided_by"] == "ref" and [s["step"] for s in r.stats["steps"]] == ["ref"]
-    assert plan(board) == ["search-budget", "search-race", "sat-race", "ref"]
+    assert plan(board) == ["search-race", "sat-race", "ref"]
 
 
 def test_plan_override_and_bad_steps():
@@ -143,3 +144,24 @@ def test_a_race_alternates_doubling_slices_until_one_decides(monkeypatch, tmp_pa
     # each turn asks for at most what is left and takes at least what it asked: the limit holds
     assert sum(t for _, t in race_fakes.calls) <= 0.5 + 1e-6
     assert [name for name, _ in race_fakes.calls][:2] == ["never", "slow"]
+
+
+def test_a_race_continues_a_resumable_search_instead_of_starting_it_again():
+    """The search in a race runs in slices that add up: with slices far shorter than one
+    chunk of nodes it still finishes, after exactly the nodes of one uninterrupted run."""
+    from mjsat.layouts import load_layout
+    from mjsat.plans import Step
+
+    board = deal_random(load_layout("turtle"), seed=139)  # refuted in about 1,200 nodes
+    options = {"attempts": 0, "guided": 0}
+    whole = solve(board, "search", **options)
+    steps = [Step("search-race", "search", options, slice=1e-6), Step("sat-race", "sat", slice=1e-6)]
+    r = run_plan(board, steps, name="race")
+    assert r.status == whole.status == solve(board, "sat").status
+    assert r.stats["decided_by"] == "search-race"
+    turns = [row for row in r.stats["steps"] if row["step"] == "search-race"]
+    # at least one chunk of 200 nodes per turn, never a chunk done twice (started afresh,
+    # the search would decide only once a slice had grown to the whole run's time)
+    assert 2 <= len(turns) <= whole.stats["nodes"] // 200 + 1
+    assert all(row["reason"] == "time limit" for row in turns[:-1])
+    assert r.stats["inner"]["nodes"] == whole.stats["nodes"]

@@ -8,10 +8,12 @@ import numpy as np
 import pytest
 
 from mjsat.board import Layout, MahjongBoard, ShisenShoBoard
+from mjsat.deal import deal_random
 from mjsat.generate import random_grid_board, random_small_board
 from mjsat.methods import solve
+from mjsat.replay import check_solution
 from mjsat.search.pairing import geometry
-from mjsat.search.solver import UnknownEngineError, default_attempts, prior_conflict, solve_search
+from mjsat.search.solver import SearchRun, UnknownEngineError, default_attempts, prior_conflict, solve_search
 
 VARIANTS = [
     {},
@@ -279,3 +281,31 @@ def test_prior_conflict_agrees_with_the_group_by_group_masks():
         assert got == _prior_by_masks(board), board
         found += got is not None
     assert found >= 5
+
+
+@pytest.mark.parametrize("engine", ["numba", "python"])
+def test_a_search_run_continues_where_its_time_limit_stopped_it(engine):
+    """``SearchRun.advance`` after an ``unknown`` at the time limit goes on from the same
+    playout or node: cut into slices shorter than a chunk, the run ends with the answer
+    and the node count of one uninterrupted run (numba); the Python engine restarts its
+    recursive search but keeps its playouts."""
+    from mjsat.layouts import load_layout
+
+    board = deal_random(load_layout("turtle"), seed=139)
+    options = {"attempts": 0, "guided": 0} if engine == "numba" else {"attempts": 3, "guided": 0}
+    if engine == "python":
+        board = boards(34, 1)[0]
+    whole = solve_search(board, engine=engine, **options)
+    run = SearchRun(board, engine=engine, **options)
+    results = [run.advance(1e-9)]
+    while results[-1].status == "unknown" and len(results) < 10_000:
+        assert results[-1].reason == "time limit"
+        results.append(run.advance(1e-9 if engine == "numba" else None))
+    final = results[-1]
+    assert final.status == whole.status
+    if final.status == "solvable":
+        check_solution(board, final.moves)
+    if engine == "numba":
+        assert len(results) > whole.stats["nodes"] // 200
+        assert final.stats["nodes"] == whole.stats["nodes"]
+    assert run.advance(5.0) is final  # decided: the same answer again
