@@ -263,6 +263,9 @@ def solve_search(
     scan: bool = True,
     critical: bool = True,
     bondt: bool = False,
+    freeze_pair: bool = False,
+    loose_pair: bool = False,
+    joint: bool = False,
     guided: int | None = None,
     presearch: int = 0,
     engine: str = "numba",
@@ -292,6 +295,16 @@ def solve_search(
         Search with de Bondt's "pairing one, then two" tree with backward adaptation
         ([dB12]_, section 3.2) instead of the critical-group probing; ``critical`` is then
         ignored (see :meth:`~mjsat.search.pairing.PythonSearch._search_bondt`).
+    freeze_pair, loose_pair : bool
+        The cleaning rules of [GF05]_ that look one pair ahead in a group of four tiles
+        left: the group goes at once when removing one of its pairs lets the other go
+        (every game); two free tiles go when their removal leaves a third one free and
+        loose, which then waits for the fourth (Mahjong; ignored on Shisen-Sho). Their
+        soundness: :class:`~mjsat.search.pairing.PythonSearch`.
+    joint : bool
+        Without ``critical`` (and without ``bondt``): branch jointly on every group with
+        a playable pair, over the product of their pairings ([GF05]_'s ternary
+        enumeration), instead of on the first such group.
     guided : int or None
         Scan-guided random playouts after the plain ones (a random move is kept only when
         the pruning scan still clears the position after it); default with ``scan``:
@@ -360,6 +373,9 @@ def solve_search(
         "scan": bool(scan),
         "critical": bool(critical),
         "bondt": bool(bondt),
+        "freeze_pair": bool(freeze_pair),
+        "loose_pair": bool(loose_pair),
+        "joint": bool(joint),
     }
     if engine == "python":
         result = _run_python(geo, opts, (n_attempts, n_guided), seed, node_limit, deadline, stats)
@@ -444,7 +460,7 @@ def _run_numba(
     n = geo.n
     ngroups = len(geo.members)
     ws = K.workspace(n, ngroups, int(sh[2] * sh[3]))
-    flags = K.rules(freeze=opts["freeze"], loose=opts["loose"], scan=opts["scan"], critical=opts["critical"])
+    flags = K.rules(**{key: value for key, value in opts.items() if key != "bondt"})
     moves = np.zeros((n // 2 + 1, 2), dtype=np.int32)
     t = time.perf_counter()
     if any(plan) and opts["scan"]:  # [dB12] 3.3: a pruning scan before the attempts
@@ -539,7 +555,7 @@ class _Dfs:
         self.P[0] = 1
         self.Q = np.full((depth, n), -1, dtype=np.int32)
         K._autopair(gr, self.P[0], self.Q[0])
-        self.bg = np.zeros((depth, K.MAX_GROUP), dtype=np.int32)
+        self.bg = np.zeros((depth, max(K.MAX_GROUP, n)), dtype=np.int32)
         self.bgr = np.zeros(depth, dtype=np.int32)
         self.allow = np.zeros((depth, 128), dtype=np.uint8)
         self.nxt = np.zeros(depth, dtype=np.int32)
