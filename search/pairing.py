@@ -13,7 +13,10 @@ partial pairing set. It
 1. **applies** the pairing set, with the cleaning rules of [GF05]_ and [dB12]_ on the groups
    without a pairing: the *freeze* rule (every remaining tile of the group is free, so any
    pairing does) and the *loose-tile* rule (three of the four remaining tiles are free and
-   one of them blocks nothing: play the other two);
+   one of them blocks nothing: play the other two); as options, the two rules of [GF05]_
+   that look one pair ahead in a group of four tiles left (``freeze_pair``: one pair
+   goes and the other can follow at once; ``loose_pair``: two free tiles whose removal
+   leaves a third one free and loose);
 2. runs the **pruning scan** ([dB12]_, section 3.1): a relaxed game in which a group
    without a pairing plays its first two tiles together (any match) and its other tiles
    one by one as soon as they are free (Shisen-Sho: as soon as they connect to a tile of
@@ -21,7 +24,8 @@ partial pairing set. It
    relaxed game cannot go wrong, so when it cannot clear the board neither can the real
    one;
 3. picks a group to branch on. Without ``critical``: the first group with a playable pair
-   [GF05]_. With ``critical``: every pairing of every unpaired group is *probed* with a
+   (with ``joint``, every group with a playable pair at once, over the product of their
+   pairings, as [GF05]_ does). With ``critical``: every pairing of every unpaired group is *probed* with a
    scan; a group with no surviving pairing prunes the node, a group with one is forced
    (assigned at once, and the node starts again), and otherwise the group with the
    fewest surviving pairings is branched on, over those pairings only (the "fewest

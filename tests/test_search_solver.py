@@ -57,9 +57,10 @@ SEED000_VARIANTS = [
         "freeze_pair": True,
         "loose_pair": True,
     },
+    {"attempts": 0, "guided": 0, "bondt": True, "freeze_pair": True, "loose_pair": True},
 ]
 """The options of seed 000's extra cleaning rules and its joint enumeration."""
-SEED000_IDS = ["freeze-pair", "loose-pair", "pair-rules-alone", "joint", "joint-no-scan-pair-rules"]
+SEED000_IDS = ["freeze-pair", "loose-pair", "pair-rules-alone", "joint", "joint-no-scan-pair-rules", "bondt-pair-rules"]
 
 
 @functools.cache
