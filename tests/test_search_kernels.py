@@ -27,7 +27,7 @@ def _boards(seed: int, count: int):
 
 @pytest.mark.parametrize("flags", [(1, 1, 1, 1), (0, 0, 1, 1)], ids=["cleaning", "plain"])
 def test_scan_kernel_equals_reference(flags):
-    opts = np.array(flags, dtype=np.int64)
+    opts = K.rules(freeze=bool(flags[0]), loose=bool(flags[1]), scan=bool(flags[2]), critical=bool(flags[3]))
     checked = 0
     for board, rng in _boards(21, 120):
         geo = geometry(board)

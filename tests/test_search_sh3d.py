@@ -56,7 +56,7 @@ def test_connect_kernel_equals_reference():
 
 @pytest.mark.parametrize("flags", [(1, 1, 1, 1), (0, 0, 1, 1)], ids=["freeze", "plain"])
 def test_scan_and_apply_kernels_equal_reference(flags):
-    opts = np.array(flags, dtype=np.int64)
+    opts = K.rules(freeze=bool(flags[0]), loose=bool(flags[1]), scan=bool(flags[2]), critical=bool(flags[3]))
     rng = np.random.default_rng(32)
     results = set()
     for _ in range(150):
