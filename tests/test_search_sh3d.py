@@ -177,3 +177,28 @@ def test_turtle_deal_is_decided():
     res = solve_search(board, time_limit=60)
     assert res.status == "solvable"  # seed 1 is solvable: the moves below prove it
     assert replay(board, res.moves).is_solved()
+
+
+def test_apply_kernel_with_freeze_pair_equals_reference():
+    """``freeze_pair`` on the Mahjong grid: the kernel's apply (which takes the pair off the
+    grid for a moment and puts it back) leaves the twin's position, and the rule fires."""
+    opts = K.rules(freeze=False, freeze_pair=True)
+    rng = np.random.default_rng(35)
+    fired = 0
+    for _ in range(150):
+        board = _board(rng)
+        geo = geometry(board)
+        kind, gr, mj, sh, ws, moves = kernel_args(geo)
+        ref = PythonSearch(geo, freeze=False, freeze_pair=True)
+        bare = PythonSearch(geo, freeze=False)
+        for _ in range(3):
+            present, partner = random_state(geo, rng)
+            p_ref = bytearray(present.tobytes())
+            ref.apply(p_ref, partner.tolist(), [])
+            p_bare = bytearray(present.tobytes())
+            bare.apply(p_bare, partner.tolist(), [])
+            fired += p_ref != p_bare
+            p = present.copy()
+            K._apply(kind, gr, mj, sh, p, partner.copy(), moves, 0, opts, ws)
+            assert bytes(p) == bytes(p_ref), repr(board)
+    assert fired >= 5
