@@ -58,13 +58,16 @@ DE_BONDT = {  # % of unwinnable deals, de Bondt 2012, section 3.4 (100,000 deals
 
 
 def _layout(name: str):
+    """The layout ``name``: an xmahjongg file of the shared sources, or a layout the
+    project ships (``turtle``, ``rect-16x9``, ...); None when neither has it."""
     from mjsat.layouts import load_layout
 
-    if name == "turtle":
-        return load_layout("turtle")
     path = XMAHJONGG / name
-    if not path.exists():
-        return None
+    if name == "turtle" or not path.exists():
+        try:
+            return load_layout(name)
+        except ValueError:
+            return None
     lay = load_layout(str(path))
     lay.name = name
     return lay

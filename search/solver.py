@@ -41,7 +41,7 @@ import numpy as np
 from mjsat.board import Board, Layout, Move
 from mjsat.result import SOLVABLE, UNKNOWN, UNSOLVABLE, SolveResult
 from mjsat.search.config import N_STATS, S_MOVES, S_NODES, S_SCANS
-from mjsat.search.pairing import MAHJONG, Geometry, PythonSearch, SearchLimit, geometry, pairings
+from mjsat.search.pairing import MAHJONG, SH3D, Geometry, PythonSearch, SearchLimit, geometry, pairings
 
 __all__ = [
     "solve_search",
@@ -67,6 +67,11 @@ are in benchmarks/README.md, section search)."""
 GUIDED_ATTEMPTS = 0
 """Default number of scan-guided playouts otherwise (the Python engine, Shisen-Sho: a
 guided playout then costs a fresh apply per move)."""
+
+FREEZE_PAIR_KINDS = (SH3D,)
+"""The kinds of geometry on which ``freeze_pair`` is on by default: Shisen-Sho on the
+Mahjong grid, where it saves time; on Mahjong and on rectangular Shisen-Sho it does not
+(figures in benchmarks/README.md, section search)."""
 
 CHUNK_NODES = 200
 """Nodes the numba kernel runs between two looks at the clock."""
@@ -263,7 +268,7 @@ def solve_search(
     scan: bool = True,
     critical: bool = True,
     bondt: bool = False,
-    freeze_pair: bool = False,
+    freeze_pair: bool | None = None,
     loose_pair: bool = False,
     joint: bool = False,
     guided: int | None = None,
@@ -295,12 +300,15 @@ def solve_search(
         Search with de Bondt's "pairing one, then two" tree with backward adaptation
         ([dB12]_, section 3.2) instead of the critical-group probing; ``critical`` is then
         ignored (see :meth:`~mjsat.search.pairing.PythonSearch._search_bondt`).
-    freeze_pair, loose_pair : bool
-        The cleaning rules of [GF05]_ that look one pair ahead in a group of four tiles
+    freeze_pair : bool or None
+        The cleaning rule of [GF05]_ that looks one pair ahead in a group of four tiles
         left: the group goes at once when removing one of its pairs lets the other go
-        (every game); two free tiles go when their removal leaves a third one free and
-        loose, which then waits for the fourth (Mahjong; ignored on Shisen-Sho). Their
-        soundness: :class:`~mjsat.search.pairing.PythonSearch`.
+        (every game). Default: on for Shisen-Sho on the Mahjong grid, where it pays, off
+        elsewhere, where it does not (:data:`FREEZE_PAIR_KINDS`).
+    loose_pair : bool
+        The other one: two free tiles go when their removal leaves a third one free and
+        loose, which then waits for the fourth (Mahjong; ignored on Shisen-Sho). The
+        soundness of both: :class:`~mjsat.search.pairing.PythonSearch`.
     joint : bool
         Without ``critical`` (and without ``bondt``): branch jointly on every group with
         a playable pair, over the product of their pairings ([GF05]_'s ternary
@@ -373,7 +381,7 @@ def solve_search(
         "scan": bool(scan),
         "critical": bool(critical),
         "bondt": bool(bondt),
-        "freeze_pair": bool(freeze_pair),
+        "freeze_pair": geo.kind in FREEZE_PAIR_KINDS if freeze_pair is None else bool(freeze_pair),
         "loose_pair": bool(loose_pair),
         "joint": bool(joint),
     }

@@ -202,3 +202,17 @@ def test_apply_kernel_with_freeze_pair_equals_reference():
             K._apply(kind, gr, mj, sh, p, partner.copy(), moves, 0, opts, ws)
             assert bytes(p) == bytes(p_ref), repr(board)
     assert fired >= 5
+
+
+def test_freeze_pair_is_on_by_default_on_the_mahjong_grid():
+    """``solve_search`` on ``shisen-sho-3d`` runs as with ``freeze_pair=True`` unless told
+    otherwise (same node counts), and the rule changes the search on some boards."""
+    rng = np.random.default_rng(36)
+    differ = 0
+    for _ in range(60):
+        board = _board(rng, max_tiles=20)
+        plain = {"attempts": 0, "guided": 0}
+        default = solve_search(board, **plain).stats["nodes"]
+        assert default == solve_search(board, freeze_pair=True, **plain).stats["nodes"]
+        differ += default != solve_search(board, freeze_pair=False, **plain).stats["nodes"]
+    assert differ >= 1
