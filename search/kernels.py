@@ -20,7 +20,10 @@ clock in between; so does :func:`mjsat.search.kernels_bondt._bondt`, de Bondt's 
 state is a stack of (group, pairing) entries. The critical-group choice keeps a conflict
 weight per group (see :mod:`mjsat.search.pairing`). A pairing of a group of four whose probe failed at a node
 is not probed again below it: the relaxed game only loses moves as pairings are added
-and tiles go, so the probe would fail again. Every kernel is compiled once per process and cached on
+and tiles go, so the probe would fail again. Without the critical-group choice and with
+``opts[R_JOINT]``, a node branches on every group with a playable pair at once: its row of
+``bg`` holds their tiles group after group, and ``ws[W_JOINT_AT]`` the pairing each one is
+at (:func:`_joint_next` counts through their product). Every kernel is compiled once per process and cached on
 disk, with the flags of :mod:`mjsat.search.config`.
 
 A position is a ``uint8`` array rather than a bitset of ``uint64`` words: the search is
