@@ -1,7 +1,7 @@
 """Benchmark of the pairing-set search: seeded random deals of the turtle and xmahjongg layouts.
 
 ``python -m benchmarks.bench_search [--quick] [--deals N] [--workers W] [--layouts a,b,...]
-[--time-limit S] [--game G] [-O KEY=VALUE ...]``
+[--time-limit S] [--game G] [-O KEY=VALUE ...] [--versus KEY=VALUE[,KEY=VALUE...] ...]``
 
 For each layout: N deals (seeds 0..N-1) decided by ``mjsat.search`` through the sampling
 library (results kept in ``benchmarks/results/search_<layout>_<game>.jsonl``, so an
@@ -9,6 +9,13 @@ interrupted run goes on where it stopped), then % unsolvable with its Wilson 95 
 interval beside de Bondt's published figure, and the time per deal (mean, median, p99,
 max), wall-clock and CPU time of the process (``cpu_seconds``, replay included). Targets of issue 4: turtle mean <= 10 ms, max <= 2 s, none undecided at 10 s;
 bridge and ox means <= 50 ms. The table goes to ``benchmarks/results/search.json``.
+
+With ``--versus``, every deal is instead decided once with the ``-O`` options (the base)
+and once more per ``--versus`` set (the base with those options changed), one after the
+other in one process, the order rotating from deal to deal; the table gives the CPU time
+(``time.process_time`` around ``mjsat.methods.solve``, replay included) and the search
+nodes per deal of each set, and counts the deals whose answers differ from the base's
+(``benchmarks/results/search_versus.json``).
 """
 
 from __future__ import annotations
@@ -51,13 +58,16 @@ DE_BONDT = {  # % of unwinnable deals, de Bondt 2012, section 3.4 (100,000 deals
 
 
 def _layout(name: str):
+    """The layout ``name``: an xmahjongg file of the shared sources, or a layout the
+    project ships (``turtle``, ``rect-16x9``, ...); None when neither has it."""
     from mjsat.layouts import load_layout
 
-    if name == "turtle":
-        return load_layout("turtle")
     path = XMAHJONGG / name
-    if not path.exists():
-        return None
+    if name == "turtle" or not path.exists():
+        try:
+            return load_layout(name)
+        except ValueError:
+            return None
     lay = load_layout(str(path))
     lay.name = name
     return lay
@@ -79,6 +89,13 @@ def main(argv: list[str] | None = None) -> int:
         metavar="KEY=VALUE",
         help="a search option (as mjsat solve -O); the results file name gets a tag",
     )
+    ap.add_argument(
+        "--versus",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE[,KEY=VALUE...]",
+        help="compare the base options with these changed, interleaved deal by deal",
+    )
     args = ap.parse_args(argv)
     from mjsat.cli import _parse_value
 
@@ -87,6 +104,15 @@ def main(argv: list[str] | None = None) -> int:
         key, _, value = item.partition("=")
         options[key.strip()] = _parse_value(value.strip())
     tag = "".join(f"_{k}-{v}" for k, v in sorted(options.items()))
+    if args.versus:
+        sets = [options] + [
+            {
+                **options,
+                **{k.strip(): _parse_value(v.strip()) for k, _, v in (x.partition("=") for x in item.split(","))},
+            }
+            for item in args.versus
+        ]
+        return _versus(args, ["base"] + list(args.versus), sets)
 
     from rich.console import Console
     from rich.table import Table
@@ -179,6 +205,84 @@ def main(argv: list[str] | None = None) -> int:
     console.print(table)
     (RESULTS / f"search{tag}.json").write_text(json.dumps({"argv": list(argv or []), "rows": rows}, indent=1))
     return 0
+
+
+def _versus(args: argparse.Namespace, labels: list[str], sets: list[dict]) -> int:
+    """Decide each deal with every option set in turn (see the module docstring)."""
+    import statistics
+
+    from rich.console import Console
+    from rich.table import Table
+
+    from mjsat.deal import deal_random
+    from mjsat.methods import solve
+
+    console = Console(width=200)
+    names = args.layouts.split(",") if args.layouts else ["turtle"]
+    rows = []
+    for name in names:
+        lay = _layout(name)
+        if lay is None:
+            console.print(f"[yellow]skip {name}: not found")
+            continue
+        n = args.deals or (200 if args.quick else 1000)
+        cpu: list[list[float]] = [[] for _ in sets]
+        nodes: list[list[int]] = [[] for _ in sets]
+        unknown = [0] * len(sets)
+        differ = [0] * len(sets)
+        solve(deal_random(lay, seed=0, game=args.game), "search", **sets[0])  # kernels loaded before any clock
+        for seed in range(n):
+            board = deal_random(lay, seed=seed, game=args.game)
+            status: dict[int, str] = {}
+            for j in range(len(sets)):
+                i = (seed + j) % len(sets)
+                t = time.process_time()
+                r = solve(board, "search", time_limit=args.time_limit, **sets[i])
+                cpu[i].append(time.process_time() - t)
+                nodes[i].append(int(r.stats.get("nodes", 0)))
+                status[i] = r.status
+                unknown[i] += r.status == "unknown"
+            for i in range(1, len(sets)):
+                if "unknown" not in (status[0], status[i]) and status[i] != status[0]:
+                    differ[i] += 1
+        for i, label in enumerate(labels):
+            rows.append(
+                {
+                    "layout": name,
+                    "set": label,
+                    "options": sets[i],
+                    "deals": n,
+                    "cpu_mean": statistics.fmean(cpu[i]),
+                    "cpu_median": statistics.median(cpu[i]),
+                    "cpu_max": max(cpu[i]),
+                    "nodes_mean": statistics.fmean(nodes[i]),
+                    "nodes_max": max(nodes[i]),
+                    "unknown": unknown[i],
+                    "differ": differ[i],
+                }
+            )
+    table = Table(title=f"pairing-set search ({args.game}), option sets interleaved deal by deal")
+    for col in ("layout", "set", "deals", "CPU mean ms", "CPU median ms", "CPU max s", "nodes mean", "nodes max"):
+        table.add_column(col, justify="right")
+    table.add_column("unknown", justify="right")
+    table.add_column("answers differ", justify="right")
+    for r in rows:
+        table.add_row(
+            r["layout"],
+            r["set"],
+            str(r["deals"]),
+            f"{1e3 * r['cpu_mean']:.1f}",
+            f"{1e3 * r['cpu_median']:.1f}",
+            f"{r['cpu_max']:.2f}",
+            f"{r['nodes_mean']:.1f}",
+            str(r["nodes_max"]),
+            str(r["unknown"]),
+            str(r["differ"]),
+        )
+    console.print(table)
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    (RESULTS / "search_versus.json").write_text(json.dumps({"argv": list(args.versus), "rows": rows}, indent=1))
+    return 0 if not any(r["differ"] for r in rows) else 1
 
 
 if __name__ == "__main__":

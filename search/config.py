@@ -12,7 +12,8 @@ and a plain tuple costs less to pass from Python than a named tuple (numba's dis
 types a named tuple in Python code, a plain one in C).
 
 * ``opts``, the rules switched on: ``int64[N_RULES]`` indexed by :data:`R_FREEZE`,
-  :data:`R_LOOSE`, :data:`R_SCAN`, :data:`R_CRITICAL`;
+  :data:`R_LOOSE`, :data:`R_SCAN`, :data:`R_CRITICAL`, :data:`R_FREEZE_PAIR`,
+  :data:`R_LOOSE_PAIR`, :data:`R_JOINT`;
 * ``st``, the resumable counters of a search: ``int64[N_STATS]`` indexed by
   :data:`S_DEPTH`, :data:`S_STEP`, :data:`S_NODES`, :data:`S_SCANS`, :data:`S_MOVES`;
 * ``ws``, the scratch arrays (one per board, reused by every call), a tuple of
@@ -32,6 +33,9 @@ __all__ = [
     "R_LOOSE",
     "R_SCAN",
     "R_CRITICAL",
+    "R_FREEZE_PAIR",
+    "R_LOOSE_PAIR",
+    "R_JOINT",
     "N_RULES",
     "S_DEPTH",
     "S_STEP",
@@ -63,6 +67,7 @@ __all__ = [
     "W_WEIGHT",
     "W_FOURS_ALIVE",
     "W_RNG",
+    "W_JOINT_AT",
     "N_WORKSPACE",
 ]
 
@@ -89,7 +94,16 @@ R_SCAN = 2
 """The pruning scan (the relaxed game) at every node."""
 R_CRITICAL = 3
 """Choose the branching group by probing each of its pairings with a scan."""
-N_RULES = 4
+R_FREEZE_PAIR = 4
+"""Cleaning rule: a group of four left tiles in which removing one pair lets the other pair
+go is played at once (any game)."""
+R_LOOSE_PAIR = 5
+"""Cleaning rule (Mahjong): in a group of four left tiles, two free tiles whose removal
+leaves a third one free and loose go; the third waits for the fourth."""
+R_JOINT = 6
+"""Without :data:`R_CRITICAL`: a node branches on the pairings of every group without a
+pairing that has a playable pair, jointly (their product), instead of on one group."""
+N_RULES = 7
 """Length of ``opts``."""
 
 # --------------------------------------------------------------------------- search state: st
@@ -167,5 +181,8 @@ W_FOURS_ALIVE = 22
 pairings whose probe has not failed at an ancestor (255: not probed yet)."""
 W_RNG = 23
 """``uint64[1]``, Mahjong playouts: the xorshift state."""
-N_WORKSPACE = 24
+W_JOINT_AT = 24
+"""``int32[G + 2, G]``, search with :data:`R_JOINT`: per depth, the pairing tried for each
+group of the joint branching."""
+N_WORKSPACE = 25
 """Length of ``ws``."""

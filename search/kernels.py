@@ -20,7 +20,10 @@ clock in between; so does :func:`mjsat.search.kernels_bondt._bondt`, de Bondt's 
 state is a stack of (group, pairing) entries. The critical-group choice keeps a conflict
 weight per group (see :mod:`mjsat.search.pairing`). A pairing of a group of four whose probe failed at a node
 is not probed again below it: the relaxed game only loses moves as pairings are added
-and tiles go, so the probe would fail again. Every kernel is compiled once per process and cached on
+and tiles go, so the probe would fail again. Without the critical-group choice and with
+``opts[R_JOINT]``, a node branches on every group with a playable pair at once: its row of
+``bg`` holds their tiles group after group, and ``ws[W_JOINT_AT]`` the pairing each one is
+at (:func:`_joint_next` counts through their product). Every kernel is compiled once per process and cached on
 disk, with the flags of :mod:`mjsat.search.config`.
 
 A position is a ``uint8`` array rather than a bitset of ``uint64`` words: the search is
@@ -75,7 +78,10 @@ from mjsat.search.config import (
     N_WORKSPACE,
     R_CRITICAL,
     R_FREEZE,
+    R_FREEZE_PAIR,
+    R_JOINT,
     R_LOOSE,
+    R_LOOSE_PAIR,
     R_SCAN,
     S_DEPTH,
     S_MOVES,
@@ -88,6 +94,7 @@ from mjsat.search.config import (
     W_GRID,
     W_GROUP_QUEUED,
     W_GROUP_STACK,
+    W_JOINT_AT,
     W_LEGAL,
     W_LIVE,
     W_ONE,
@@ -231,16 +238,27 @@ def workspace(n: int, ngroups: int, cells: int) -> tuple[np.ndarray, ...]:
         W_GROUP_QUEUED: np.zeros(ngroups, u8),
         W_WEIGHT: np.zeros(ngroups, np.float64),
         W_FOURS_ALIVE: np.full((ngroups + 2, ngroups), 255, u8),
+        W_JOINT_AT: np.zeros((ngroups + 2, max(ngroups, 1)), i32),
         W_RNG: np.zeros(1, np.uint64),
     }
     return tuple(slots[k] for k in range(N_WORKSPACE))
 
 
-def rules(*, freeze: bool = True, loose: bool = True, scan: bool = True, critical: bool = True) -> np.ndarray:
+def rules(
+    *,
+    freeze: bool = True,
+    loose: bool = True,
+    scan: bool = True,
+    critical: bool = True,
+    freeze_pair: bool = False,
+    loose_pair: bool = False,
+    joint: bool = False,
+) -> np.ndarray:
     """The ``opts`` array of the kernels: the rules switched on, at the slots ``R_*`` of
     :mod:`mjsat.search.config`."""
     opts = np.zeros(N_RULES, dtype=np.int64)
     opts[R_FREEZE], opts[R_LOOSE], opts[R_SCAN], opts[R_CRITICAL] = freeze, loose, scan, critical
+    opts[R_FREEZE_PAIR], opts[R_LOOSE_PAIR], opts[R_JOINT] = freeze_pair, loose_pair, joint
     return opts
 
 
@@ -327,6 +345,94 @@ def _mj_loose(t, pres, mj, na, no, nt):
         if pres[u] and no[u] > 0:
             return False
     return True
+
+
+@njit(**JIT_FLAGS)
+def _mj_shift(x, v, pres, mj, na, no, nt):
+    """Set ``pres[x]`` to ``v`` (0: take tile ``x`` off, 1: put it back) and move the
+    free-test counters ``na``, ``no``, ``nt`` (``int32[n]``, :func:`_mj_init`) of the tiles
+    it covers or touches by the change; ``pres``, ``mj``: see the module docstring.
+    """
+    cptr, cidx, o2ptr, o2idx, t2ptr, t2idx = mj[6], mj[7], mj[8], mj[9], mj[10], mj[11]
+    dv = 1 if v else -1
+    pres[x] = v
+    for k in range(cptr[x], cptr[x + 1]):
+        na[cidx[k]] += dv
+    for k in range(o2ptr[x], o2ptr[x + 1]):
+        no[o2idx[k]] += dv
+    for k in range(t2ptr[x], t2ptr[x + 1]):
+        nt[t2idx[k]] += dv
+
+
+_PAIR_NONE, _PAIR_CLEAR, _PAIR_WAIT = 0, 1, 2  # what _mj_pair_rules found
+
+
+@njit(**JIT_FLAGS)
+def _mj_pair_rules(g, gr, mj, pres, opts, na, no, nt):
+    """The cleaning rules of a group of four left tiles that look one pair ahead (Mahjong).
+
+    For every pair ``(p, q)`` of free tiles of group ``g``, in member order, the pair is
+    taken off for a moment; with ``opts[R_FREEZE_PAIR]``, when the other two tiles are
+    then both free, the group clears by its own two moves; with ``opts[R_LOOSE_PAIR]``,
+    when one of the other two, ``c``, is then free and loose (:func:`_mj_loose`), ``p`` and
+    ``q`` go and ``c`` waits for the fourth tile ``d``. Soundness: see
+    :class:`mjsat.search.pairing.PythonSearch`.
+
+    Parameters
+    ----------
+    g : int
+        A group with exactly four present tiles and no pairing.
+    gr, mj, pres, opts : see the module docstring
+        ``pres`` is restored before the kernel returns.
+    na, no, nt : int32[n]
+        The free-test counters of ``pres`` (:func:`_mj_init`), restored likewise.
+
+    Returns
+    -------
+    tuple of int
+        ``(code, p, q, c, d)``: ``_PAIR_NONE``; ``_PAIR_CLEAR`` (play ``(p, q)`` then
+        ``(c, d)``: both are free once ``p`` and ``q`` are gone); or ``_PAIR_WAIT`` (play
+        ``(p, q)`` and pair ``c`` with ``d``, which is not free yet).
+    """
+    gptr, gidx = gr[1], gr[2]
+    for k in range(gptr[g], gptr[g + 1]):
+        p = gidx[k]
+        if not (pres[p] == 1 and na[p] == 0 and (no[p] == 0 or nt[p] == 0)):
+            continue
+        for j in range(k + 1, gptr[g + 1]):
+            q = gidx[j]
+            if not (pres[q] == 1 and na[q] == 0 and (no[q] == 0 or nt[q] == 0)):
+                continue
+            _mj_shift(p, 0, pres, mj, na, no, nt)
+            _mj_shift(q, 0, pres, mj, na, no, nt)
+            c = -1
+            d = -1
+            for m in range(gptr[g], gptr[g + 1]):
+                u = gidx[m]
+                if pres[u] == 1:
+                    if c < 0:
+                        c = u
+                    else:
+                        d = u
+            c_free = na[c] == 0 and (no[c] == 0 or nt[c] == 0)
+            d_free = na[d] == 0 and (no[d] == 0 or nt[d] == 0)
+            code = _PAIR_NONE
+            if c_free and d_free:
+                if opts[R_FREEZE_PAIR] or (
+                    opts[R_LOOSE_PAIR] and (_mj_loose(c, pres, mj, na, no, nt) or _mj_loose(d, pres, mj, na, no, nt))
+                ):
+                    code = _PAIR_CLEAR
+            elif opts[R_LOOSE_PAIR]:
+                if c_free and _mj_loose(c, pres, mj, na, no, nt):
+                    code = _PAIR_WAIT
+                elif d_free and _mj_loose(d, pres, mj, na, no, nt):
+                    code = _PAIR_WAIT
+                    c, d = d, c
+            _mj_shift(q, 1, pres, mj, na, no, nt)
+            _mj_shift(p, 1, pres, mj, na, no, nt)
+            if code != _PAIR_NONE:
+                return code, p, q, c, d
+    return _PAIR_NONE, -1, -1, -1, -1
 
 
 @njit(**JIT_FLAGS)
@@ -489,7 +595,10 @@ def _mj_events(mode, gr, mj, pres, partner, moves, mptr, opts, ws):
                 queue[tail] = u
                 tail += 1
                 queued[u] = 1
-    ev = 1 if (opts[R_LOOSE] and relaxed != _SCAN) else 0
+    ev = 1 if ((opts[R_LOOSE] or opts[R_LOOSE_PAIR]) and relaxed != _SCAN) else 0
+    # the rules that look one pair ahead also follow the counters of the group's own
+    # tiles: a tile may become free once the pair is gone without becoming free now
+    nv = 1 if ((opts[R_FREEZE_PAIR] or opts[R_LOOSE_PAIR]) and relaxed != _SCAN) else 0
     if ev and not resume:  # the loose-tile rule looks at every group once, then by events:
         # removing x changes the looseness only of x's row neighbours and of their
         # neighbours on the far side (the tiles a tile lies on cannot go while it is
@@ -510,6 +619,10 @@ def _mj_events(mode, gr, mj, pres, partner, moves, mptr, opts, ws):
                     queue[tail] = u
                     tail += 1
                     queued[u] = 1
+                if nv and pres[u] == 1 and gq[group[u]] == 0:
+                    gq[group[u]] = 1
+                    gstack[gtop] = group[u]
+                    gtop += 1
             for k in range(o2ptr[x], o2ptr[x + 1]):
                 u = o2idx[k]
                 no[u] -= 1
@@ -517,6 +630,10 @@ def _mj_events(mode, gr, mj, pres, partner, moves, mptr, opts, ws):
                     queue[tail] = u
                     tail += 1
                     queued[u] = 1
+                if nv and pres[u] == 1 and gq[group[u]] == 0:
+                    gq[group[u]] = 1
+                    gstack[gtop] = group[u]
+                    gtop += 1
                 if ev and pres[u] == 1:
                     for j in range(tptr[u] - 1, tptr[u + 1]):  # u itself, then the tiles beyond it
                         w = u if j < tptr[u] else tidx[j]
@@ -531,6 +648,10 @@ def _mj_events(mode, gr, mj, pres, partner, moves, mptr, opts, ws):
                     queue[tail] = u
                     tail += 1
                     queued[u] = 1
+                if nv and pres[u] == 1 and gq[group[u]] == 0:
+                    gq[group[u]] = 1
+                    gstack[gtop] = group[u]
+                    gtop += 1
                 if ev and pres[u] == 1:
                     for j in range(optr[u] - 1, optr[u + 1]):
                         w = u if j < optr[u] else oidx[j]
@@ -614,7 +735,8 @@ def _mj_events(mode, gr, mj, pres, partner, moves, mptr, opts, ws):
                             mptr += 1
                             first = -1
                 left -= live
-            elif opts[R_LOOSE] and live == 4 and nf == 3:  # a loose tile waits for the fourth
+                continue
+            if opts[R_LOOSE] and live == 4 and nf == 3:  # a loose tile waits for the fourth
                 loose = -1
                 for k in range(gptr[g], gptr[g + 1]):
                     u = gidx[k]
@@ -622,29 +744,55 @@ def _mj_events(mode, gr, mj, pres, partner, moves, mptr, opts, ws):
                         if _mj_loose(u, pres, mj, na, no, nt):
                             loose = u
                             break
-                if loose < 0:
+                if loose >= 0:
+                    last = -1
+                    first = -1
+                    for k in range(gptr[g], gptr[g + 1]):
+                        u = gidx[k]
+                        if pres[u] == 0 or u == loose:
+                            continue
+                        if not (na[u] == 0 and (no[u] == 0 or nt[u] == 0)):
+                            last = u
+                            continue
+                        pres[u] = 0
+                        rs[rtop] = u
+                        rtop += 1
+                        if first < 0:
+                            first = u
+                        else:
+                            moves[mptr, 0] = first
+                            moves[mptr, 1] = u
+                            mptr += 1
+                    left -= 2
+                    partner[loose] = last
+                    partner[last] = loose
                     continue
-                last = -1
-                first = -1
-                for k in range(gptr[g], gptr[g + 1]):
-                    u = gidx[k]
-                    if pres[u] == 0 or u == loose:
-                        continue
-                    if not (na[u] == 0 and (no[u] == 0 or nt[u] == 0)):
-                        last = u
-                        continue
-                    pres[u] = 0
-                    rs[rtop] = u
-                    rtop += 1
-                    if first < 0:
-                        first = u
-                    else:
-                        moves[mptr, 0] = first
-                        moves[mptr, 1] = u
-                        mptr += 1
+            if nv and live == 4 and nf >= 2:  # one pair ahead: the pair rules
+                code, pa, pb, pc, pd = _mj_pair_rules(g, gr, mj, pres, opts, na, no, nt)
+                if code == _PAIR_NONE:
+                    continue
+                pres[pa] = 0
+                pres[pb] = 0
+                rs[rtop] = pa
+                rs[rtop + 1] = pb
+                rtop += 2
                 left -= 2
-                partner[loose] = last
-                partner[last] = loose
+                moves[mptr, 0] = pa
+                moves[mptr, 1] = pb
+                mptr += 1
+                if code == _PAIR_CLEAR:
+                    pres[pc] = 0
+                    pres[pd] = 0
+                    rs[rtop] = pc
+                    rs[rtop + 1] = pd
+                    rtop += 2
+                    left -= 2
+                    moves[mptr, 0] = min(pc, pd)
+                    moves[mptr, 1] = max(pc, pd)
+                    mptr += 1
+                else:
+                    partner[pc] = pd
+                    partner[pd] = pc
             continue
         if relaxed == _PLAYOUT and left > 0:  # random playout: a random playable pair
             legal = ws[W_LEGAL]
@@ -920,8 +1068,9 @@ def _node(d, kind, gr, mj, sh, pt, opts, P, Q, bg, bgr, allow, moves, mptr, ws):
         The position at each depth; row ``d`` is played in place.
     Q : int32[G + 2, n]
         The partial pairing set at each depth; row ``d`` gets the forced pairings.
-    bg : int32[G + 2, MAX_GROUP]
-        Set at row ``d``: the present tiles of the branching group.
+    bg : int32[G + 2, max(MAX_GROUP, n)]
+        Set at row ``d``: the present tiles of the branching group; with ``opts[R_JOINT]``
+        (and not ``opts[R_CRITICAL]``) those of every branching group, group after group.
     bgr : int32[G + 2]
         Set at ``d``: how many they are.
     allow : uint8[G + 2, 128]
@@ -952,6 +1101,8 @@ def _node(d, kind, gr, mj, sh, pt, opts, P, Q, bg, bgr, allow, moves, mptr, ws):
         best_count = 1 << 30
         best_score = 1e300
         forced = False
+        joint = opts[R_JOINT] and not opts[R_CRITICAL]
+        bgr[d] = 0
         order = np.argsort(-weight, kind="mergesort")  # likely failures first: dead nodes end early
         for g in order:
             r = 0
@@ -968,15 +1119,23 @@ def _node(d, kind, gr, mj, sh, pt, opts, P, Q, bg, bgr, allow, moves, mptr, ws):
             base = pstart[r // 2]
             cnt = pcount[r // 2]
             if not opts[R_CRITICAL]:
+                found = False
                 for i in range(r):
                     for j in range(i + 1, r):
-                        if _playable(kind, tmp[i], tmp[j], pres, sh, ws):
-                            for q in range(r):
-                                bg[d, q] = tmp[q]
-                            bgr[d] = r
-                            allow[d, :cnt] = 1
-                            return _OPEN, mptr, scans
-                continue
+                        if not found and _playable(kind, tmp[i], tmp[j], pres, sh, ws):
+                            found = True
+                if not found:
+                    continue
+                if joint:  # one more group of the joint branching, after the others in bg[d]
+                    for q in range(r):
+                        bg[d, bgr[d] + q] = tmp[q]
+                    bgr[d] += r
+                    continue
+                for q in range(r):
+                    bg[d, q] = tmp[q]
+                bgr[d] = r
+                allow[d, :cnt] = 1
+                return _OPEN, mptr, scans
             c = 0
             last = 0
             mask = dom[d, g] if r == 4 else 255
@@ -1017,9 +1176,59 @@ def _node(d, kind, gr, mj, sh, pt, opts, P, Q, bg, bgr, allow, moves, mptr, ws):
                 allow[d, :cnt] = okk[:cnt]
         if forced:
             continue
+        if joint and bgr[d] > 0:
+            return _OPEN, mptr, scans
         if not opts[R_CRITICAL] or best_count == 1 << 30:
             return _DEAD, mptr, scans
         return _OPEN, mptr, scans
+
+
+@njit(**JIT_FLAGS)
+def _joint_next(d, gr, pt, bg, bgr, nxt, jat):
+    """Step row ``d`` of ``jat`` to the next combination of pairings of the groups in
+    ``bg[d, :bgr[d]]`` (the first group fastest); False when they are all tried.
+
+    Parameters
+    ----------
+    d : int
+        The depth.
+    gr, pt : see the module docstring.
+    bg, bgr : arrays
+        As in :func:`_node`: the tiles of the joint groups, group after group.
+    nxt : int32[G + 2]
+        Combinations tried so far at each depth (0: the first one, every group at its
+        first pairing, is next); increased.
+    jat : int32[G + 2, G]
+        The pairing of each joint group in the combination, per depth.
+    """
+    pcount = pt[2]
+    group = gr[0]
+    ngroups = 0
+    i = 0
+    while i < bgr[d]:  # the groups are runs of tiles of one group
+        e = i + 1
+        while e < bgr[d] and group[bg[d, e]] == group[bg[d, i]]:
+            e += 1
+        if nxt[d] == 0:
+            jat[d, ngroups] = 0
+        i = e
+        ngroups += 1
+    nxt[d] += 1
+    if nxt[d] == 1:
+        return True
+    i = 0
+    m = 0
+    while i < bgr[d]:  # add one, with carry
+        e = i + 1
+        while e < bgr[d] and group[bg[d, e]] == group[bg[d, i]]:
+            e += 1
+        if jat[d, m] + 1 < pcount[(e - i) // 2]:
+            jat[d, m] += 1
+            return True
+        jat[d, m] = 0
+        i = e
+        m += 1
+    return False
 
 
 @njit(**JIT_FLAGS)
@@ -1045,6 +1254,9 @@ def _dfs(kind, gr, mj, sh, pt, opts, P, Q, bg, bgr, allow, nxt, mend, moves, st,
         ``RUNNING``, ``SOLVED`` (the moves in ``moves[:st[S_MOVES]]``) or ``EXHAUSTED``.
     """
     ptab, pstart, pcount = pt[0], pt[1], pt[2]
+    group = gr[0]
+    joint = opts[R_JOINT] and not opts[R_CRITICAL]
+    jat = ws[W_JOINT_AT]
     d = st[S_DEPTH]
     mode = st[S_STEP]
     nodes = st[S_NODES]
@@ -1072,6 +1284,29 @@ def _dfs(kind, gr, mj, sh, pt, opts, P, Q, bg, bgr, allow, nxt, mend, moves, st,
             mend[d] = mptr
             nxt[d] = 0
             mode = _NEXT
+        elif joint:  # the next combination of the pairings of the groups in bg[d]
+            if not _joint_next(d, gr, pt, bg, bgr, nxt, jat):
+                d -= 1
+                if d < 0:
+                    code = EXHAUSTED
+                    break
+                continue
+            P[d + 1, :] = P[d, :]
+            ws[W_FOURS_ALIVE][d + 1, :] = ws[W_FOURS_ALIVE][d, :]
+            Q[d + 1, :] = Q[d, :]
+            i = 0
+            m = 0
+            while i < bgr[d]:
+                e = i + 1
+                while e < bgr[d] and group[bg[d, e]] == group[bg[d, i]]:
+                    e += 1
+                base = pstart[(e - i) // 2] + jat[d, m]
+                for q in range(e - i):
+                    Q[d + 1, bg[d, i + q]] = bg[d, i + ptab[base, q]]
+                i = e
+                m += 1
+            d += 1
+            mode = _ENTER
         else:
             r = bgr[d]
             base = pstart[r // 2]

@@ -12,8 +12,17 @@ from __future__ import annotations
 
 from numba import njit
 
-from mjsat.search.config import JIT_FLAGS, R_FREEZE, W_GRID, W_OPENED, W_SCAN_GRID, W_SCAN_PRESENT, W_SCAN_QUEUED
-from mjsat.search.kernels_sh3d import _s3_grid, _s3_ok, _s3_take
+from mjsat.search.config import (
+    JIT_FLAGS,
+    R_FREEZE,
+    R_FREEZE_PAIR,
+    W_GRID,
+    W_OPENED,
+    W_SCAN_GRID,
+    W_SCAN_PRESENT,
+    W_SCAN_QUEUED,
+)
+from mjsat.search.kernels_sh3d import _s3_grid, _s3_ok, _s3_set, _s3_take
 
 # --------------------------------------------------------------------------- Shisen-Sho
 
@@ -135,10 +144,60 @@ def _sh_take(d3, t, pres, sh, grid):
 
 
 @njit(**JIT_FLAGS)
+def _sh_put(d3, t, pres, sh, grid):
+    """Put tile ``t`` back on ``pres`` and ``grid`` (``uint8[h * w]``): the inverse of
+    :func:`_sh_take`; ``d3`` as in :func:`_sh_grid`; ``sh``: see :mod:`mjsat.search.kernels`.
+    """
+    pres[t] = 1
+    if d3:
+        _s3_set(t, sh, grid, 1)
+    else:
+        grid[sh[0][t] * sh[3] + sh[1][t]] = 1
+
+
+@njit(**JIT_FLAGS)
+def _sh_pair_clear(d3, g, gr, sh, pres, grid):
+    """A pair of group ``g`` (four tiles left, no pairing) whose removal lets the other
+    pair go: ``(p, q, c, d)`` to play as ``(p, q)`` then ``(c, d)``, or four ``-1``.
+
+    Pairs are tried in member order; each is taken off ``pres`` and ``grid``
+    (``uint8[h * w]``) for a moment and put back. ``d3`` as in :func:`_sh_grid`; ``gr``,
+    ``sh``, ``pres``: see :mod:`mjsat.search.kernels`.
+    """
+    gptr, gidx = gr[1], gr[2]
+    for k in range(gptr[g], gptr[g + 1]):
+        p = gidx[k]
+        if not pres[p]:
+            continue
+        for j in range(k + 1, gptr[g + 1]):
+            q = gidx[j]
+            if not pres[q] or not _sh_ok(d3, p, q, sh, grid):
+                continue
+            _sh_take(d3, p, pres, sh, grid)
+            _sh_take(d3, q, pres, sh, grid)
+            c = -1
+            d = -1
+            for m in range(gptr[g], gptr[g + 1]):
+                u = gidx[m]
+                if pres[u]:
+                    if c < 0:
+                        c = u
+                    else:
+                        d = u
+            ok = _sh_ok(d3, c, d, sh, grid)
+            _sh_put(d3, q, pres, sh, grid)
+            _sh_put(d3, p, pres, sh, grid)
+            if ok:
+                return p, q, c, d
+    return -1, -1, -1, -1
+
+
+@njit(**JIT_FLAGS)
 def _sh_apply(d3, gr, sh, pres, partner, moves, mptr, opts, ws):
-    """Apply (Shisen-Sho): play the pairs of ``partner``, the last two tiles of a group and
-    (with ``opts[R_FREEZE]``) the frozen groups on ``pres`` in place, rounding over the
-    groups until nothing changes; the new ``mptr``.
+    """Apply (Shisen-Sho): play the pairs of ``partner``, the last two tiles of a group,
+    (with ``opts[R_FREEZE]``) the frozen groups and (with ``opts[R_FREEZE_PAIR]``) the
+    groups of four that clear by their own two moves (:func:`_sh_pair_clear`) on ``pres``
+    in place, rounding over the groups until nothing changes; the new ``mptr``.
 
     Parameters
     ----------
@@ -211,6 +270,21 @@ def _sh_apply(d3, gr, sh, pres, partner, moves, mptr, opts, ws):
                                 moves[mptr, 1] = t
                                 mptr += 1
                                 first = -1
+                    changed = True
+                    continue
+            if opts[R_FREEZE_PAIR] and live == 4:
+                p, q, c, d = _sh_pair_clear(d3, g, gr, sh, pres, grid)
+                if p >= 0:
+                    _sh_take(d3, p, pres, sh, grid)
+                    _sh_take(d3, q, pres, sh, grid)
+                    _sh_take(d3, c, pres, sh, grid)
+                    _sh_take(d3, d, pres, sh, grid)
+                    moves[mptr, 0] = p
+                    moves[mptr, 1] = q
+                    mptr += 1
+                    moves[mptr, 0] = min(c, d)
+                    moves[mptr, 1] = max(c, d)
+                    mptr += 1
                     changed = True
     return mptr
 

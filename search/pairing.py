@@ -13,7 +13,10 @@ partial pairing set. It
 1. **applies** the pairing set, with the cleaning rules of [GF05]_ and [dB12]_ on the groups
    without a pairing: the *freeze* rule (every remaining tile of the group is free, so any
    pairing does) and the *loose-tile* rule (three of the four remaining tiles are free and
-   one of them blocks nothing: play the other two);
+   one of them blocks nothing: play the other two); as options, the two rules of [GF05]_
+   that look one pair ahead in a group of four tiles left (``freeze_pair``: one pair
+   goes and the other can follow at once; ``loose_pair``: two free tiles whose removal
+   leaves a third one free and loose);
 2. runs the **pruning scan** ([dB12]_, section 3.1): a relaxed game in which a group
    without a pairing plays its first two tiles together (any match) and its other tiles
    one by one as soon as they are free (Shisen-Sho: as soon as they connect to a tile of
@@ -21,7 +24,8 @@ partial pairing set. It
    relaxed game cannot go wrong, so when it cannot clear the board neither can the real
    one;
 3. picks a group to branch on. Without ``critical``: the first group with a playable pair
-   [GF05]_. With ``critical``: every pairing of every unpaired group is *probed* with a
+   (with ``joint``, every group with a playable pair at once, over the product of their
+   pairings, as [GF05]_ does). With ``critical``: every pairing of every unpaired group is *probed* with a
    scan; a group with no surviving pairing prunes the node, a group with one is forced
    (assigned at once, and the node starts again), and otherwise the group with the
    fewest surviving pairings is branched on, over those pairings only (the "fewest
@@ -55,7 +59,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from functools import cache
 from typing import Any
 
@@ -191,6 +195,23 @@ class PythonSearch:
     geo : Geometry
     freeze, loose, scan, critical : bool
         The improvements (see the module docstring); each can be switched off.
+    freeze_pair : bool
+        Cleaning rule of [GF05]_ ("a pair of tiles such that, when removing it, the other
+        pair of the same group can be immediately removed"): a group without a pairing
+        and with four tiles left, one pair of which is playable and leaves the other
+        pair playable once it is gone, plays both pairs at once. Every game.
+    loose_pair : bool
+        Cleaning rule of [GF05]_ ("two tiles free which when removed cause a third tile
+        of the same group to become loose"): in a group without a pairing and with four
+        tiles left, two free tiles ``p``, ``q`` go when, without them, a third tile ``c``
+        is free and loose (:meth:`is_loose`); ``c`` is paired with the fourth ``d``. (When
+        ``d`` is free then as well, the apply plays it at once.) Mahjong only: the
+        looseness of a Shisen-Sho tile (its cell blocks no path that matters) has no
+        local test.
+    joint : bool
+        Without ``critical``: a node branches jointly on the pairings of every group
+        without a pairing that has a playable pair (the product of their pairings, the
+        ternary enumeration of [GF05]_), instead of on the first such group.
     node_limit : int or None
         Nodes before :class:`SearchLimit` is raised.
     deadline : float or None
@@ -202,6 +223,24 @@ class PythonSearch:
     changes; a Shisen-Sho pair test costs :math:`O((h + w)^2)` more), and with
     ``critical`` one scan per pairing of every unpaired group. The tree has at most one
     level per group and ``(r-1)!!`` children per node for a group of ``r`` tiles left.
+
+    The cleaning rules never turn a solvable position into a dead one. Freeness (and a
+    Shisen-Sho connection) only grows as tiles go, so when a solution ``S`` of a position
+    exists, leaving out the moves of one group keeps the other moves of ``S`` playable
+    in the same order. Hence:
+
+    * ``freeze`` and ``freeze_pair``: a group whose tiles can all go now, by moves of
+      that group only, may go first; ``S`` without that group's moves finishes the board.
+    * ``loose`` and ``loose_pair``: say ``p`` and ``q`` are free, and without them ``c`` is
+      free and loose: it covers no present tile, and every present tile beside it has
+      its other side open. Both stay true as tiles go (a tile under ``c`` cannot go
+      while ``c`` is there), so from then on ``c`` is always free and decides no tile's
+      freeness. Play ``(p, q)``, then the moves of ``S`` of the other groups in order,
+      and ``(c, d)`` as soon as ``d`` is free: each move of ``S`` finds its tiles free,
+      since the position differs from the one of ``S`` only by tiles gone and by ``c``,
+      which blocks nothing; and ``d`` is free at the latest when ``S`` plays it.
+    * ``joint`` only changes how the pairings of the search tree are enumerated: every
+      combination is still tried.
     """
 
     def __init__(
@@ -213,12 +252,18 @@ class PythonSearch:
         scan: bool = True,
         critical: bool = True,
         bondt: bool = False,
+        freeze_pair: bool = False,
+        loose_pair: bool = False,
+        joint: bool = False,
         node_limit: int | None = None,
         deadline: float | None = None,
     ) -> None:
         self.geo = geo
         self.freeze = freeze
         self.loose = loose and geo.kind == MAHJONG
+        self.freeze_pair = freeze_pair
+        self.loose_pair = loose_pair and geo.kind == MAHJONG
+        self.joint = joint
         self.use_scan = scan
         self.critical = critical
         self.bondt = bondt
@@ -322,6 +367,36 @@ class PythonSearch:
                         (last,) = (t for t in live if t not in free)
                         partner[loose], partner[last] = last, loose
                         return True
+        if len(live) == 4 and (self.freeze_pair or self.loose_pair):
+            return self._pair_rules(live, present, partner, moves)
+        return False
+
+    def _pair_rules(self, live: list[int], present: bytearray, partner: list[int], moves: list[Move]) -> bool:
+        """``freeze_pair`` and ``loose_pair`` on the four tiles ``live`` of a group without a
+        pairing: every playable pair is taken off for a moment, in member order, and the
+        first one after which a rule applies is played."""
+        for p, q in itertools.combinations(live, 2):
+            if not self.playable(p, q, present):
+                continue
+            present[p] = present[q] = 0
+            c, d = (t for t in live if t not in (p, q))
+            if self.geo.kind == MAHJONG:
+                c_free, d_free = self.is_free(c, present), self.is_free(d, present)
+                clear = c_free and d_free
+            else:
+                c_free = d_free = False
+                clear = self.playable(c, d, present)
+            if clear and self.freeze_pair:
+                present[c] = present[d] = 0
+                moves.extend(((p, q), (c, d)))
+                return True
+            if self.loose_pair:
+                for x, y, x_free in ((c, d, c_free), (d, c, d_free)):
+                    if x_free and self.is_loose(x, present):
+                        moves.append((p, q))
+                        partner[x], partner[y] = y, x
+                        return True
+            present[p] = present[q] = 1
         return False
 
     # ------------------------------------------------------------------ the pruning scan
@@ -428,8 +503,17 @@ class PythonSearch:
                 ]
                 if not playable:
                     return False
+                if self.joint:  # every combination of their pairings, the first group fastest
+                    group = playable[0][0]
+                    tables = [[[(live[i], live[j]) for i, j in p] for p in pairings(len(live))] for _, live in playable]
+                    branches: Iterable[list[tuple[int, int]]] = (  # lazily: 3 ** k of them
+                        [pair for part in reversed(combo) for pair in part]
+                        for combo in itertools.product(*reversed(tables))
+                    )
+                    break
                 group, live = playable[0]
                 choices = list(pairings(len(live)))
+                branches = [[(live[i], live[j]) for i, j in p] for p in choices]
                 break
             # critical groups: probe every pairing; the groups that failed most often go
             # first (a dead node ends sooner) and weigh in the choice (conflict weights)
@@ -454,13 +538,14 @@ class PythonSearch:
                 continue
             assert best is not None
             _, group, live, choices = best
+            branches = [[(live[i], live[j]) for i, j in p] for p in choices]
             break
         path.extend(here)
-        for pairing in choices:
+        for branch in branches:
             child_present = bytearray(present)
             child_partner = list(partner)
-            for i, j in pairing:
-                child_partner[live[i]], child_partner[live[j]] = live[j], live[i]
+            for a, b in branch:
+                child_partner[a], child_partner[b] = b, a
             if self._node(child_present, child_partner, path, group):
                 return True
         del path[len(path) - len(here) :]

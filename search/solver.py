@@ -41,7 +41,7 @@ import numpy as np
 from mjsat.board import Board, Layout, Move
 from mjsat.result import SOLVABLE, UNKNOWN, UNSOLVABLE, SolveResult
 from mjsat.search.config import N_STATS, S_MOVES, S_NODES, S_SCANS
-from mjsat.search.pairing import MAHJONG, Geometry, PythonSearch, SearchLimit, geometry, pairings
+from mjsat.search.pairing import MAHJONG, SH3D, Geometry, PythonSearch, SearchLimit, geometry, pairings
 
 __all__ = [
     "solve_search",
@@ -68,6 +68,11 @@ are in benchmarks/README.md, section search)."""
 GUIDED_ATTEMPTS = 0
 """Default number of scan-guided playouts otherwise (the Python engine, Shisen-Sho: a
 guided playout then costs a fresh apply per move)."""
+
+FREEZE_PAIR_KINDS = (SH3D,)
+"""The kinds of geometry on which ``freeze_pair`` is on by default: Shisen-Sho on the
+Mahjong grid, where it saves time; on Mahjong and on rectangular Shisen-Sho it does not
+(figures in benchmarks/README.md, section search)."""
 
 CHUNK_NODES = 200
 """Nodes the numba kernel runs between two looks at the clock."""
@@ -264,6 +269,9 @@ def solve_search(
     scan: bool = True,
     critical: bool = True,
     bondt: bool = False,
+    freeze_pair: bool | None = None,
+    loose_pair: bool = False,
+    joint: bool = False,
     guided: int | None = None,
     presearch: int = 0,
     engine: str = "numba",
@@ -293,6 +301,19 @@ def solve_search(
         Search with de Bondt's "pairing one, then two" tree with backward adaptation
         ([dB12]_, section 3.2) instead of the critical-group probing; ``critical`` is then
         ignored (see :meth:`~mjsat.search.pairing.PythonSearch._search_bondt`).
+    freeze_pair : bool or None
+        The cleaning rule of [GF05]_ that looks one pair ahead in a group of four tiles
+        left: the group goes at once when removing one of its pairs lets the other go
+        (every game). Default: on for Shisen-Sho on the Mahjong grid, where it pays, off
+        elsewhere, where it does not (:data:`FREEZE_PAIR_KINDS`).
+    loose_pair : bool
+        The other one: two free tiles go when their removal leaves a third one free and
+        loose, which then waits for the fourth (Mahjong; ignored on Shisen-Sho). The
+        soundness of both: :class:`~mjsat.search.pairing.PythonSearch`.
+    joint : bool
+        Without ``critical`` (and without ``bondt``): branch jointly on every group with
+        a playable pair, over the product of their pairings ([GF05]_'s ternary
+        enumeration), instead of on the first such group.
     guided : int or None
         Scan-guided random playouts after the plain ones (a random move is kept only when
         the pruning scan still clears the position after it); default with ``scan``:
@@ -336,6 +357,9 @@ def solve_search(
         scan=scan,
         critical=critical,
         bondt=bondt,
+        freeze_pair=freeze_pair,
+        loose_pair=loose_pair,
+        joint=joint,
         guided=guided,
         presearch=presearch,
         engine=engine,
@@ -403,6 +427,9 @@ class SearchRun:
         scan: bool = True,
         critical: bool = True,
         bondt: bool = False,
+        freeze_pair: bool | None = None,
+        loose_pair: bool = False,
+        joint: bool = False,
         guided: int | None = None,
         presearch: int = 0,
         engine: str = "numba",
@@ -414,7 +441,24 @@ class SearchRun:
         self._seconds = 0.0
         self._done: SolveResult | None = None
         self._steps = self._run(
-            board, seed, node_limit, attempts, freeze, loose, prior, scan, critical, bondt, guided, presearch, engine
+            board,
+            seed,
+            node_limit,
+            attempts,
+            {
+                "freeze": bool(freeze),
+                "loose": bool(loose),
+                "scan": bool(scan),
+                "critical": bool(critical),
+                "bondt": bool(bondt),
+                "freeze_pair": freeze_pair,
+                "loose_pair": bool(loose_pair),
+                "joint": bool(joint),
+            },
+            prior,
+            guided,
+            presearch,
+            engine,
         )
 
     def advance(self, time_limit: float | None = None) -> SolveResult:
@@ -446,12 +490,8 @@ class SearchRun:
         seed: int,
         node_limit: int | None,
         attempts: int | None,
-        freeze: bool,
-        loose: bool,
+        rules: dict[str, Any],
         prior: bool,
-        scan: bool,
-        critical: bool,
-        bondt: bool,
         guided: int | None,
         presearch: int,
         engine: str,
@@ -471,6 +511,7 @@ class SearchRun:
                     stats=stats,
                     reason=f"prior analysis: group {board.group_label(board.groups[t])} blocks itself",
                 )
+        scan = rules["scan"]
         incremental = engine == "numba" and geo.kind == MAHJONG
         k = default_attempts(geo)
         if attempts is None:
@@ -481,13 +522,9 @@ class SearchRun:
             n_guided = (k if incremental else GUIDED_ATTEMPTS) if scan else 0
         else:
             n_guided = int(guided)
-        opts = {
-            "freeze": bool(freeze),
-            "loose": bool(loose),
-            "scan": bool(scan),
-            "critical": bool(critical),
-            "bondt": bool(bondt),
-        }
+        opts = dict(rules)
+        if rules["freeze_pair"] is None:
+            opts["freeze_pair"] = geo.kind in FREEZE_PAIR_KINDS
         if engine == "python":
             return (yield from _run_python(geo, opts, (n_attempts, n_guided), seed, node_limit, self._clock, stats))
         return (
@@ -583,7 +620,7 @@ def _run_numba(
     n = geo.n
     ngroups = len(geo.members)
     ws = K.workspace(n, ngroups, int(sh[2] * sh[3]))
-    flags = K.rules(freeze=opts["freeze"], loose=opts["loose"], scan=opts["scan"], critical=opts["critical"])
+    flags = K.rules(**{key: value for key, value in opts.items() if key != "bondt"})
     moves = np.zeros((n // 2 + 1, 2), dtype=np.int32)
     t = time.perf_counter()
     if any(plan) and opts["scan"]:  # [dB12] 3.3: a pruning scan before the attempts
@@ -680,7 +717,7 @@ class _Dfs:
         self.P[0] = 1
         self.Q = np.full((depth, n), -1, dtype=np.int32)
         K._autopair(gr, self.P[0], self.Q[0])
-        self.bg = np.zeros((depth, K.MAX_GROUP), dtype=np.int32)
+        self.bg = np.zeros((depth, max(K.MAX_GROUP, n)), dtype=np.int32)
         self.bgr = np.zeros(depth, dtype=np.int32)
         self.allow = np.zeros((depth, 128), dtype=np.uint8)
         self.nxt = np.zeros(depth, dtype=np.int32)

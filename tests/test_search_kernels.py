@@ -27,7 +27,7 @@ def _boards(seed: int, count: int):
 
 @pytest.mark.parametrize("flags", [(1, 1, 1, 1), (0, 0, 1, 1)], ids=["cleaning", "plain"])
 def test_scan_kernel_equals_reference(flags):
-    opts = np.array(flags, dtype=np.int64)
+    opts = K.rules(freeze=bool(flags[0]), loose=bool(flags[1]), scan=bool(flags[2]), critical=bool(flags[3]))
     checked = 0
     for board, rng in _boards(21, 120):
         geo = geometry(board)
@@ -57,6 +57,53 @@ def test_apply_kernel_equals_reference_without_cleaning():
             q = partner.copy()
             K._apply(kind, gr, mj, sh, p, q, moves, 0, opts, ws)
             assert bytes(p) == bytes(p_ref), repr(board)
+
+
+def test_apply_kernel_with_freeze_pair_equals_reference():
+    """With ``freeze_pair`` alone the apply has one outcome whatever the order (it only ever
+    takes whole groups off, and what it may take only grows): kernel and twin agree tile
+    for tile, on Mahjong and Shisen-Sho, and the rule does fire."""
+    opts = K.rules(freeze=False, loose=False, freeze_pair=True)
+    fired = 0
+    for board, rng in _boards(25, 150):
+        geo = geometry(board)
+        kind, gr, mj, sh, ws, moves = kernel_args(geo)
+        ref = PythonSearch(geo, freeze=False, loose=False, freeze_pair=True)
+        bare = PythonSearch(geo, freeze=False, loose=False)
+        for _ in range(3):
+            present, partner = random_state(geo, rng)
+            p_ref = bytearray(present.tobytes())
+            ref.apply(p_ref, partner.tolist(), [])
+            p_bare = bytearray(present.tobytes())
+            bare.apply(p_bare, partner.tolist(), [])
+            fired += p_ref != p_bare
+            p = present.copy()
+            q = partner.copy()
+            K._apply(kind, gr, mj, sh, p, q, moves, 0, opts, ws)
+            assert bytes(p) == bytes(p_ref), repr(board)
+    assert fired >= 10
+
+
+@pytest.mark.parametrize(
+    "flags",
+    [{"freeze_pair": True}, {"loose_pair": True}, {"freeze": False, "loose": False, "loose_pair": True}],
+    ids=["freeze-pair", "loose-pair", "loose-pair-alone"],
+)
+def test_apply_kernel_with_the_pair_rules_plays_legal_moves(flags):
+    """The kernel's apply with the rules that look one pair ahead, from the full board,
+    records moves that replay to the position it leaves."""
+    from mjsat.replay import replay
+
+    opts = K.rules(**flags)
+    for board, _ in _boards(26, 90):
+        geo = geometry(board)
+        kind, gr, mj, sh, ws, moves = kernel_args(geo)
+        p = np.ones(geo.n, dtype=np.uint8)
+        q = np.full(geo.n, -1, dtype=np.int32)
+        K._autopair(gr, p, q)
+        m = K._apply(kind, gr, mj, sh, p, q, moves, 0, opts, ws)
+        after = replay(board, [tuple(x) for x in moves[:m]], require_clear=False)
+        assert [after.is_present(t) for t in range(geo.n)] == [bool(x) for x in p]
 
 
 def test_apply_kernel_with_cleaning_plays_legal_moves():

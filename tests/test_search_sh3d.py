@@ -56,7 +56,7 @@ def test_connect_kernel_equals_reference():
 
 @pytest.mark.parametrize("flags", [(1, 1, 1, 1), (0, 0, 1, 1)], ids=["freeze", "plain"])
 def test_scan_and_apply_kernels_equal_reference(flags):
-    opts = np.array(flags, dtype=np.int64)
+    opts = K.rules(freeze=bool(flags[0]), loose=bool(flags[1]), scan=bool(flags[2]), critical=bool(flags[3]))
     rng = np.random.default_rng(32)
     results = set()
     for _ in range(150):
@@ -177,3 +177,42 @@ def test_turtle_deal_is_decided():
     res = solve_search(board, time_limit=60)
     assert res.status == "solvable"  # seed 1 is solvable: the moves below prove it
     assert replay(board, res.moves).is_solved()
+
+
+def test_apply_kernel_with_freeze_pair_equals_reference():
+    """``freeze_pair`` on the Mahjong grid: the kernel's apply (which takes the pair off the
+    grid for a moment and puts it back) leaves the twin's position, and the rule fires."""
+    opts = K.rules(freeze=False, freeze_pair=True)
+    rng = np.random.default_rng(35)
+    fired = 0
+    for _ in range(150):
+        board = _board(rng)
+        geo = geometry(board)
+        kind, gr, mj, sh, ws, moves = kernel_args(geo)
+        ref = PythonSearch(geo, freeze=False, freeze_pair=True)
+        bare = PythonSearch(geo, freeze=False)
+        for _ in range(3):
+            present, partner = random_state(geo, rng)
+            p_ref = bytearray(present.tobytes())
+            ref.apply(p_ref, partner.tolist(), [])
+            p_bare = bytearray(present.tobytes())
+            bare.apply(p_bare, partner.tolist(), [])
+            fired += p_ref != p_bare
+            p = present.copy()
+            K._apply(kind, gr, mj, sh, p, partner.copy(), moves, 0, opts, ws)
+            assert bytes(p) == bytes(p_ref), repr(board)
+    assert fired >= 5
+
+
+def test_freeze_pair_is_on_by_default_on_the_mahjong_grid():
+    """``solve_search`` on ``shisen-sho-3d`` runs as with ``freeze_pair=True`` unless told
+    otherwise (same node counts), and the rule changes the search on some boards."""
+    rng = np.random.default_rng(36)
+    differ = 0
+    for _ in range(60):
+        board = _board(rng, max_tiles=20)
+        plain = {"attempts": 0, "guided": 0}
+        default = solve_search(board, **plain).stats["nodes"]
+        assert default == solve_search(board, freeze_pair=True, **plain).stats["nodes"]
+        differ += default != solve_search(board, freeze_pair=False, **plain).stats["nodes"]
+    assert differ >= 1

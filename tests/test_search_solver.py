@@ -45,6 +45,24 @@ IDS = [
     "guided-only",
     "presearch",
 ]
+SEED000_VARIANTS = [
+    {"freeze_pair": True},
+    {"loose_pair": True},
+    {"attempts": 0, "guided": 0, "freeze": False, "loose": False, "freeze_pair": True, "loose_pair": True},
+    {"attempts": 0, "guided": 0, "critical": False, "joint": True},
+    {
+        "attempts": 0,
+        "guided": 0,
+        "critical": False,
+        "scan": False,
+        "joint": True,
+        "freeze_pair": True,
+        "loose_pair": True,
+    },
+    {"attempts": 0, "guided": 0, "bondt": True, "freeze_pair": True, "loose_pair": True},
+]
+"""The options of seed 000's extra cleaning rules and its joint enumeration."""
+SEED000_IDS = ["freeze-pair", "loose-pair", "pair-rules-alone", "joint", "joint-no-scan-pair-rules", "bondt-pair-rules"]
 
 
 @functools.cache
@@ -85,10 +103,31 @@ def test_agrees_with_ref(engine, opts):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("opts", VARIANTS, ids=IDS)
+@pytest.mark.parametrize("opts", VARIANTS + SEED000_VARIANTS, ids=IDS + SEED000_IDS)
 @pytest.mark.parametrize("engine", ["numba", "python"])
 def test_agrees_with_ref_1200_boards(engine, opts):
     _check(32, 1200, engine, opts)
+
+
+@pytest.mark.parametrize("opts", SEED000_VARIANTS, ids=SEED000_IDS)
+def test_seed_000_options_agree_with_twin_and_ref(opts):
+    """Each of seed 000's options: the numba engine and the Python twin, both with it, give
+    the reference solver's answer on 500 random boards (solutions replayed); and the
+    option changes the search (its node count differs from the one without it)."""
+    statuses = set()
+    without = {**opts, **{key: False for key in ("freeze_pair", "loose_pair", "joint") if key in opts}}
+    nodes = {"with": 0, "without": 0}
+    for board, ref_status in zip(boards(35, 500), ref_statuses(35, 500)):
+        for engine in ("numba", "python"):
+            got = solve(board, "search", engine=engine, **opts)
+            assert got.status == ref_status, f"{engine} {opts} {board!r}"
+            if got.status == "solvable":
+                assert got.verified
+        nodes["with"] += got.stats["nodes"]
+        nodes["without"] += solve(board, "search", engine="python", **without).stats["nodes"]
+        statuses.add(ref_status)
+    assert statuses == {"solvable", "unsolvable"}
+    assert nodes["with"] != nodes["without"], nodes
 
 
 def test_stats_and_phases():
