@@ -54,9 +54,7 @@ def run_layout(name: str, n: int, chunk: int) -> dict[str, Any]:
     from mjsat.board import MahjongBoard
     from mjsat.methods import solve
     from mjsat.search import kernels_batch as KB
-    from mjsat.search.batch import _PHASE as PHASES
-    from mjsat.search.batch import _STATUS as KB_STATUS
-    from mjsat.search.batch import TAIL_STEPS, BatchSolver, solve_batch
+    from mjsat.search.batch import _PHASE as PHASES, _STATUS as KB_STATUS, TAIL_STEPS, BatchSolver, solve_batch
 
     layout = _layout(name)
     deals = np.array([groups_of(len(layout), s) for s in range(n)], dtype=np.int64)
@@ -102,8 +100,11 @@ def run_layout(name: str, n: int, chunk: int) -> dict[str, Any]:
         "ways": {w: summary(cpu[w]) for w in cpu},
         "statuses": {w: {s: status[w].count(s) for s in sorted(set(status[w]))} for w in WAYS},
         "batch1_by_phase": {
-            p: {"deals": by.count(p), "share_of_mean_ms": 1e3 * sum(c for c, q in zip(cpu["batch/1"], by) if q == p) / n,
-                "median_ms": 1e3 * float(np.median([c for c, q in zip(cpu["batch/1"], by) if q == p]))}
+            p: {
+                "deals": by.count(p),
+                "share_of_mean_ms": 1e3 * sum(c for c, q in zip(cpu["batch/1"], by) if q == p) / n,
+                "median_ms": 1e3 * float(np.median([c for c, q in zip(cpu["batch/1"], by) if q == p])),
+            }
             for p in sorted(set(by))
         },
         "disagreements": [i for i in range(n) if len({status[w][i] for w in WAYS}) > 1],

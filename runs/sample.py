@@ -359,7 +359,9 @@ def solve_deals_batch(
     return rows
 
 
-def _rows_batch(shared: tuple[Layout, str, str, float | None, dict[str, Any]], seeds: list[int]) -> list[dict[str, Any]]:
+def _rows_batch(
+    shared: tuple[Layout, str, str, float | None, dict[str, Any]], seeds: list[int]
+) -> list[dict[str, Any]]:
     """The rows of a block of deals (a task of :class:`~mjsat.runs.cluster.Runner`)."""
     layout, game, _, time_limit, _ = shared
     return solve_deals_batch(layout, seeds, game=game, time_limit=time_limit)

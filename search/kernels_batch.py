@@ -280,7 +280,9 @@ def _workspace(n, ngroups):
 
 
 @njit(**JIT_FLAGS)
-def _solve_chunk(kind, groups, states, mj, sh, pt, opts, desc, top, under, plan, node_limit, status, phase, moves, nmoves, nodes):
+def _solve_chunk(
+    kind, groups, states, mj, sh, pt, opts, desc, top, under, plan, node_limit, status, phase, moves, nmoves, nodes
+):
     """Decide every deal of ``groups`` (see the module docstring for the arguments).
 
     Writes per row ``status`` (``UNDECIDED``, ``SOLVABLE``, ``UNSOLVABLE``, ``BAD_DEAL``,

@@ -10,8 +10,7 @@ from mjsat.board import InvalidBoardError, Layout, find_variant
 from mjsat.generate import random_small_board, random_small_layout
 from mjsat.methods import solve
 from mjsat.replay import InvalidSolutionError, check_solution
-from mjsat.search import kernels as K
-from mjsat.search import kernels_batch as KB
+from mjsat.search import kernels as K, kernels_batch as KB
 from mjsat.search.batch import TAIL_STEPS, BatchInputError, BatchSolver, solve_batch
 from mjsat.search.pairing import geometry
 from mjsat.search.solver import FAST_PLAIN_SHARE, prior_conflict
@@ -107,7 +106,9 @@ def test_compiled_prior_analysis_equals_the_python_one():
         board = find_variant("mahjong")(layout, groups.tolist())
         solver = BatchSolver(layout)
         group, gptr, gidx, _ = _renumbered(groups)
-        got = KB._prior_conflict(group, gptr, gidx, solver.desc, solver.top, solver.under, K._PTAB, np.zeros(n + 1, np.uint8))
+        got = KB._prior_conflict(
+            group, gptr, gidx, solver.desc, solver.top, solver.under, K._PTAB, np.zeros(n + 1, np.uint8)
+        )
         want = prior_conflict(board)
         assert got == (-1 if want is None else want)
         conflicts += want is not None
