@@ -43,6 +43,8 @@ from mjsat.search.config import (
     R_SCAN,
     S_MOVES,
     S_NODES,
+    W_FOURS_ALIVE,
+    W_WEIGHT,
 )
 from mjsat.search.kernels import EXHAUSTED, MAX_GROUP, SOLVED, _attempts, _autopair, _dfs, _guided, _scan
 
@@ -348,8 +350,8 @@ def _solve_chunk(
             nxt = np.zeros(depth, dtype=np.int32)
             mend = np.zeros(depth, dtype=np.int32)
         else:
-            ws[21][:] = 0.0  # W_WEIGHT: the search's conflict weights start at zero
-            ws[22][:] = 255  # W_FOURS_ALIVE
+            ws[W_WEIGHT][:] = 0.0  # the search's conflict weights start at zero
+            ws[W_FOURS_ALIVE][:] = 255
         fours = 0
         for g in range(ng):
             if gptr[g + 1] - gptr[g] >= 4:

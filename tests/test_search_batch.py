@@ -197,3 +197,12 @@ def test_no_deals():
     line = Layout([(0, 0, 0), (0, 2, 0)])
     res = solve_batch(line, np.zeros((0, 2), dtype=int))
     assert res.status == [] and res.tail == {}
+
+
+def test_compiled_workspace_has_the_slots_of_the_kernels_workspace():
+    ours = KB._workspace(12, 5)
+    theirs = K.workspace(12, 5, 1)
+    assert len(ours) == len(theirs)
+    for a, b in zip(ours, theirs):
+        assert a.dtype == b.dtype and a.shape == b.shape
+        assert np.array_equal(a, b)
