@@ -30,11 +30,20 @@ from typing import Any
 import numpy as np
 
 from mjsat.board import Board, InvalidBoardError, Layout, Move, find_variant
+from mjsat.plans import DEFAULT_NODE_BUDGET
 from mjsat.result import SOLVABLE, UNKNOWN, UNSOLVABLE, MethodNotApplicableError, SolveResult
 from mjsat.search import kernels_batch as KB
 from mjsat.search.solver import _playout_state, _stacked_pairs, check_search_options
 
-__all__ = ["BatchSolver", "BatchResult", "BatchInputError", "solve_batch", "DEFAULT_CHUNK", "TAIL_STEPS"]
+__all__ = [
+    "BatchSolver",
+    "BatchResult",
+    "BatchInputError",
+    "BatchReplayError",
+    "solve_batch",
+    "DEFAULT_CHUNK",
+    "TAIL_STEPS",
+]
 
 DEFAULT_CHUNK = 256
 """Deals per compiled call of :func:`solve_batch`."""
@@ -244,7 +253,7 @@ def solve_batch(
     *,
     game: str = "mahjong",
     seed: int | Sequence[int] = 0,
-    node_limit: int | None = 150,
+    node_limit: int | None = DEFAULT_NODE_BUDGET,
     chunk: int = DEFAULT_CHUNK,
     tail: bool = True,
     time_limit: float | None = None,
@@ -264,7 +273,8 @@ def solve_batch(
         The seed of the random playouts, for all deals or one per deal (``solve``'s
         ``seed``).
     node_limit : int or None
-        Search nodes per deal in the batch (the ``auto`` plan's budget by default).
+        Search nodes per deal in the batch (the ``auto`` plan's budget,
+        :data:`~mjsat.plans.DEFAULT_NODE_BUDGET`, by default).
     chunk : int
         Deals per compiled call.
     tail : bool
