@@ -206,3 +206,17 @@ def test_compiled_workspace_has_the_slots_of_the_kernels_workspace():
     for a, b in zip(ours, theirs):
         assert a.dtype == b.dtype and a.shape == b.shape
         assert np.array_equal(a, b)
+
+
+def test_under_a_node_budget_the_batch_answers_as_the_search_does():
+    rng = np.random.default_rng(23)
+    unknown = 0
+    for _ in range(15):
+        board = random_small_board(rng, max_tiles=40, group_sizes=(4,))
+        deals = _deals(rng, board, 4)
+        res = solve_batch(board.layout, deals, node_limit=1, attempts=1, guided=0, tail=False, seed=7)
+        for i, row in enumerate(deals):
+            ref = solve(board.with_groups(row.tolist()), "search", seed=7, node_limit=1, attempts=1, guided=0)
+            assert res.status[i] == ref.status
+            unknown += ref.status == "unknown"
+    assert unknown > 0
