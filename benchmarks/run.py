@@ -21,6 +21,7 @@ BENCHMARKS: dict[str, str] = {
     "game": "benchmarks.bench_game",
     "runs": "benchmarks.bench_runs",
     "peer": "benchmarks.bench_peer",
+    "batch": "benchmarks.bench_batch",
     "shisen": "benchmarks.bench_shisen",
 }
 

@@ -59,6 +59,9 @@ __all__ = [
     "layout_digest",
     "VERSION",
     "solve_deal",
+    "solve_deals_batch",
+    "batch_applies",
+    "BATCH_DEALS",
     "read_sample",
     "read_done",
     "sample",
@@ -305,6 +308,65 @@ def _row(shared: tuple[Layout, str, str, float | None, dict[str, Any]], seed: in
     return solve_deal(layout, seed, game=game, method=method, time_limit=time_limit, options=options)
 
 
+BATCH_DEALS = 64
+"""Deals per compiled call of the batch path (:func:`sample` with ``batch``)."""
+
+
+def batch_applies(game: str, method: str, options: dict[str, Any] | None) -> bool:
+    """Whether :func:`sample` with ``batch`` runs the batch path: the ``auto`` method without
+    options on a game of the ``"sides"`` kind (Mahjong)."""
+    from mjsat.board import find_variant
+
+    return method == "auto" and not options and find_variant(game).kind == "sides"
+
+
+def solve_deals_batch(
+    layout: Layout, seeds: Sequence[int], *, game: str = "mahjong", time_limit: float | None = 10.0
+) -> list[dict[str, Any]]:
+    """The rows of :func:`solve_deal` with ``method="auto"`` for the deals ``seeds``, decided
+    by the batch path (:func:`mjsat.search.batch.solve_batch`, each deal's solver seed its
+    own): one compiled call for the deals, the ``auto`` plan for those it leaves undecided.
+
+    ``seconds`` and ``cpu_seconds`` of a deal the compiled call decided are the call's
+    time divided by its deals; a deal of the tail adds its own. ``reason`` names the
+    phase that decided (``batch: attempts``, ...) or is the tail's.
+    """
+    from mjsat.methods import solve
+    from mjsat.search.batch import TAIL_STEPS, solve_batch
+
+    sr = SeedRange(layout, game=game)
+    groups = np.array([sr.board(s).groups for s in seeds], dtype=np.int64)
+    wall, cpu = time.perf_counter(), time.process_time()
+    res = solve_batch(layout, groups, game=game, seed=[int(s) for s in seeds], time_limit=time_limit, tail=False)
+    k = max(1, len(seeds))
+    wall, cpu = (time.perf_counter() - wall) / k, (time.process_time() - cpu) / k
+    rows = []
+    for i, seed in enumerate(seeds):
+        row = {
+            "seed": int(seed), "status": res.status[i], "seconds": round(wall, 6), "cpu_seconds": round(cpu, 6),
+            "nodes": int(res.nodes[i]), "scans": 0, "attempts": 0, "reason": f"batch: {res.decided_by[i]}",
+        }  # fmt: skip
+        if res.status[i] == "unknown":
+            c0 = time.process_time()
+            r = solve(
+                sr.board(seed), "auto", time_limit=time_limit, seed=int(seed), plan_steps=",".join(TAIL_STEPS)
+            )  # fmt: skip
+            row.update(
+                status=r.status, seconds=round(wall + r.seconds, 6),
+                cpu_seconds=round(cpu + time.process_time() - c0, 6), reason=r.reason,
+            )  # fmt: skip
+        rows.append(row)
+    return rows
+
+
+def _rows_batch(
+    shared: tuple[Layout, str, str, float | None, dict[str, Any]], seeds: list[int]
+) -> list[dict[str, Any]]:
+    """The rows of a block of deals (a task of :class:`~mjsat.runs.cluster.Runner`)."""
+    layout, game, _, time_limit, _ = shared
+    return solve_deals_batch(layout, seeds, game=game, time_limit=time_limit)
+
+
 def sample(
     layout: Layout,
     seeds: Sequence[int],
@@ -319,6 +381,7 @@ def sample(
     runner: Runner | None = None,
     progress: Callable[[dict[str, Any]], None] | None = None,
     retry_unknown: bool = False,
+    batch: bool = False,
 ) -> list[dict[str, Any]]:
     """Decide the deals of ``seeds`` not yet in ``out``, appending one JSON line each.
 
@@ -345,6 +408,10 @@ def sample(
         Also run every ``unknown`` row of the file again (any seed), at ``time_limit``,
         which may then differ from the header's; the file is rewritten with one row per
         seed and the new time limit in its header.
+    batch : bool
+        Where :func:`batch_applies` (``auto`` without options, Mahjong): decide the deals
+        in blocks of :data:`BATCH_DEALS` with :func:`solve_deals_batch` (the same verdicts,
+        the times shared within a block); elsewhere ignored.
 
     Returns
     -------
@@ -424,16 +491,25 @@ def sample(
             if progress is not None:
                 progress(row)
 
-        warm = method == "search" and options.get("engine", "numba") == "numba"
+        warm = (method == "search" and options.get("engine", "numba") == "numba") or (
+            batch and batch_applies(game, method, options)
+        )
         shared = (layout, game, method, time_limit, options)
+        if batch and batch_applies(game, method, options):
+            fn: Callable[[Any, Any], Any] = _rows_batch
+            items: list[Any] = [todo[i : i + BATCH_DEALS] for i in range(0, len(todo), BATCH_DEALS)]
+        else:
+            fn, items = _row, todo
         if runner is not None:
-            for row in runner.run(_row, shared, todo):
-                record(row)
-        elif todo:
-            local = scheduler is None and len(todo) <= 1  # one deal: no cluster to start
-            with Runner(1 if local else workers, scheduler, warm=warm) as own:
-                for row in own.run(_row, shared, todo):
+            for got in runner.run(fn, shared, items):
+                for row in got if isinstance(got, list) else [got]:
                     record(row)
+        elif todo:
+            local = scheduler is None and len(items) <= 1  # one task: no cluster to start
+            with Runner(1 if local else workers, scheduler, warm=warm) as own:
+                for got in own.run(fn, shared, items):
+                    for row in got if isinstance(got, list) else [got]:
+                        record(row)
     merged = {**by_seed, **new}
     if retry_unknown:
         # one row per seed, in the old order, under a header with the current time limit

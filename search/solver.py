@@ -217,7 +217,8 @@ def _stacked_pairs(desc: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
 def warm_up() -> None:
     """Load (or compile, the first time) every numba kernel, so that timings that follow
     measure the search and not the compiler: the Mahjong kernels (playouts, guided playouts,
-    the search, de Bondt's tree) and those of Shisen-Sho on a grid and on the Mahjong grid."""
+    the search, de Bondt's tree), those of Shisen-Sho on a grid and on the Mahjong grid,
+    and the batch path's (:mod:`mjsat.search.batch`)."""
     from mjsat.board import find_variant
 
     line = Layout([(0, 0, 0), (0, 2, 0), (0, 4, 0), (0, 6, 0)])
@@ -228,6 +229,9 @@ def warm_up() -> None:
     solve_search(board, attempts=0, guided=0, bondt=True)
     for game in ("shisen-sho", "shisen-sho-3d"):
         solve_search(find_variant(game)(line, [0, 1, 1, 0]), attempts=0, guided=0)
+    from mjsat.search.batch import solve_batch
+
+    solve_batch(line, np.array([[0, 1, 1, 0]]), tail=False)
 
 
 _PREPARED = {"done": False}

@@ -290,3 +290,36 @@ def test_cli_refusal_and_retry(tmp_path, slow_method):
     )
     assert r.exit_code == 2 and len(r.output.strip().splitlines()) == 1 and "unknown encoding" in r.output
     assert not (tmp_path / "x.jsonl").exists()
+
+
+def test_batch_sample_has_the_verdicts_of_auto_deal_by_deal(tmp_path):
+    import numpy as np
+
+    from mjsat.generate import random_small_layout
+
+    rng = np.random.default_rng(4)
+    for k in range(3):
+        layout = random_small_layout(rng, max_tiles=20, min_tiles=12, max_levels=3)
+        seeds = list(range(70))  # two blocks of the batch path
+        plain = sample(layout, seeds, tmp_path / f"a{k}.jsonl", method="auto", time_limit=None)
+        fast = sample(layout, seeds, tmp_path / f"b{k}.jsonl", method="auto", time_limit=None, batch=True)
+        assert [r["status"] for r in fast] == [r["status"] for r in plain]
+        assert sum((r["reason"] or "").startswith("batch: ") for r in fast) > 35
+        assert {r["seed"] for r in fast} == set(seeds)
+        assert read_sample(tmp_path / f"b{k}.jsonl")[0].method == "auto"
+
+
+def test_batch_flag_ignored_off_its_method(tmp_path):
+    rows = sample(ROW, range(5), tmp_path / "s.jsonl", options=PY, batch=True)
+    assert all(not (r["reason"] or "").startswith("batch") for r in rows)
+
+
+def test_cli_sample_batch(tmp_path):
+    out = tmp_path / "t.jsonl"
+    res = CliRunner().invoke(
+        cli, ["sample", "--layout", "row-8", "-n", "10", "--method", "auto", "--batch", "--out", str(out), "--json"]
+    )
+    assert res.exit_code == 0, res.output
+    rows = read_done(out)
+    assert len(rows) == 10 and any(r["reason"].startswith("batch: ") for r in rows)
+    assert [r["status"] for r in rows] == [solve_deal(ROW, r["seed"], method="ref")["status"] for r in rows]

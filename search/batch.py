@@ -1,0 +1,340 @@
+"""The batch path: many deals of one Mahjong layout, decided in compiled chunks.
+
+:class:`BatchSolver` builds the layout's tables once (the relations of the rules, the
+cover order of the prior analysis, the kernels' pairing tables); :meth:`BatchSolver.run`
+decides a matrix of deals (one row of groups per deal) in one call of
+:func:`mjsat.search.kernels_batch._solve_chunk`: per deal the prior analysis, the pruning
+scan, the plain and scan-guided playouts and the critical-group search under a node budget,
+the phases and defaults of :func:`mjsat.search.solver.solve_search`, and a replay of every
+``solvable`` answer by the Mahjong rules. :func:`solve_batch` then gives every deal the
+batch left undecided to the ``auto`` plan (:func:`mjsat.methods.solve`) one at a time,
+without its budgeted search step, which the batch has just run: every deal gets a
+verdict, and ``unsolvable`` comes only from exhaustive code.
+
+>>> import numpy as np
+>>> from mjsat.board import Layout
+>>> line = Layout([(0, 0, 0), (0, 2, 0), (0, 4, 0), (0, 6, 0)])
+>>> res = solve_batch(line, np.array([[0, 1, 1, 0], [0, 0, 1, 1]]))
+>>> res.status
+['solvable', 'unsolvable']
+>>> res.moves(0)
+[(0, 3), (1, 2)]
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from mjsat.board import Board, InvalidBoardError, Layout, Move, find_variant
+from mjsat.plans import DEFAULT_NODE_BUDGET
+from mjsat.result import SOLVABLE, UNKNOWN, UNSOLVABLE, MethodNotApplicableError, SolveResult
+from mjsat.search import kernels_batch as KB
+from mjsat.search.solver import _playout_state, _stacked_pairs, check_search_options
+
+__all__ = [
+    "BatchSolver",
+    "BatchResult",
+    "BatchInputError",
+    "BatchReplayError",
+    "solve_batch",
+    "DEFAULT_CHUNK",
+    "TAIL_STEPS",
+]
+
+DEFAULT_CHUNK = 256
+"""Deals per compiled call of :func:`solve_batch`."""
+
+TAIL_STEPS = ("height2", "sat", "cpsat", "search", "ref")
+"""The steps of the ``auto`` plan that the deals left undecided go to: every step but its
+budgeted search, which the batch has run."""
+
+_STATUS = {KB.UNDECIDED: UNKNOWN, KB.SOLVABLE: SOLVABLE, KB.UNSOLVABLE: UNSOLVABLE}
+_PHASE = {
+    KB.BY_NONE: None,
+    KB.BY_PRIOR: "prior",
+    KB.BY_SCAN: "scan",
+    KB.BY_PLAIN: "attempts",
+    KB.BY_GUIDED: "guided",
+    KB.BY_SEARCH: "search",
+}
+
+
+class BatchInputError(ValueError):
+    """Deals that are not a matrix of integer groups of the layout's width, or seeds that do
+    not match them."""
+
+
+class BatchReplayError(ValueError):
+    """The compiled replay rejected the moves the compiled search returned (a bug)."""
+
+
+@dataclasses.dataclass
+class BatchResult:
+    """The verdicts of :func:`solve_batch`.
+
+    Attributes
+    ----------
+    status : list of str
+        Per deal ``solvable``, ``unsolvable`` or (only when the tail is off, or the ``auto``
+        plan ran out of time) ``unknown``.
+    decided_by : list of str or None
+        The phase of the batch that decided the deal (``prior``, ``scan``, ``attempts``,
+        ``guided``, ``search``) or ``auto`` for the tail.
+    nodes : numpy.ndarray
+        Search nodes of the batch per deal.
+    move_array : numpy.ndarray
+        ``int32[D, n // 2, 2]``: the moves of the deals the batch solved, each move's tiles
+        in increasing order.
+    nmoves : numpy.ndarray
+        The number of moves of each deal in ``move_array`` (0 when not solved there).
+    tail : dict of int to SolveResult
+        The ``auto`` plan's results of the deals the batch left undecided, by row.
+    """
+
+    status: list[str]
+    decided_by: list[str | None]
+    nodes: np.ndarray
+    move_array: np.ndarray
+    nmoves: np.ndarray
+    tail: dict[int, SolveResult]
+
+    def moves(self, i: int) -> list[Move] | None:
+        """The moves that clear deal ``i`` (``None`` unless it is ``solvable``)."""
+        if i in self.tail:
+            r = self.tail[i]
+            return list(r.moves) if r.status == SOLVABLE and r.moves is not None else None
+        if self.status[i] != SOLVABLE:
+            return None
+        return [(int(a), int(b)) for a, b in self.move_array[i, : self.nmoves[i]].tolist()]
+
+
+class BatchSolver:
+    """The batch path for the deals of one layout and game (see the module docstring).
+
+    Parameters
+    ----------
+    layout : Layout
+    game : str
+        A game whose boards are of the ``"sides"`` kind (Mahjong, transposed Mahjong).
+    node_limit : int or None
+        Search nodes per deal before it is left undecided; ``None``: no limit (the search
+        then decides every deal whose groups have at most eight tiles).
+    attempts, guided, prior, freeze, loose, scan, critical
+        The options of :func:`mjsat.search.solver.solve_search`, with its defaults.
+
+    Raises
+    ------
+    MethodNotApplicableError
+        The game's boards are not of the ``"sides"`` kind.
+    SearchOptionError
+        A count option is not a non-negative integer.
+
+    Notes
+    -----
+    The layout's tables: :math:`O(n^2)` once (the cover order as an ``n x n`` matrix).
+    """
+
+    def __init__(
+        self,
+        layout: Layout,
+        *,
+        game: str = "mahjong",
+        node_limit: int | None = None,
+        attempts: int | None = None,
+        guided: int | None = None,
+        prior: bool = True,
+        freeze: bool = True,
+        loose: bool = True,
+        scan: bool = True,
+        critical: bool = True,
+    ) -> None:
+        from mjsat.search import kernels as K
+
+        check_search_options(attempts=attempts, guided=guided, node_limit=node_limit)
+        self.cls: type[Board] = find_variant(game)
+        if self.cls.kind != "sides":
+            raise MethodNotApplicableError(
+                "search", self.cls.game, "the batch path decides the deals of Mahjong layouts only"
+            )
+        self.layout = layout
+        self.n = len(layout)
+        assert self.cls.sides is not None  # every "sides" game names its two sides
+        self.mj = tuple(np.ascontiguousarray(a, dtype=np.int32) for a in layout.side_tables(self.cls.sides).csr)
+        empty = np.zeros(0, dtype=np.int32)
+        self.kind = np.int64(0)
+        self.sh = (empty, empty, np.int64(1), np.int64(1))
+        self.pt = K._PTAB
+        self.opts = K.rules(freeze=freeze, loose=loose, scan=scan, critical=critical)
+        self.desc, self.top, self.under = _cover_order(layout)
+        self.plan = np.array(
+            [int(prior), -1 if attempts is None else int(attempts), -1 if guided is None else int(guided)],
+            dtype=np.int64,
+        )
+        self.node_limit = -1 if node_limit is None else int(node_limit)
+
+    def deals(self, groups: Any) -> np.ndarray:
+        """``groups`` as a C-contiguous ``int64[D, n]`` matrix.
+
+        Raises
+        ------
+        BatchInputError
+            Not a 2-D integer array of ``n`` columns.
+        """
+        arr = np.asarray(groups)
+        if arr.ndim != 2 or arr.shape[1] != self.n or (arr.size and arr.dtype.kind not in "iu"):
+            raise BatchInputError(
+                f"the deals must be an integer matrix of {self.n} columns (one row per deal),"
+                f" got shape {arr.shape} of {arr.dtype}"
+            )
+        return np.ascontiguousarray(arr, dtype=np.int64)
+
+    def states(self, seeds: int | Sequence[int] | np.ndarray, count: int) -> np.ndarray:
+        """The first playout state of each deal (the seed of :func:`solve_search`).
+
+        Raises
+        ------
+        BatchInputError
+            A sequence of seeds whose length is not ``count``.
+        """
+        if isinstance(seeds, (int, np.integer)):
+            return np.full(count, _playout_state(int(seeds)), dtype=np.uint64)
+        seq = [int(s) for s in seeds]
+        if len(seq) != count:
+            raise BatchInputError(f"{len(seq)} seeds given for {count} deals")
+        return np.array([_playout_state(s) for s in seq], dtype=np.uint64)
+
+    def run(self, deals: np.ndarray, states: np.ndarray) -> tuple[np.ndarray, ...]:
+        """One compiled call on ``deals`` (from :meth:`deals`) with playout ``states``.
+
+        Returns
+        -------
+        tuple of numpy.ndarray
+            ``(status, phase, moves, nmoves, nodes)``, the codes of
+            :mod:`mjsat.search.kernels_batch`.
+        """
+        d = deals.shape[0]
+        status = np.zeros(d, dtype=np.int64)
+        phase = np.zeros(d, dtype=np.int64)
+        moves = np.zeros((d, self.n // 2, 2), dtype=np.int32)
+        nmoves = np.zeros(d, dtype=np.int64)
+        nodes = np.zeros(d, dtype=np.int64)
+        KB._solve_chunk(
+            self.kind, deals, states, self.mj, self.sh, self.pt, self.opts, self.desc, self.top, self.under,
+            self.plan, self.node_limit, status, phase, moves, nmoves, nodes,
+        )  # fmt: skip
+        return status, phase, moves, nmoves, nodes
+
+    def board(self, row: np.ndarray) -> Board:
+        """The board of one deal."""
+        return self.cls(self.layout, row)
+
+
+def _cover_order(layout: Layout) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(desc, top, under)`` of the layout (see :mod:`mjsat.search.kernels_batch`), kept by
+    the layout."""
+
+    def build() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        n = len(layout)
+        desc = np.zeros((n, n), dtype=np.uint8)
+        top, under = _stacked_pairs(layout.descendants)
+        desc[top, under] = 1
+        return desc, top.astype(np.int64), under.astype(np.int64)
+
+    return layout.memo(("search", "batch-cover-order"), build)
+
+
+def solve_batch(
+    layout: Layout,
+    groups: Any,
+    *,
+    game: str = "mahjong",
+    seed: int | Sequence[int] = 0,
+    node_limit: int | None = DEFAULT_NODE_BUDGET,
+    chunk: int = DEFAULT_CHUNK,
+    tail: bool = True,
+    time_limit: float | None = None,
+    solver: BatchSolver | None = None,
+    **options: Any,
+) -> BatchResult:
+    """Decide every deal of ``groups`` (one row of groups per deal) of ``layout``.
+
+    Parameters
+    ----------
+    layout : Layout
+    groups : array_like of int
+        ``D x n``: the group of every tile, one deal per row.
+    game : str
+        A Mahjong game (``"sides"`` boards).
+    seed : int or sequence of int
+        The seed of the random playouts, for all deals or one per deal (``solve``'s
+        ``seed``).
+    node_limit : int or None
+        Search nodes per deal in the batch (the ``auto`` plan's budget,
+        :data:`~mjsat.plans.DEFAULT_NODE_BUDGET`, by default).
+    chunk : int
+        Deals per compiled call.
+    tail : bool
+        Give the deals the batch leaves undecided to the ``auto`` plan
+        (:data:`TAIL_STEPS`), one at a time; off: they stay ``unknown``.
+    time_limit : float or None
+        Seconds of each tail call.
+    solver : BatchSolver or None
+        A solver built before (its options are used; ``options`` and ``node_limit`` are
+        then ignored).
+    **options
+        Options of :class:`BatchSolver`.
+
+    Returns
+    -------
+    BatchResult
+
+    Raises
+    ------
+    BatchInputError
+        ``groups`` is not an integer matrix of the layout's width, or ``seed`` has another
+        length.
+    InvalidBoardError
+        A deal has a group with an odd number of tiles (named by its row).
+    BatchReplayError
+        The replay rejects moves the batch found (a bug).
+
+    Notes
+    -----
+    The cost of the phases per deal (see :func:`mjsat.search.solver.solve_search`) plus
+    the ``auto`` plan's on the deals left undecided.
+    """
+    from mjsat.methods import solve
+
+    bs = solver if solver is not None else BatchSolver(layout, game=game, node_limit=node_limit, **options)
+    deals = bs.deals(groups)
+    d = deals.shape[0]
+    states = bs.states(seed, d)
+    seeds = [int(seed)] * d if isinstance(seed, (int, np.integer)) else [int(s) for s in seed]
+    parts = [bs.run(deals[a : a + chunk], states[a : a + chunk]) for a in range(0, d, max(1, int(chunk)))]
+    if parts:
+        status, phase, moves, nmoves, nodes = (np.concatenate(p) for p in zip(*parts))
+    else:
+        status = phase = nmoves = nodes = np.zeros(0, dtype=np.int64)
+        moves = np.zeros((0, bs.n // 2, 2), dtype=np.int32)
+    for i in np.flatnonzero(status == KB.BAD_DEAL).tolist():
+        try:
+            bs.board(deals[i])
+        except InvalidBoardError as exc:
+            raise InvalidBoardError(f"deal {i}: {exc}") from None
+    for i in np.flatnonzero(status == KB.REPLAY_FAILED).tolist():
+        raise BatchReplayError(f"deal {i}: the replay rejects the moves the batch search returned")
+    out = [_STATUS[c] for c in status.tolist()]
+    by = [_PHASE[c] for c in phase.tolist()]
+    tails: dict[int, SolveResult] = {}
+    if tail:
+        steps = ",".join(TAIL_STEPS)
+        for i in np.flatnonzero(status == KB.UNDECIDED).tolist():
+            res = solve(bs.board(deals[i]), "auto", time_limit=time_limit, seed=seeds[i], plan_steps=steps)
+            tails[i] = res
+            out[i] = res.status
+            by[i] = "auto"
+    return BatchResult(out, by, nodes, moves, nmoves, tails)
