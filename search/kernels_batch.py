@@ -278,6 +278,7 @@ def _workspace(n, ngroups):
         np.zeros(ngroups, np.float64),  # W_WEIGHT
         fours,  # W_FOURS_ALIVE
         np.zeros(1, np.uint64),  # W_RNG
+        np.zeros((ngroups + 2, max(ngroups, 1)), i32),  # W_JOINT_AT
     )
 
 
