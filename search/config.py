@@ -63,7 +63,10 @@ __all__ = [
     "W_WEIGHT",
     "W_FOURS_ALIVE",
     "W_RNG",
+    "W_BITS",
+    "W_SCAN_BITS",
     "N_WORKSPACE",
+    "PAIR_TESTS",
 ]
 
 # --------------------------------------------------------------------------- numba flags
@@ -167,5 +170,21 @@ W_FOURS_ALIVE = 22
 pairings whose probe has not failed at an ancestor (255: not probed yet)."""
 W_RNG = 23
 """``uint64[1]``, Mahjong playouts: the xorshift state."""
-N_WORKSPACE = 24
+W_BITS = 24
+"""``uint64[B]``, Shisen-Sho apply and pair test: the row and column bitsets of
+:data:`W_GRID` with their disjunction trees (:mod:`mjsat.search.kernels_bits`); empty
+(``B = 0``) when the pair test walks cells."""
+W_SCAN_BITS = 25
+"""``uint64[B]``, Shisen-Sho scan: the bitsets of :data:`W_SCAN_GRID`, as :data:`W_BITS`."""
+N_WORKSPACE = 26
 """Length of ``ws``."""
+
+# --------------------------------------------------------------------------- Shisen-Sho pair test
+
+PAIR_TESTS = ("bits", "cells")
+"""The Shisen-Sho pair tests of the kernels, the option ``pair_test`` of
+:func:`mjsat.search.solver.solve_search`: ``"bits"``, the bitsets with bit scans and
+disjunction trees of de Bondt (2020), Theorems 3.2 and 3.3 (:mod:`mjsat.search.kernels_bits`),
+:math:`O(\\log(h + w))` per test; ``"cells"``, walking the cells of the grid,
+:math:`O((h + w)^2)` at worst. The workspace chooses: ``"bits"`` gives it non-empty
+:data:`W_BITS` and :data:`W_SCAN_BITS`."""

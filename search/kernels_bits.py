@@ -37,6 +37,7 @@ References
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -45,7 +46,7 @@ from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
 from mjsat.search.config import JIT_FLAGS
 
-__all__ = ["LINE_BITS", "bit_words", "level_words"]
+__all__ = ["LINE_BITS", "WORDS_OF_PAIR_TEST", "bit_words", "level_words"]
 
 LINE_BITS = 64
 """Most cells of a row or column (margin included) that one bitset word holds."""
@@ -84,6 +85,16 @@ def bit_words(sh: tuple[Any, ...], d3: bool) -> int:
     if h1 > LINE_BITS or w > LINE_BITS:
         return 0
     return (h // h1) * level_words(h1, w)
+
+
+def _no_bitsets(sh: tuple[Any, ...], d3: bool) -> int:
+    """No bitset words: the pair test walks cells."""
+    return 0
+
+
+WORDS_OF_PAIR_TEST: dict[str, Callable[[tuple[Any, ...], bool], int]] = {"bits": bit_words, "cells": _no_bitsets}
+"""Each pair test of :data:`mjsat.search.config.PAIR_TESTS` -> the words of the bitsets
+it needs for a grid ``(sh, d3)`` (the size of :data:`~mjsat.search.config.W_BITS`)."""
 
 
 @njit(**JIT_FLAGS)

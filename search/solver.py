@@ -40,14 +40,15 @@ import numpy as np
 
 from mjsat.board import Board, Layout, Move
 from mjsat.result import SOLVABLE, UNKNOWN, UNSOLVABLE, SolveResult
-from mjsat.search.config import N_STATS, S_MOVES, S_NODES, S_SCANS
-from mjsat.search.pairing import MAHJONG, Geometry, PythonSearch, SearchLimit, geometry, pairings
+from mjsat.search.config import N_STATS, PAIR_TESTS, S_MOVES, S_NODES, S_SCANS
+from mjsat.search.pairing import MAHJONG, SH3D, Geometry, PythonSearch, SearchLimit, geometry, pairings
 
 __all__ = [
     "solve_search",
     "ENGINES",
     "UnknownEngineError",
     "SearchOptionError",
+    "UnknownPairTestError",
     "check_search_options",
     "default_attempts",
     "prior_conflict",
@@ -80,6 +81,11 @@ class SearchOptionError(ValueError):
     """A count option of the ``search`` method that is not a non-negative integer."""
 
 
+class UnknownPairTestError(ValueError):
+    """A ``pair_test`` option of the ``search`` method that is not one of
+    :data:`mjsat.search.config.PAIR_TESTS`."""
+
+
 def check_search_options(
     *,
     engine: str = "numba",
@@ -87,6 +93,7 @@ def check_search_options(
     guided: int | None = None,
     presearch: int = 0,
     node_limit: int | None = None,
+    pair_test: str = "bits",
     **switches: Any,
 ) -> None:
     """Check the options of :func:`solve_search` without a board (registered in
@@ -99,6 +106,8 @@ def check_search_options(
     SearchOptionError
         ``attempts``, ``guided``, ``presearch`` or ``node_limit`` is not a non-negative
         integer (``None`` stands for the default where the option has one).
+    UnknownPairTestError
+        ``pair_test`` is not one of :data:`mjsat.search.config.PAIR_TESTS`.
 
     Notes
     -----
@@ -106,6 +115,8 @@ def check_search_options(
     """
     if engine not in ENGINES:
         raise UnknownEngineError(f"unknown engine {engine!r} (known: {', '.join(ENGINES)})")
+    if pair_test not in PAIR_TESTS:
+        raise UnknownPairTestError(f"unknown pair_test {pair_test!r} (known: {', '.join(PAIR_TESTS)})")
     for label, value in (
         ("attempts", attempts),
         ("guided", guided),
@@ -265,6 +276,7 @@ def solve_search(
     bondt: bool = False,
     guided: int | None = None,
     presearch: int = 0,
+    pair_test: str = "bits",
     engine: str = "numba",
 ) -> SolveResult:
     """Decide ``board`` with the pairing-set search (seeds 000, 001, 002).
@@ -303,6 +315,12 @@ def solve_search(
         search then resumes where it stopped, for twice as many nodes each time the
         attempts done double (after 1/8, 2/8, 4/8 of them), so that deals refuted in a few
         nodes skip most attempts. 0: all attempts first, as de Bondt does.
+    pair_test : {"bits", "cells"}
+        numba engine, Shisen-Sho: the pair test of the kernels
+        (:data:`mjsat.search.config.PAIR_TESTS`): de Bondt's row and column bitsets, or
+        walking the cells. A grid with a row or column longer than
+        :data:`mjsat.search.kernels_bits.LINE_BITS` cells walks cells; ``stats`` names the
+        test that ran as ``pair_test``.
     engine : {"numba", "python"}
         The compiled kernels or the pure-Python reference.
 
@@ -316,6 +334,8 @@ def solve_search(
     ------
     UnknownEngineError
         ``engine`` is not one of :data:`ENGINES`.
+    UnknownPairTestError
+        ``pair_test`` is not one of :data:`mjsat.search.config.PAIR_TESTS`.
 
     Notes
     -----
@@ -324,7 +344,9 @@ def solve_search(
     :math:`O(n + e)` for apply and scan in the numba engine on Mahjong (event-driven), and
     one scan per pairing of every unpaired group with ``critical``.
     """
-    check_search_options(engine=engine, attempts=attempts, guided=guided, presearch=presearch, node_limit=node_limit)
+    check_search_options(
+        engine=engine, attempts=attempts, guided=guided, presearch=presearch, node_limit=node_limit, pair_test=pair_test
+    )
     t0 = time.perf_counter()
     deadline = None if time_limit is None else time.monotonic() + float(time_limit)
     geo = geometry(board)
@@ -365,7 +387,15 @@ def solve_search(
         result = _run_python(geo, opts, (n_attempts, n_guided), seed, node_limit, deadline, stats)
     else:
         result = _run_numba(
-            geo, opts, (n_attempts, n_guided), seed, node_limit, deadline, stats, presearch=int(presearch)
+            geo,
+            opts,
+            (n_attempts, n_guided),
+            seed,
+            node_limit,
+            deadline,
+            stats,
+            presearch=int(presearch),
+            pair_test=pair_test,
         )
     stats["seconds_total"] = time.perf_counter() - t0
     return result
@@ -430,6 +460,7 @@ def _run_numba(
     deadline: float | None,
     stats: dict[str, Any],
     presearch: int = 0,
+    pair_test: str = "bits",
 ) -> SolveResult:
     """Random attempts, then the search, with the numba kernels (see :func:`solve_search`).
 
@@ -439,11 +470,16 @@ def _run_numba(
     looked at between chunks, so a limit is overrun by at most one chunk.
     """
     from mjsat.search import kernels as K
+    from mjsat.search.kernels_bits import WORDS_OF_PAIR_TEST
 
     kind, gr, mj, sh, pt = K.arrays(geo)
     n = geo.n
     ngroups = len(geo.members)
-    ws = K.workspace(n, ngroups, int(sh[2] * sh[3]))
+    words = 0
+    if geo.kind != MAHJONG:
+        words = WORDS_OF_PAIR_TEST[pair_test](sh, geo.kind == SH3D)
+        stats["pair_test"] = "bits" if words else "cells"
+    ws = K.workspace(n, ngroups, int(sh[2] * sh[3]), words)
     flags = K.rules(freeze=opts["freeze"], loose=opts["loose"], scan=opts["scan"], critical=opts["critical"])
     moves = np.zeros((n // 2 + 1, 2), dtype=np.int32)
     t = time.perf_counter()
