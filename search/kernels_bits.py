@@ -43,6 +43,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
+from numba.extending import overload
 
 from mjsat.search.config import JIT_FLAGS
 
@@ -53,7 +54,9 @@ LINE_BITS = 64
 
 _ZERO = np.uint64(0)
 _ONE = np.uint64(1)
-_TWO = np.uint64(2)
+_ALL = np.uint64(0xFFFF_FFFF_FFFF_FFFF)
+_TOP = LINE_BITS - 1
+"""The highest bit of a word."""
 _TILE_SPAN = 2
 """Cells of a tile of the Mahjong grid along each axis."""
 
@@ -97,10 +100,45 @@ WORDS_OF_PAIR_TEST: dict[str, Callable[[tuple[Any, ...], bool], int]] = {"bits":
 it needs for a grid ``(sh, d3)`` (the size of :data:`~mjsat.search.config.W_BITS`)."""
 
 
+# The two bit scans: plain Python for NUMBA_DISABLE_JIT, the processor's instructions
+# (numba's intrinsics) in compiled kernels.
+
+
+def _bit_length(x: Any) -> int:
+    """The number of bits of the word ``x`` up to its highest set bit (0 for 0)."""
+    return int(x).bit_length()
+
+
+def _lowest_bit(x: Any) -> int:
+    """The index of the lowest set bit of the word ``x`` (not 0)."""
+    v = int(x)
+    return (v & -v).bit_length() - 1
+
+
+@overload(_bit_length)
+def _bit_length_kernel(x: Any) -> Callable[[Any], Any]:
+    """:func:`_bit_length` in kernels: 64 minus the leading zeros."""
+
+    def impl(x: Any) -> Any:
+        return np.int64(LINE_BITS) - np.int64(leading_zeros(np.uint64(x)))
+
+    return impl
+
+
+@overload(_lowest_bit)
+def _lowest_bit_kernel(x: Any) -> Callable[[Any], Any]:
+    """:func:`_lowest_bit` in kernels: the trailing zeros."""
+
+    def impl(x: Any) -> Any:
+        return np.int64(trailing_zeros(np.uint64(x)))
+
+    return impl
+
+
 @njit(**JIT_FLAGS)
 def _pow2(m):
     """The least power of two ``>= m`` (``m >= 1``), in the kernels."""
-    return np.int64(1) << (np.int64(64) - np.int64(leading_zeros(np.uint64(m - 1))))
+    return np.int64(1) << np.int64(_bit_length(m - 1))
 
 
 @njit(**JIT_FLAGS)
@@ -108,7 +146,7 @@ def _span(lo, hi):
     """The word with bits ``lo..hi`` set (``0 <= lo``, ``hi <= 63``; empty when ``lo > hi``)."""
     if lo > hi:
         return _ZERO
-    return ((_TWO << np.uint64(hi)) - _ONE) & ~((_ONE << np.uint64(lo)) - _ONE)
+    return (_ALL >> np.uint64(_TOP - hi)) & ~((_ONE << np.uint64(lo)) - _ONE)
 
 
 @njit(**JIT_FLAGS)
@@ -124,14 +162,11 @@ def _run(line, lo, hi, length):
     length : int
         The cells of the line.
     """
-    below = line & ((_ONE << np.uint64(lo)) - _ONE)
-    start = 0
-    if below != _ZERO:
-        start = np.int64(64) - np.int64(leading_zeros(below))
-    above = line & ~((_TWO << np.uint64(hi)) - _ONE)
+    start = _bit_length(line & ((_ONE << np.uint64(lo)) - _ONE))  # past the last tile before
+    above = line & ~(_ALL >> np.uint64(_TOP - hi))
     end = length - 1
     if above != _ZERO:
-        end = np.int64(trailing_zeros(above)) - 1
+        end = _lowest_bit(above) - 1  # before the first tile after
     return _span(start, end)
 
 
@@ -344,7 +379,7 @@ def _bits_lines(bits, rows, cols, nr, nc, h1, w, ra, ca, rb, cb, same):
             span = _span(lo, hi)
             rest = common & own_rows
             while rest != _ZERO:
-                y = np.int64(trailing_zeros(rest))
+                y = _lowest_bit(rest)
                 rest &= rest - _ONE
                 line = bits[rows + nr + y]
                 if y == rb or y == rb + 1:
@@ -376,7 +411,7 @@ def _bits_lines(bits, rows, cols, nr, nc, h1, w, ra, ca, rb, cb, same):
             span = _span(lo, hi)
             rest = common & own_cols
             while rest != _ZERO:
-                x = np.int64(trailing_zeros(rest))
+                x = _lowest_bit(rest)
                 rest &= rest - _ONE
                 line = bits[cols + nc + x]
                 if x == cb or x == cb + 1:
