@@ -22,6 +22,7 @@ BENCHMARKS: dict[str, str] = {
     "runs": "benchmarks.bench_runs",
     "peer": "benchmarks.bench_peer",
     "shisen": "benchmarks.bench_shisen",
+    "pairs": "benchmarks.bench_pairs",
 }
 
 

@@ -205,9 +205,59 @@ def _tree_clear(bits, base, leaves, i, mask):
 
 
 @njit(**JIT_FLAGS)
+def _bits_put(bits, h1, w, y, x, cells):
+    """Put the ``cells x cells`` block at stacked row ``y``, column ``x`` into the leaves of
+    ``bits``, leaving the inner nodes to :func:`_bits_trees`.
+
+    Parameters
+    ----------
+    bits : uint64[levels * level_words(h1, w)]
+        The bitsets, updated.
+    h1, w : int
+        The rows and columns of a level.
+    y, x : int
+        The block's top-left cell; ``y // h1`` is its level.
+    cells : int
+        Its side (a tile: 1 cell on the rectangle, :data:`_TILE_SPAN` on the Mahjong grid).
+    """
+    nr = _pow2(h1)
+    nc = _pow2(w)
+    rows = (y // h1) * (2 * nr + 2 * nc)
+    cols = rows + 2 * nr
+    r = y % h1
+    across = _span(x, x + cells - 1)
+    down = _span(r, r + cells - 1)
+    for i in range(cells):
+        bits[rows + nr + r + i] |= across
+        bits[cols + nc + x + i] |= down
+
+
+@njit(**JIT_FLAGS)
+def _bits_trees(bits, levels, h1, w):
+    """Compute every inner node of the trees of ``bits`` from their leaves.
+
+    Parameters
+    ----------
+    bits : uint64[levels * level_words(h1, w)]
+        The bitsets, updated.
+    levels, h1, w : int
+        The levels, and the rows and columns of a level.
+    """
+    nr = _pow2(h1)
+    nc = _pow2(w)
+    for lev in range(levels):
+        rows = lev * (2 * nr + 2 * nc)
+        cols = rows + 2 * nr
+        for k in range(nr - 1, 0, -1):
+            bits[rows + k] = bits[rows + 2 * k] | bits[rows + 2 * k + 1]
+        for k in range(nc - 1, 0, -1):
+            bits[cols + k] = bits[cols + 2 * k] | bits[cols + 2 * k + 1]
+
+
+@njit(**JIT_FLAGS)
 def _bits_fill(grid, bits, levels, h1, w):
-    """Fill ``bits`` with the occupancy of the stacked ``grid`` (``uint8[levels * h1 * w]``):
-    leaves from the cells, then every inner node.
+    """Fill ``bits`` with the occupancy of the stacked ``grid``: leaves from the cells,
+    then every inner node.
 
     Parameters
     ----------
@@ -218,23 +268,12 @@ def _bits_fill(grid, bits, levels, h1, w):
     levels, h1, w : int
         The levels, and the rows and columns of a level.
     """
-    nr = _pow2(h1)
-    nc = _pow2(w)
-    size = 2 * nr + 2 * nc
     bits[:] = _ZERO
-    for lev in range(levels):
-        rows = lev * size
-        cols = rows + 2 * nr
-        off = lev * h1 * w
-        for y in range(h1):
-            for x in range(w):
-                if grid[off + y * w + x] != 0:
-                    bits[rows + nr + y] |= _ONE << np.uint64(x)
-                    bits[cols + nc + x] |= _ONE << np.uint64(y)
-        for k in range(nr - 1, 0, -1):
-            bits[rows + k] = bits[rows + 2 * k] | bits[rows + 2 * k + 1]
-        for k in range(nc - 1, 0, -1):
-            bits[cols + k] = bits[cols + 2 * k] | bits[cols + 2 * k + 1]
+    for y in range(levels * h1):
+        for x in range(w):
+            if grid[y * w + x] != 0:
+                _bits_put(bits, h1, w, y, x, 1)
+    _bits_trees(bits, levels, h1, w)
 
 
 @njit(**JIT_FLAGS)

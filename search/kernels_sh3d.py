@@ -32,7 +32,7 @@ import numpy as np
 from numba import njit
 
 from mjsat.search.config import JIT_FLAGS
-from mjsat.search.kernels_bits import _bits_connect3d, _bits_fill, _bits_take
+from mjsat.search.kernels_bits import _bits_connect3d, _bits_put, _bits_take, _bits_trees
 from mjsat.search.pairing import SH3D, Geometry
 
 __all__ = ["sh3d_arrays", "s3_connect"]
@@ -212,7 +212,11 @@ def _s3_grid(pres, sh, grid, bits):
             _s3_set(t, sh, grid, 1)
     if bits.shape[0] > 0:
         h1 = sh[0][sh[0].shape[0] - 1]
-        _bits_fill(grid, bits, sh[2] // h1, h1, sh[3])
+        bits[:] = 0
+        for t in range(pres.shape[0]):
+            if pres[t]:
+                _bits_put(bits, h1, sh[3], sh[0][t], sh[1][t], _TILE_CELLS)
+        _bits_trees(bits, sh[2] // h1, h1, sh[3])
 
 
 @njit(**JIT_FLAGS)

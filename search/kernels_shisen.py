@@ -26,7 +26,7 @@ from mjsat.search.config import (
     W_SCAN_PRESENT,
     W_SCAN_QUEUED,
 )
-from mjsat.search.kernels_bits import _bits_connect, _bits_fill, _bits_take
+from mjsat.search.kernels_bits import _bits_connect, _bits_put, _bits_take, _bits_trees
 from mjsat.search.kernels_sh3d import _s3_grid, _s3_ok, _s3_take
 
 # --------------------------------------------------------------------------- Shisen-Sho
@@ -125,7 +125,11 @@ def _sh_grid(d3, pres, sh, grid, bits):
         if pres[t]:
             grid[cy[t] * w + cx[t]] = 1
     if bits.shape[0] > 0:
-        _bits_fill(grid, bits, 1, h, w)
+        bits[:] = 0
+        for t in range(pres.shape[0]):
+            if pres[t]:
+                _bits_put(bits, h, w, cy[t], cx[t], 1)
+        _bits_trees(bits, 1, h, w)
 
 
 @njit(**JIT_FLAGS)
