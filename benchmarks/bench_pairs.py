@@ -6,10 +6,11 @@
 Families: full rectangles of 8 x 12 and 9 x 16 tiles in groups of four (Shisen-Sho), and
 turtle deals of Shisen-Sho on the Mahjong grid. For each family:
 
-* **per query**: on positions of the deals with random pairs of each group gone, every
-  pair of present tiles of one group (the queries the search asks) tested ``Q`` times
-  over by a compiled loop, once with each test (:data:`mjsat.search.config.PAIR_TESTS`);
-  CPU ns per query, and the answers must agree;
+* **per query**: on positions of the deals with random pairs of each group gone (each
+  pair with probability 1/4: *dense*, or 3/4: *sparse*), every pair of present tiles of
+  one group (the queries the search asks) tested ``Q`` times over by a compiled loop,
+  once with each test (:data:`mjsat.search.config.PAIR_TESTS`); CPU ns per query, and
+  the answers must agree;
 * **per deal**: :func:`mjsat.search.solver.solve_search` on each deal with each test, the
   two runs of a deal one after the other (CPU time, the replay of a ``solvable`` answer
   outside it); the statuses must agree.
@@ -70,9 +71,9 @@ def _query_loop() -> Callable[..., int]:
     return loop
 
 
-def _positions(board: Any, rng: np.random.Generator, count: int) -> list[tuple[np.ndarray, np.ndarray]]:
-    """``count`` positions of ``board`` (random pairs of each group gone) with the pairs of
-    present tiles of one group."""
+def _positions(board: Any, rng: np.random.Generator, count: int, gone: float) -> list[tuple[np.ndarray, np.ndarray]]:
+    """``count`` positions of ``board`` (each pair of a group gone with probability
+    ``gone``) with the pairs of present tiles of one group."""
     from mjsat.search.pairing import geometry
 
     geo = geometry(board)
@@ -82,7 +83,7 @@ def _positions(board: Any, rng: np.random.Generator, count: int) -> list[tuple[n
         for tiles in geo.members:
             tiles = list(tiles)
             rng.shuffle(tiles)
-            present[tiles[: 2 * int(rng.integers(0, len(tiles) // 2 + 1))]] = 0
+            present[tiles[: 2 * int(rng.binomial(len(tiles) // 2, gone))]] = 0
         pairs = [
             (a, b)
             for tiles in geo.members
@@ -94,8 +95,9 @@ def _positions(board: Any, rng: np.random.Generator, count: int) -> list[tuple[n
     return out
 
 
-def _per_query(make: Callable[[int], Any], n: int, queries: int, seed_start: int) -> dict[str, Any]:
-    """CPU ns per pair test of each kind on positions of ``n`` deals (interleaved per deal)."""
+def _per_query(make: Callable[[int], Any], n: int, queries: int, seed_start: int, gone: float) -> dict[str, Any]:
+    """CPU ns per pair test of each kind on positions of ``n`` deals with a share ``gone``
+    of the pairs taken off (interleaved per position)."""
     from mjsat.search import kernels as K
     from mjsat.search.config import PAIR_TESTS
     from mjsat.search.kernels_bits import WORDS_OF_PAIR_TEST
@@ -114,7 +116,7 @@ def _per_query(make: Callable[[int], Any], n: int, queries: int, seed_start: int
         d3 = kind == SH3D
         grid = np.zeros(int(sh[2] * sh[3]), dtype=np.uint8)
         words = {t: np.zeros(WORDS_OF_PAIR_TEST[t](sh, d3), dtype=np.uint64) for t in PAIR_TESTS}
-        for present, pairs in _positions(board, rng, 4):
+        for present, pairs in _positions(board, rng, 4, gone):
             hits = {}
             for t in PAIR_TESTS:
                 _sh_grid(d3, present, sh, grid, words[t])
@@ -181,17 +183,21 @@ def main(argv: list[str] | None = None) -> int:
     for fam in args.family or list(FAMILIES):
         make, default_n = FAMILIES[fam]
         n = args.n or (10 if args.quick else default_n)
-        q = _per_query(make, min(n, 20), args.queries, args.seed_start)
+        per_query = {}
+        for label, gone in (("dense", 0.25), ("sparse", 0.75)):
+            q = _per_query(make, min(n, 20), args.queries, args.seed_start, gone)
+            per_query[label] = q
+            bad += q["mismatches"]
+            ns = q["ns"]
+            print(
+                f"{fam:<10} per query, {label} ({q['queries']} asked): "
+                + ", ".join(f"{t} {ns[t]:.1f} ns" for t in PAIR_TESTS)
+                + f"; cells/bits {ns['cells'] / ns['bits']:.2f}; mismatches {q['mismatches']}",
+                flush=True,
+            )
         d = _per_deal(make, n, args.seed_start, args.time_limit)
-        out["families"][fam] = {"per_query": q, "per_deal": d}
-        bad += q["mismatches"] + len(d["disagreements"])
-        ns = q["ns"]
-        print(
-            f"{fam:<10} per query ({q['queries']} asked): "
-            + ", ".join(f"{t} {ns[t]:.1f} ns" for t in PAIR_TESTS)
-            + f"; cells/bits {ns['cells'] / ns['bits']:.2f}; mismatches {q['mismatches']}",
-            flush=True,
-        )
+        out["families"][fam] = {"per_query": per_query, "per_deal": d}
+        bad += len(d["disagreements"])
         print(
             f"{fam:<10} per deal ({n}): "
             + ", ".join(

@@ -50,12 +50,14 @@ from mjsat.search.config import JIT_FLAGS
 __all__ = ["LINE_BITS", "WORDS_OF_PAIR_TEST", "bit_words", "level_words"]
 
 LINE_BITS = 64
-"""Most cells of a row or column (margin included) that one bitset word holds."""
+"""Most cells of a row or column (margin included) that the bitsets hold: one word."""
 
 _ZERO = np.uint64(0)
 _ONE = np.uint64(1)
 _ALL = np.uint64(0xFFFF_FFFF_FFFF_FFFF)
-_TOP = LINE_BITS - 1
+_WORD = 64
+"""Bits of a word."""
+_TOP = _WORD - 1
 """The highest bit of a word."""
 _TILE_SPAN = 2
 """Cells of a tile of the Mahjong grid along each axis."""
@@ -120,7 +122,7 @@ def _bit_length_kernel(x: Any) -> Callable[[Any], Any]:
     """:func:`_bit_length` in kernels: 64 minus the leading zeros."""
 
     def impl(x: Any) -> Any:
-        return np.int64(LINE_BITS) - np.int64(leading_zeros(np.uint64(x)))
+        return np.int64(_WORD) - np.int64(leading_zeros(np.uint64(x)))
 
     return impl
 
