@@ -122,7 +122,8 @@ def _bit_length_kernel(x: Any) -> Callable[[Any], Any]:
     """:func:`_bit_length` in kernels: 64 minus the leading zeros."""
 
     def impl(x: Any) -> Any:
-        return np.int64(_WORD) - np.int64(leading_zeros(np.uint64(x)))
+        # the intrinsic's first parameter, the typing context, is numba's to pass
+        return np.int64(_WORD) - np.int64(leading_zeros(np.uint64(x)))  # type: ignore[call-arg]
 
     return impl
 
@@ -132,7 +133,7 @@ def _lowest_bit_kernel(x: Any) -> Callable[[Any], Any]:
     """:func:`_lowest_bit` in kernels: the trailing zeros."""
 
     def impl(x: Any) -> Any:
-        return np.int64(trailing_zeros(np.uint64(x)))
+        return np.int64(trailing_zeros(np.uint64(x)))  # type: ignore[call-arg]  # as above
 
     return impl
 

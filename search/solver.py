@@ -93,7 +93,7 @@ def check_search_options(
     guided: int | None = None,
     presearch: int = 0,
     node_limit: int | None = None,
-    pair_test: str = "bits",
+    pair_test: str = "cells",
     **switches: Any,
 ) -> None:
     """Check the options of :func:`solve_search` without a board (registered in
@@ -276,7 +276,7 @@ def solve_search(
     bondt: bool = False,
     guided: int | None = None,
     presearch: int = 0,
-    pair_test: str = "bits",
+    pair_test: str = "cells",
     engine: str = "numba",
 ) -> SolveResult:
     """Decide ``board`` with the pairing-set search (seeds 000, 001, 002).
@@ -315,10 +315,10 @@ def solve_search(
         search then resumes where it stopped, for twice as many nodes each time the
         attempts done double (after 1/8, 2/8, 4/8 of them), so that deals refuted in a few
         nodes skip most attempts. 0: all attempts first, as de Bondt does.
-    pair_test : {"bits", "cells"}
+    pair_test : {"cells", "bits"}
         numba engine, Shisen-Sho: the pair test of the kernels
-        (:data:`mjsat.search.config.PAIR_TESTS`): de Bondt's row and column bitsets, or
-        walking the cells. A grid with a row or column longer than
+        (:data:`mjsat.search.config.PAIR_TESTS`): walking the cells, or de Bondt's row and
+        column bitsets ([dB20]_, Theorems 3.2 and 3.3). A grid with a row or column longer than
         :data:`mjsat.search.kernels_bits.LINE_BITS` cells walks cells; ``stats`` names the
         test that ran as ``pair_test``.
     engine : {"numba", "python"}
@@ -460,7 +460,7 @@ def _run_numba(
     deadline: float | None,
     stats: dict[str, Any],
     presearch: int = 0,
-    pair_test: str = "bits",
+    pair_test: str = "cells",
 ) -> SolveResult:
     """Random attempts, then the search, with the numba kernels (see :func:`solve_search`).
 
