@@ -183,10 +183,9 @@ N_WORKSPACE = 26
 
 PAIR_TESTS = ("cells", "bits")
 """The Shisen-Sho pair tests of the kernels, the option ``pair_test`` of
-:func:`mjsat.search.solver.solve_search` (the first is its default): ``"cells"``, walking
+:func:`mjsat.search.solver.solve_search` (its default by game:
+:data:`mjsat.search.solver.DEFAULT_PAIR_TEST`): ``"cells"``, walking
 the cells of the grid, :math:`O((h + w)^2)` at worst; ``"bits"``, the bitsets with bit
 scans and disjunction trees of de Bondt (2020), Theorems 3.2 and 3.3
 (:mod:`mjsat.search.kernels_bits`), :math:`O(\\log(h + w))` per test. The workspace
-chooses: ``"bits"`` gives it non-empty :data:`W_BITS` and :data:`W_SCAN_BITS`. The
-whole search costs the same with either on the deals of ``benchmarks/bench_pairs.py``
-(benchmarks/README.md, section pairs)."""
+chooses: ``"bits"`` gives it non-empty :data:`W_BITS` and :data:`W_SCAN_BITS`."""

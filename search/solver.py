@@ -41,7 +41,7 @@ import numpy as np
 from mjsat.board import Board, Layout, Move
 from mjsat.result import SOLVABLE, UNKNOWN, UNSOLVABLE, SolveResult
 from mjsat.search.config import N_STATS, PAIR_TESTS, S_MOVES, S_NODES, S_SCANS
-from mjsat.search.pairing import MAHJONG, SH3D, Geometry, PythonSearch, SearchLimit, geometry, pairings
+from mjsat.search.pairing import MAHJONG, SH3D, SHISEN, Geometry, PythonSearch, SearchLimit, geometry, pairings
 
 __all__ = [
     "solve_search",
@@ -52,6 +52,7 @@ __all__ = [
     "check_search_options",
     "default_attempts",
     "prior_conflict",
+    "DEFAULT_PAIR_TEST",
     "warm_up",
     "prepare_search",
 ]
@@ -71,6 +72,13 @@ guided playout then costs a fresh apply per move)."""
 
 CHUNK_NODES = 200
 """Nodes the numba kernel runs between two looks at the clock."""
+
+DEFAULT_PAIR_TEST: dict[int, str] = {SHISEN: "cells", SH3D: "bits"}
+"""The pair test of the numba kernels (:data:`mjsat.search.config.PAIR_TESTS`) by game
+kind, the bitsets where they pay: they make the whole search cheaper on turtle deals of
+Shisen-Sho on the Mahjong grid, and change nothing measurable on full rectangles of whole
+tiles, where the cell walk is as fast on the crowded positions the search mostly tests
+(the figures: benchmarks/README.md, section pairs)."""
 
 
 class UnknownEngineError(ValueError):
@@ -93,7 +101,7 @@ def check_search_options(
     guided: int | None = None,
     presearch: int = 0,
     node_limit: int | None = None,
-    pair_test: str = "cells",
+    pair_test: str | None = None,
     **switches: Any,
 ) -> None:
     """Check the options of :func:`solve_search` without a board (registered in
@@ -107,7 +115,7 @@ def check_search_options(
         ``attempts``, ``guided``, ``presearch`` or ``node_limit`` is not a non-negative
         integer (``None`` stands for the default where the option has one).
     UnknownPairTestError
-        ``pair_test`` is not one of :data:`mjsat.search.config.PAIR_TESTS`.
+        ``pair_test`` is neither ``None`` nor one of :data:`mjsat.search.config.PAIR_TESTS`.
 
     Notes
     -----
@@ -115,7 +123,7 @@ def check_search_options(
     """
     if engine not in ENGINES:
         raise UnknownEngineError(f"unknown engine {engine!r} (known: {', '.join(ENGINES)})")
-    if pair_test not in PAIR_TESTS:
+    if pair_test is not None and pair_test not in PAIR_TESTS:
         raise UnknownPairTestError(f"unknown pair_test {pair_test!r} (known: {', '.join(PAIR_TESTS)})")
     for label, value in (
         ("attempts", attempts),
@@ -276,7 +284,7 @@ def solve_search(
     bondt: bool = False,
     guided: int | None = None,
     presearch: int = 0,
-    pair_test: str = "cells",
+    pair_test: str | None = None,
     engine: str = "numba",
 ) -> SolveResult:
     """Decide ``board`` with the pairing-set search (seeds 000, 001, 002).
@@ -315,10 +323,11 @@ def solve_search(
         search then resumes where it stopped, for twice as many nodes each time the
         attempts done double (after 1/8, 2/8, 4/8 of them), so that deals refuted in a few
         nodes skip most attempts. 0: all attempts first, as de Bondt does.
-    pair_test : {"cells", "bits"}
+    pair_test : {None, "cells", "bits"}
         numba engine, Shisen-Sho: the pair test of the kernels
         (:data:`mjsat.search.config.PAIR_TESTS`): walking the cells, or de Bondt's row and
-        column bitsets ([dB20]_, Theorems 3.2 and 3.3). A grid with a row or column longer than
+        column bitsets ([dB20]_, Theorems 3.2 and 3.3); ``None``: the game's entry of
+        :data:`DEFAULT_PAIR_TEST`. A grid with a row or column longer than
         :data:`mjsat.search.kernels_bits.LINE_BITS` cells walks cells; ``stats`` names the
         test that ran as ``pair_test``.
     engine : {"numba", "python"}
@@ -460,7 +469,7 @@ def _run_numba(
     deadline: float | None,
     stats: dict[str, Any],
     presearch: int = 0,
-    pair_test: str = "cells",
+    pair_test: str | None = None,
 ) -> SolveResult:
     """Random attempts, then the search, with the numba kernels (see :func:`solve_search`).
 
@@ -477,7 +486,7 @@ def _run_numba(
     ngroups = len(geo.members)
     words = 0
     if geo.kind != MAHJONG:
-        words = WORDS_OF_PAIR_TEST[pair_test](sh, geo.kind == SH3D)
+        words = WORDS_OF_PAIR_TEST[pair_test or DEFAULT_PAIR_TEST[geo.kind]](sh, geo.kind == SH3D)
         stats["pair_test"] = "bits" if words else "cells"
     ws = K.workspace(n, ngroups, int(sh[2] * sh[3]), words)
     flags = K.rules(freeze=opts["freeze"], loose=opts["loose"], scan=opts["scan"], critical=opts["critical"])

@@ -18,7 +18,7 @@ from mjsat.search import kernels as K, kernels_bits as KB, kernels_shisen as KS
 from mjsat.search.config import PAIR_TESTS, W_BITS, W_GRID
 from mjsat.search.kernels_sh3d import s3_connect
 from mjsat.search.pairing import SH3D, PythonSearch, geometry
-from mjsat.search.solver import UnknownPairTestError, check_search_options, solve_search
+from mjsat.search.solver import DEFAULT_PAIR_TEST, UnknownPairTestError, check_search_options, solve_search
 from mjsat.shisen import connectable, connectable3d, connecting_path
 
 
@@ -191,7 +191,8 @@ def test_search_answers_alike_with_either_test():
 
 def test_long_lines_walk_cells_and_options_are_checked():
     """A row longer than a word falls back to the cell walk (and says so); the longest
-    that fits uses the bitsets; an unknown pair test is refused before any board."""
+    that fits uses the bitsets; an unknown pair test is refused before any board; each
+    game has its default."""
     for width, used in ((KB.LINE_BITS - 2, "bits"), (KB.LINE_BITS - 1, "cells")):
         layout = Layout([(2 * y, 2 * x, 0) for y in range(2) for x in range(width)])
         board = ShisenShoBoard(layout, [x for _ in range(2) for x in range(width)])
@@ -200,4 +201,7 @@ def test_long_lines_walk_cells_and_options_are_checked():
         replay(board, res.moves)
     with pytest.raises(UnknownPairTestError):
         check_search_options(pair_test="bitset")
+    for game, default in (("shisen-sho", "cells"), ("shisen-sho-3d", "bits")):
+        board = deal_random(load_layout("rect-4x4"), seed=1, game=game)
+        assert solve_search(board).stats["pair_test"] == default == DEFAULT_PAIR_TEST[geometry(board).kind]
     assert set(KB.WORDS_OF_PAIR_TEST) == set(PAIR_TESTS)
