@@ -15,6 +15,12 @@ pair test then costs :math:`O(\\log(h + w))` word operations instead of a walk o
 Taking a tile off updates its leaves and their ancestors, :math:`O(\\log(h + w))` per
 line (an ancestor that does not change stops the climb).
 
+On the Mahjong grid ([dB20]_, section 4.2) each level has its own words, and a tile covers
+two rows and two columns of half-tile cells: the same test runs for each of its two lines
+against each of the other tile's (:func:`_bits_lines`), on the level of the higher tile.
+The pillars above the two tiles are read from the grid of cells, :math:`O(\\text{levels})`,
+instead of the paper's pillar words.
+
 The words of one level, ``level_words(h1, w)`` of them, are two trees: rows first, then
 columns. A tree over ``m`` lines has ``N`` leaves, ``N`` the least power of two
 ``>= m``, numbered as a binary heap: node ``1`` is the root, node ``k`` has children
