@@ -11,6 +11,9 @@ turtle deals of Shisen-Sho on the Mahjong grid. For each family:
   one group (the queries the search asks) tested ``Q`` times over by a compiled loop,
   once with each test (:data:`mjsat.search.config.PAIR_TESTS`); CPU ns per query, and
   the answers must agree;
+* **per query by size**: random square grids of side 10 to 64 (margin included), each
+  board cell filled with probability 0.8, 0.5 or 0.2, random pairs of cells: how each
+  test's cost grows with the grid;
 * **per deal**: :func:`mjsat.search.solver.solve_search` on each deal with each test, the
   two runs of a deal one after the other, in alternating order (CPU time, the replay of a
   ``solvable`` answer outside it; every kernel loaded before); the statuses must agree.
@@ -129,6 +132,44 @@ def _per_query(make: Callable[[int], Any], n: int, queries: int, seed_start: int
     return {"queries": asked, "ns": {t: 1e9 * cpu[t] / max(1, asked) for t in PAIR_TESTS}, "mismatches": mismatches}
 
 
+SIDES = (10, 18, 32, 64)
+"""Sides of the square grids of the per-query-by-size part (margin included)."""
+FILLS = (0.8, 0.5, 0.2)
+"""Shares of their board cells holding a tile."""
+
+
+def _per_query_sizes(queries: int, seed: int) -> list[dict[str, Any]]:
+    """CPU ns per pair test of each kind on random grids of each side and fill."""
+    from mjsat.search.config import PAIR_TESTS
+    from mjsat.search.kernels_bits import WORDS_OF_PAIR_TEST
+    from mjsat.search.kernels_shisen import _sh_grid
+
+    loop = _query_loop()
+    rng = np.random.default_rng(seed)
+    rows = []
+    for side in SIDES:
+        for fill in FILLS:
+            occ = np.zeros((side, side), dtype=bool)
+            occ[1:-1, 1:-1] = rng.random((side - 2, side - 2)) < fill
+            ys, xs = np.nonzero(np.ones((side - 2, side - 2), dtype=bool))
+            cy, cx = (ys + 1).astype(np.int32), (xs + 1).astype(np.int32)
+            sh = (cy, cx, np.int64(side), np.int64(side))
+            present = occ[cy, cx].astype(np.uint8)
+            pairs = rng.integers(0, len(cy), size=(2000, 2)).astype(np.int64)
+            pairs = pairs[pairs[:, 0] != pairs[:, 1]]
+            grid = np.zeros(side * side, dtype=np.uint8)
+            ns, hits = {}, {}
+            for t in PAIR_TESTS:
+                bits = np.zeros(WORDS_OF_PAIR_TEST[t](sh, False), dtype=np.uint64)
+                _sh_grid(False, present, sh, grid, bits)
+                loop(False, pairs[:1], 1, sh, grid, bits)
+                c0 = time.process_time()
+                hits[t] = loop(False, pairs, queries, sh, grid, bits)
+                ns[t] = 1e9 * (time.process_time() - c0) / (queries * len(pairs))
+            rows.append({"side": side, "fill": fill, "ns": ns, "mismatch": len(set(hits.values())) > 1})
+    return rows
+
+
 def _per_deal(make: Callable[[int], Any], n: int, seed_start: int, time_limit: float) -> dict[str, Any]:
     """CPU per deal of the whole search with each pair test, the two runs of a deal in a row."""
     from mjsat.replay import replay
@@ -181,6 +222,17 @@ def main(argv: list[str] | None = None) -> int:
 
     out: dict[str, Any] = {"load": os.getloadavg()[0], "families": {}}
     bad = 0
+    out["sizes"] = _per_query_sizes(max(1, args.queries // 4), args.seed_start)
+    for row in out["sizes"]:
+        ns = row["ns"]
+        bad += row["mismatch"]
+        print(
+            f"grid {row['side']:>2}x{row['side']:<2} fill {row['fill']:.1f}: "
+            + ", ".join(f"{t} {ns[t]:.1f} ns" for t in PAIR_TESTS)
+            + f"; cells/bits {ns['cells'] / ns['bits']:.2f}"
+            + ("; MISMATCH" if row["mismatch"] else ""),
+            flush=True,
+        )
     for fam in args.family or list(FAMILIES):
         make, default_n = FAMILIES[fam]
         n = args.n or (10 if args.quick else default_n)
