@@ -205,3 +205,38 @@ def test_long_lines_walk_cells_and_options_are_checked():
         board = deal_random(load_layout("rect-4x4"), seed=1, game=game)
         assert solve_search(board).stats["pair_test"] == default == DEFAULT_PAIR_TEST[geometry(board).kind]
     assert set(KB.WORDS_OF_PAIR_TEST) == set(PAIR_TESTS)
+
+
+@pytest.mark.parametrize("game", ["shisen-sho", "shisen-sho-3d"])
+def test_kernel_pairs_are_the_board_models_legal_moves(game):
+    """After random pairs of each group are taken off a board (unchecked), the pairs of
+    present tiles of one group that the bitset kernels accept are exactly the board
+    model's legal moves."""
+    rng = np.random.default_rng(46)
+    seen = 0
+    for i in range(80):
+        if game == "shisen-sho":
+            board = random_grid_board(rng, max_width=9, max_height=7, group_sizes=(2, 4, 6), full=i % 2 == 0)
+        else:
+            board = random_small_board(rng, game=game, max_tiles=24, max_levels=3, group_sizes=(2, 4, 6))
+        geo = geometry(board)
+        present, _ = random_state(geo, rng)
+        gone = [t for t in range(geo.n) if not present[t]]
+        for k in range(0, len(gone), 2):
+            board.push((gone[k], gone[k + 1]))
+        d3 = geo.kind == SH3D
+        _, _, _, sh, _, _ = kernel_args(geo)
+        grid = np.zeros(int(sh[2] * sh[3]), dtype=np.uint8)
+        bits = np.zeros(KB.bit_words(sh, d3), dtype=np.uint64)
+        KS._sh_grid(d3, present, sh, grid, bits)
+        accepted = {
+            (a, b)
+            for tiles in geo.members
+            for j, a in enumerate(tiles)
+            for b in tiles[j + 1 :]
+            if present[a] and present[b] and KS._sh_ok(d3, a, b, sh, grid, bits)
+        }
+        legal = {tuple(sorted(m)) for m in board.generate_legal_moves()}
+        assert accepted == legal, repr(board)
+        seen += len(legal)
+    assert seen > 200
