@@ -240,3 +240,21 @@ def test_kernel_pairs_are_the_board_models_legal_moves(game):
         assert accepted == legal, repr(board)
         seen += len(legal)
     assert seen > 200
+
+
+def test_cli_takes_the_pair_test_and_refuses_an_unknown_one():
+    """``mjsat solve -O pair_test=...``: each test decides the deal (and ``--json`` names the
+    test that ran); an unknown one is one line and exit code 2."""
+    import json
+
+    from click.testing import CliRunner
+
+    from mjsat.cli import cli
+
+    base = ["solve", "--layout", "rect-6x4", "--game", "shisen-sho", "--seed", "3", "--method", "search", "--json"]
+    for pair_test in PAIR_TESTS:
+        res = CliRunner().invoke(cli, [*base, "-O", f"pair_test={pair_test}"])
+        assert res.exit_code == 0, res.output
+        assert json.loads(res.output)["stats"]["pair_test"] == pair_test
+    res = CliRunner().invoke(cli, [*base, "-O", "pair_test=bitset"])
+    assert res.exit_code == 2 and "unknown pair_test 'bitset'" in res.output and "Traceback" not in res.output
