@@ -404,6 +404,16 @@ def _bits_lines(bits, rows, cols, nr, nc, h1, w, ra, ca, rb, cb, same):
     b_cols = _span(cb, cb + _TILE_SPAN - 1)
     own_rows = b_rows | a_rows if same else b_rows  # the rows and columns with cells counted empty
     own_cols = b_cols | a_cols if same else b_cols
+    last = _TILE_SPAN - 1
+    # b's reaches along its two columns (a's cells there counted empty too on a's level)
+    line = bits[cols + nc + cb] & ~b_rows
+    if same and ca <= cb <= ca + last:
+        line &= ~a_rows
+    reach_b0 = _run(line, rb, rb + last, h1)
+    line = bits[cols + nc + cb + 1] & ~b_rows
+    if same and ca <= cb + 1 <= ca + last:
+        line &= ~a_rows
+    reach_b1 = _run(line, rb, rb + last, h1)
     for i in range(_TILE_SPAN):  # middle line horizontal, on a row y
         xa = ca + i
         reach_a = a_rows
@@ -414,10 +424,7 @@ def _bits_lines(bits, rows, cols, nr, nc, h1, w, ra, ca, rb, cb, same):
             reach_a = _run(line, ra, ra + _TILE_SPAN - 1, h1)
         for j in range(_TILE_SPAN):
             xb = cb + j
-            line = bits[cols + nc + xb] & ~b_rows
-            if same and (xb == ca or xb == ca + 1):
-                line &= ~a_rows
-            common = reach_a & _run(line, rb, rb + _TILE_SPAN - 1, h1)
+            common = reach_a & (reach_b1 if j else reach_b0)
             if common == _ZERO:
                 continue
             lo = min(xa, xb)
@@ -436,6 +443,15 @@ def _bits_lines(bits, rows, cols, nr, nc, h1, w, ra, ca, rb, cb, same):
                     line &= ~a_cols
                 if line & span == _ZERO:
                     return True
+    # b's reaches along its two rows
+    line = bits[rows + nr + rb] & ~b_cols
+    if same and ra <= rb <= ra + last:
+        line &= ~a_cols
+    reach_b0 = _run(line, cb, cb + last, w)
+    line = bits[rows + nr + rb + 1] & ~b_cols
+    if same and ra <= rb + 1 <= ra + last:
+        line &= ~a_cols
+    reach_b1 = _run(line, cb, cb + last, w)
     for i in range(_TILE_SPAN):  # middle line vertical, on a column x
         ya = ra + i
         reach_a = a_cols
@@ -446,10 +462,7 @@ def _bits_lines(bits, rows, cols, nr, nc, h1, w, ra, ca, rb, cb, same):
             reach_a = _run(line, ca, ca + _TILE_SPAN - 1, w)
         for j in range(_TILE_SPAN):
             yb = rb + j
-            line = bits[rows + nr + yb] & ~b_cols
-            if same and (yb == ra or yb == ra + 1):
-                line &= ~a_cols
-            common = reach_a & _run(line, cb, cb + _TILE_SPAN - 1, w)
+            common = reach_a & (reach_b1 if j else reach_b0)
             if common == _ZERO:
                 continue
             lo = min(ya, yb)
