@@ -36,14 +36,18 @@ def _random_occupancy(rng, h: int, w: int) -> np.ndarray:
 
 
 def test_rectangle_test_equals_cell_walk_board_rule_and_reference():
-    """Random grids up to 64 cells a line (the longest a word holds), random cell pairs:
+    """Random grids up to :data:`~mjsat.search.kernels_bits.LINE_BITS` cells a line (the most a word holds), random cell pairs:
     the bitset kernel, the cell-walking kernel, :func:`mjsat.shisen.connectable` and the
     pure-Python reference agree; some joining paths run through the margin."""
     rng = np.random.default_rng(41)
     answers = {True: 0, False: 0}
     through_margin = 0
     for i in range(400):
-        h, w = (int(rng.integers(3, 12)), int(rng.integers(3, 12))) if i % 4 else (64, int(rng.integers(3, 65)))
+        h, w = (
+            (int(rng.integers(3, 12)), int(rng.integers(3, 12)))
+            if i % 4
+            else (KB.LINE_BITS, int(rng.integers(3, KB.LINE_BITS + 1)))
+        )
         if i % 8 == 4:
             h, w = w, h
         occ = _random_occupancy(rng, h, w)
