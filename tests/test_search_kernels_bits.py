@@ -37,8 +37,9 @@ def _random_occupancy(rng, h: int, w: int) -> np.ndarray:
 
 def test_rectangle_test_equals_cell_walk_board_rule_and_reference():
     """Random grids up to :data:`~mjsat.search.kernels_bits.LINE_BITS` cells a line (the
-    most a word holds), random cell pairs: the bitset kernel, the cell-walking kernel, :func:`mjsat.shisen.connectable` and the
-    pure-Python reference agree; some joining paths run through the margin."""
+    most a word holds), random cell pairs: the bitset kernel, the cell-walking kernel,
+    :func:`mjsat.shisen.connectable` and the pure-Python reference agree; some joining
+    paths run through the margin."""
     rng = np.random.default_rng(41)
     answers = {True: 0, False: 0}
     through_margin = 0
