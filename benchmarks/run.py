@@ -23,6 +23,7 @@ BENCHMARKS: dict[str, str] = {
     "peer": "benchmarks.bench_peer",
     "batch": "benchmarks.bench_batch",
     "shisen": "benchmarks.bench_shisen",
+    "pairs": "benchmarks.bench_pairs",
 }
 
 

@@ -68,7 +68,10 @@ __all__ = [
     "W_FOURS_ALIVE",
     "W_RNG",
     "W_JOINT_AT",
+    "W_BITS",
+    "W_SCAN_BITS",
     "N_WORKSPACE",
+    "PAIR_TESTS",
 ]
 
 # --------------------------------------------------------------------------- numba flags
@@ -82,6 +85,11 @@ FASTMATH = False
 
 JIT_FLAGS: dict[str, Any] = {"cache": CACHE, "fastmath": FASTMATH}
 """The flags of every kernel: ``@njit(**JIT_FLAGS)``."""
+
+if CACHE:  # before any kernel module loads its cache: a cache of older sources is dropped
+    from mjsat.search.kernel_cache import drop_stale_cache
+
+    drop_stale_cache()
 
 # --------------------------------------------------------------------------- rules: opts
 
@@ -184,5 +192,22 @@ W_RNG = 23
 W_JOINT_AT = 24
 """``int32[G + 2, G]``, search with :data:`R_JOINT`: per depth, the pairing tried for each
 group of the joint branching."""
-N_WORKSPACE = 25
+W_BITS = 25
+"""``uint64[B]``, Shisen-Sho apply and pair test: the row and column bitsets of
+:data:`W_GRID` with their disjunction trees (:mod:`mjsat.search.kernels_bits`); empty
+(``B = 0``) when the pair test walks cells."""
+W_SCAN_BITS = 26
+"""``uint64[B]``, Shisen-Sho scan: the bitsets of :data:`W_SCAN_GRID`, as :data:`W_BITS`."""
+N_WORKSPACE = 27
 """Length of ``ws``."""
+
+# --------------------------------------------------------------------------- Shisen-Sho pair test
+
+PAIR_TESTS = ("cells", "bits")
+"""The Shisen-Sho pair tests of the kernels, the option ``pair_test`` of
+:func:`mjsat.search.solver.solve_search` (its default by game:
+:data:`mjsat.search.solver.DEFAULT_PAIR_TEST`): ``"cells"``, walking
+the cells of the grid, :math:`O((h + w)^2)` at worst; ``"bits"``, the bitsets with bit
+scans and disjunction trees of de Bondt (2020), Theorems 3.2 and 3.3
+(:mod:`mjsat.search.kernels_bits`), :math:`O(\\log(h + w))` per test. The workspace
+chooses: ``"bits"`` gives it non-empty :data:`W_BITS` and :data:`W_SCAN_BITS`."""

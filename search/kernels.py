@@ -52,7 +52,8 @@ name           what
                of the pairings of ``2 * h`` items (``int32[MAX_GROUP // 2 + 1]``)
 ``opts``       ``int64[N_RULES]``: the rules switched on, indexed by ``R_*``
                (:mod:`mjsat.search.config`; built by :func:`rules`)
-``ws``         the workspace, a tuple indexed by ``W_*`` (:func:`workspace`)
+``ws``         the workspace, a tuple indexed by ``W_*`` (:func:`workspace`); its
+               Shisen-Sho bitsets choose the pair test (empty: walk cells)
 ``pres``       ``uint8[n]``: the position, 1 for a present tile
 ``partner``    ``int32[n]``: the partial pairing set, ``-1`` for a tile with no partner yet
 ``moves``      ``int32[n // 2 + 1, 2]``: a move list, written from row ``mptr`` on
@@ -89,6 +90,7 @@ from mjsat.search.config import (
     S_SCANS,
     S_STEP,
     W_ABOVE,
+    W_BITS,
     W_FOURS_ALIVE,
     W_FREE_SEEN,
     W_GRID,
@@ -105,6 +107,7 @@ from mjsat.search.config import (
     W_REMOVED,
     W_RNG,
     W_SCAN_ABOVE,
+    W_SCAN_BITS,
     W_SCAN_GRID,
     W_SCAN_ONE,
     W_SCAN_PRESENT,
@@ -208,10 +211,12 @@ def arrays(geo: Geometry) -> tuple[Any, ...]:
     return (np.int64(geo.kind), gr, mj, sh, _PTAB)
 
 
-def workspace(n: int, ngroups: int, cells: int) -> tuple[np.ndarray, ...]:
+def workspace(n: int, ngroups: int, cells: int, bit_words: int = 0) -> tuple[np.ndarray, ...]:
     """Scratch arrays of the kernels for ``n`` tiles, ``ngroups`` groups, a grid of ``cells``.
 
     Slot ``W_X`` of the tuple is the array :data:`mjsat.search.config.W_X` describes.
+    ``bit_words`` sizes the grid's bitsets (:func:`mjsat.search.kernels_bits.bit_words`):
+    with 0 the Shisen-Sho pair test walks cells, else it reads the bitsets.
     """
     i32, u8 = np.int32, np.uint8
     slots: dict[int, np.ndarray] = {
@@ -240,6 +245,8 @@ def workspace(n: int, ngroups: int, cells: int) -> tuple[np.ndarray, ...]:
         W_FOURS_ALIVE: np.full((ngroups + 2, ngroups), 255, u8),
         W_JOINT_AT: np.zeros((ngroups + 2, max(ngroups, 1)), i32),
         W_RNG: np.zeros(1, np.uint64),
+        W_BITS: np.zeros(bit_words, np.uint64),
+        W_SCAN_BITS: np.zeros(bit_words, np.uint64),
     }
     return tuple(slots[k] for k in range(N_WORKSPACE))
 
@@ -929,7 +936,7 @@ def _playable(kind, a, b, pres, sh, ws):
     ``kind``, ``pres``, ``sh``, ``ws`` (its apply counters or grid): see the module docstring.
     """
     if kind == SHISEN or kind == SH3D:
-        return _sh_ok(kind == SH3D, a, b, sh, ws[W_GRID])
+        return _sh_ok(kind == SH3D, a, b, sh, ws[W_GRID], ws[W_BITS])
     return _mj_free(a, pres, ws[W_ABOVE], ws[W_ONE], ws[W_TWO]) and _mj_free(b, pres, ws[W_ABOVE], ws[W_ONE], ws[W_TWO])
 
 

@@ -279,6 +279,8 @@ def _workspace(n, ngroups):
         fours,  # W_FOURS_ALIVE
         np.zeros(1, np.uint64),  # W_RNG
         np.zeros((ngroups + 2, max(ngroups, 1)), i32),  # W_JOINT_AT
+        np.zeros(0, np.uint64),  # W_BITS (Mahjong: none)
+        np.zeros(0, np.uint64),  # W_SCAN_BITS
     )
 
 

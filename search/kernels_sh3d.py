@@ -21,7 +21,9 @@ compiled once for both games:
 
 A tile covers four cells. Apply and scan round over the groups until nothing changes, as
 for the rectangular game; a pair test costs :math:`O(\\text{levels})` for the two pillars
-and :math:`O((h_1 + w)^2)` at worst for the lines.
+and :math:`O((h_1 + w)^2)` at worst for the lines walked cell by cell
+(:func:`s3_connect`), or :math:`O(\\log(h_1 + w))` on the levels' row and column bitsets
+when the workspace has them (:func:`mjsat.search.kernels_bits._bits_connect3d`).
 """
 
 from __future__ import annotations
@@ -30,9 +32,13 @@ import numpy as np
 from numba import njit
 
 from mjsat.search.config import JIT_FLAGS
+from mjsat.search.kernels_bits import _bits_connect3d, _bits_place, _bits_put, _bits_take, _bits_trees
 from mjsat.search.pairing import SH3D, Geometry
 
 __all__ = ["sh3d_arrays", "s3_connect"]
+
+_TILE_CELLS = 2
+"""Half-tile cells of a tile along each axis."""
 
 
 def sh3d_arrays(geo: Geometry) -> tuple[np.ndarray, np.ndarray, np.int64, np.int64]:
@@ -168,13 +174,17 @@ def s3_connect(grid, levels, h1, w, ra, ca, la, rb, cb, lb):
 
 
 @njit(**JIT_FLAGS)
-def _s3_ok(a, b, sh, grid):
-    """Can tiles ``a`` and ``b`` pair on the current ``grid`` (``uint8[h * w]``)? ``sh``:
-    the tuple of the module docstring.
+def _s3_ok(a, b, sh, grid, bits):
+    """Can tiles ``a`` and ``b`` pair on the current ``grid`` (``uint8[h * w]``)? On its
+    bitsets ``bits`` (``uint64[B]``) unless they are empty. ``sh``: the tuple of the module
+    docstring.
     """
     cy, cx, w = sh[0], sh[1], sh[3]
     h1 = cy[cy.shape[0] - 1]
-    return s3_connect(grid, sh[2] // h1, h1, w, cy[a] % h1, cx[a], cy[a] // h1, cy[b] % h1, cx[b], cy[b] // h1)
+    ya, yb = cy[a], cy[b]
+    if bits.shape[0] > 0:
+        return _bits_connect3d(grid, bits, sh[2] // h1, h1, w, ya % h1, cx[a], ya // h1, yb % h1, cx[b], yb // h1)
+    return s3_connect(grid, sh[2] // h1, h1, w, ya % h1, cx[a], ya // h1, yb % h1, cx[b], yb // h1)
 
 
 @njit(**JIT_FLAGS)
@@ -191,20 +201,43 @@ def _s3_set(t, sh, grid, v):
 
 
 @njit(**JIT_FLAGS)
-def _s3_grid(pres, sh, grid):
-    """Fill ``grid`` (``uint8[h * w]``) with the occupancy of ``pres`` (``uint8[n]``);
-    ``sh``: the tuple of the module docstring.
+def _s3_grid(pres, sh, grid, bits):
+    """Fill ``grid`` (``uint8[h * w]``) and its bitsets ``bits`` (``uint64[B]``, empty when
+    the pair test walks cells) with the occupancy of ``pres`` (``uint8[n]``); ``sh``: the
+    tuple of the module docstring.
     """
     grid[:] = 0
     for t in range(pres.shape[0]):
         if pres[t]:
             _s3_set(t, sh, grid, 1)
+    if bits.shape[0] > 0:
+        h1 = sh[0][sh[0].shape[0] - 1]
+        bits[:] = 0
+        for t in range(pres.shape[0]):
+            if pres[t]:
+                _bits_put(bits, h1, sh[3], sh[0][t], sh[1][t], _TILE_CELLS)
+        _bits_trees(bits, sh[2] // h1, h1, sh[3])
 
 
 @njit(**JIT_FLAGS)
-def _s3_take(t, pres, sh, grid):
-    """Take tile ``t`` off ``pres`` (``uint8[n]``) and ``grid`` (``uint8[h * w]``); ``sh``: the
+def _s3_take(t, pres, sh, grid, bits):
+    """Take tile ``t`` off ``pres`` (``uint8[n]``), ``grid`` (``uint8[h * w]``) and its
+    bitsets ``bits`` (``uint64[B]``, empty when the pair test walks cells); ``sh``: the
     tuple of the module docstring.
     """
     pres[t] = 0
     _s3_set(t, sh, grid, 0)
+    if bits.shape[0] > 0:
+        _bits_take(bits, sh[0][sh[0].shape[0] - 1], sh[3], sh[0][t], sh[1][t], _TILE_CELLS)
+
+
+@njit(**JIT_FLAGS)
+def _s3_put(t, pres, sh, grid, bits):
+    """Put tile ``t`` back on ``pres`` (``uint8[n]``), ``grid`` (``uint8[h * w]``) and its
+    bitsets ``bits`` (``uint64[B]``, empty when the pair test walks cells): the inverse of
+    :func:`_s3_take`; ``sh``: the tuple of the module docstring.
+    """
+    pres[t] = 1
+    _s3_set(t, sh, grid, 1)
+    if bits.shape[0] > 0:
+        _bits_place(bits, sh[0][sh[0].shape[0] - 1], sh[3], sh[0][t], sh[1][t], _TILE_CELLS)

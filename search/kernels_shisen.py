@@ -2,7 +2,10 @@
 
 Apply and scan round over the groups until nothing changes, with the path test of
 :func:`mjsat.shisen.connectable` on a flat occupancy grid with its margin (``sh`` is
-``(cy, cx, h, w)``: each tile's cell and the grid's shape). The pure-Python references are
+``(cy, cx, h, w)``: each tile's cell and the grid's shape). The test walks the grid's
+cells (:func:`_connect`), or reads the grid's row and column bitsets when the workspace
+has them (:data:`~mjsat.search.config.W_BITS`, :mod:`mjsat.search.kernels_bits`); apply
+and scan keep both up to date. The pure-Python references are
 :func:`mjsat.shisen.connectable` and :class:`~mjsat.search.pairing.PythonSearch`;
 :mod:`mjsat.search.kernels` dispatches to these kernels for the kind
 :data:`~mjsat.search.pairing.SHISEN`, and the tests compare them.
@@ -16,13 +19,16 @@ from mjsat.search.config import (
     JIT_FLAGS,
     R_FREEZE,
     R_FREEZE_PAIR,
+    W_BITS,
     W_GRID,
     W_OPENED,
+    W_SCAN_BITS,
     W_SCAN_GRID,
     W_SCAN_PRESENT,
     W_SCAN_QUEUED,
 )
-from mjsat.search.kernels_sh3d import _s3_grid, _s3_ok, _s3_set, _s3_take
+from mjsat.search.kernels_bits import _bits_connect, _bits_place, _bits_put, _bits_take, _bits_trees
+from mjsat.search.kernels_sh3d import _s3_grid, _s3_ok, _s3_put, _s3_take
 
 # --------------------------------------------------------------------------- Shisen-Sho
 
@@ -105,63 +111,80 @@ def _connect(grid, h, w, ya, xa, yb, xb):
 
 
 @njit(**JIT_FLAGS)
-def _sh_grid(d3, pres, sh, grid):
-    """Fill ``grid`` (``uint8[h * w]``) with the occupancy of ``pres``; ``d3``: the
-    Mahjong grid (:mod:`mjsat.search.kernels_sh3d`) instead of the rectangle; ``pres``,
-    ``sh``: see :mod:`mjsat.search.kernels`.
+def _sh_grid(d3, pres, sh, grid, bits):
+    """Fill ``grid`` (``uint8[h * w]``) and its bitsets ``bits`` (``uint64[B]``, empty when
+    the pair test walks cells) with the occupancy of ``pres``; ``d3``: the Mahjong grid
+    (:mod:`mjsat.search.kernels_sh3d`) instead of the rectangle; ``pres``, ``sh``: see
+    :mod:`mjsat.search.kernels`.
     """
     if d3:
-        _s3_grid(pres, sh, grid)
+        _s3_grid(pres, sh, grid, bits)
         return
-    cy, cx, w = sh[0], sh[1], sh[3]
+    cy, cx, h, w = sh[0], sh[1], sh[2], sh[3]
     grid[:] = 0
     for t in range(pres.shape[0]):
         if pres[t]:
             grid[cy[t] * w + cx[t]] = 1
+    if bits.shape[0] > 0:
+        bits[:] = 0
+        for t in range(pres.shape[0]):
+            if pres[t]:
+                _bits_put(bits, h, w, cy[t], cx[t], 1)
+        _bits_trees(bits, 1, h, w)
 
 
 @njit(**JIT_FLAGS)
-def _sh_ok(d3, a, b, sh, grid):
-    """Can tiles ``a`` and ``b`` pair on the occupancy ``grid`` (``uint8[h * w]``)? ``d3``
-    as in :func:`_sh_grid`; ``sh``: see :mod:`mjsat.search.kernels`.
+def _sh_ok(d3, a, b, sh, grid, bits):
+    """Can tiles ``a`` and ``b`` pair on the occupancy ``grid`` (``uint8[h * w]``)? On its
+    bitsets ``bits`` (``uint64[B]``) unless they are empty. ``d3`` as in
+    :func:`_sh_grid`; ``sh``: see :mod:`mjsat.search.kernels`.
     """
     if d3:
-        return _s3_ok(a, b, sh, grid)
+        return _s3_ok(a, b, sh, grid, bits)
     cy, cx = sh[0], sh[1]
+    if bits.shape[0] > 0:
+        return _bits_connect(bits, sh[2], sh[3], cy[a], cx[a], cy[b], cx[b])
     return _connect(grid, sh[2], sh[3], cy[a], cx[a], cy[b], cx[b])
 
 
 @njit(**JIT_FLAGS)
-def _sh_take(d3, t, pres, sh, grid):
-    """Take tile ``t`` off ``pres`` and ``grid`` (``uint8[h * w]``); ``d3`` as in
-    :func:`_sh_grid`; ``sh``: see :mod:`mjsat.search.kernels`.
+def _sh_take(d3, t, pres, sh, grid, bits):
+    """Take tile ``t`` off ``pres``, ``grid`` (``uint8[h * w]``) and its bitsets ``bits``
+    (``uint64[B]``, empty when the pair test walks cells); ``d3`` as in :func:`_sh_grid`;
+    ``sh``: see :mod:`mjsat.search.kernels`.
     """
     if d3:
-        _s3_take(t, pres, sh, grid)
-    else:
-        pres[t] = 0
-        grid[sh[0][t] * sh[3] + sh[1][t]] = 0
+        _s3_take(t, pres, sh, grid, bits)
+        return
+    pres[t] = 0
+    grid[sh[0][t] * sh[3] + sh[1][t]] = 0
+    if bits.shape[0] > 0:
+        _bits_take(bits, sh[2], sh[3], sh[0][t], sh[1][t], 1)
 
 
 @njit(**JIT_FLAGS)
-def _sh_put(d3, t, pres, sh, grid):
-    """Put tile ``t`` back on ``pres`` and ``grid`` (``uint8[h * w]``): the inverse of
-    :func:`_sh_take`; ``d3`` as in :func:`_sh_grid`; ``sh``: see :mod:`mjsat.search.kernels`.
+def _sh_put(d3, t, pres, sh, grid, bits):
+    """Put tile ``t`` back on ``pres``, ``grid`` (``uint8[h * w]``) and its bitsets ``bits``
+    (``uint64[B]``, empty when the pair test walks cells): the inverse of :func:`_sh_take`;
+    ``d3`` as in :func:`_sh_grid`; ``sh``: see :mod:`mjsat.search.kernels`.
     """
+    if d3:
+        _s3_put(t, pres, sh, grid, bits)
+        return
     pres[t] = 1
-    if d3:
-        _s3_set(t, sh, grid, 1)
-    else:
-        grid[sh[0][t] * sh[3] + sh[1][t]] = 1
+    grid[sh[0][t] * sh[3] + sh[1][t]] = 1
+    if bits.shape[0] > 0:
+        _bits_place(bits, sh[2], sh[3], sh[0][t], sh[1][t], 1)
 
 
 @njit(**JIT_FLAGS)
-def _sh_pair_clear(d3, g, gr, sh, pres, grid):
+def _sh_pair_clear(d3, g, gr, sh, pres, grid, bits):
     """A pair of group ``g`` (four tiles left, no pairing) whose removal lets the other
     pair go: ``(p, q, c, d)`` to play as ``(p, q)`` then ``(c, d)``, or four ``-1``.
 
-    Pairs are tried in member order; each is taken off ``pres`` and ``grid``
-    (``uint8[h * w]``) for a moment and put back. ``d3`` as in :func:`_sh_grid`; ``gr``,
+    Pairs are tried in member order; each is taken off ``pres``, ``grid``
+    (``uint8[h * w]``) and its bitsets ``bits`` (``uint64[B]``, empty when the pair test
+    walks cells) for a moment and put back. ``d3`` as in :func:`_sh_grid`; ``gr``,
     ``sh``, ``pres``: see :mod:`mjsat.search.kernels`.
     """
     gptr, gidx = gr[1], gr[2]
@@ -171,10 +194,10 @@ def _sh_pair_clear(d3, g, gr, sh, pres, grid):
             continue
         for j in range(k + 1, gptr[g + 1]):
             q = gidx[j]
-            if not pres[q] or not _sh_ok(d3, p, q, sh, grid):
+            if not pres[q] or not _sh_ok(d3, p, q, sh, grid, bits):
                 continue
-            _sh_take(d3, p, pres, sh, grid)
-            _sh_take(d3, q, pres, sh, grid)
+            _sh_take(d3, p, pres, sh, grid, bits)
+            _sh_take(d3, q, pres, sh, grid, bits)
             c = -1
             d = -1
             for m in range(gptr[g], gptr[g + 1]):
@@ -184,9 +207,9 @@ def _sh_pair_clear(d3, g, gr, sh, pres, grid):
                         c = u
                     else:
                         d = u
-            ok = _sh_ok(d3, c, d, sh, grid)
-            _sh_put(d3, q, pres, sh, grid)
-            _sh_put(d3, p, pres, sh, grid)
+            ok = _sh_ok(d3, c, d, sh, grid, bits)
+            _sh_put(d3, q, pres, sh, grid, bits)
+            _sh_put(d3, p, pres, sh, grid, bits)
             if ok:
                 return p, q, c, d
     return -1, -1, -1, -1
@@ -205,11 +228,12 @@ def _sh_apply(d3, gr, sh, pres, partner, moves, mptr, opts, ws):
         The Mahjong grid (:mod:`mjsat.search.kernels_sh3d`) instead of the rectangle.
     gr, sh, pres, partner, moves, mptr, opts : see :mod:`mjsat.search.kernels`.
     ws : tuple
-        The workspace; ``ws[W_GRID]`` holds the occupancy of ``pres`` afterwards.
+        The workspace; ``ws[W_GRID]`` and ``ws[W_BITS]`` hold the occupancy of ``pres``
+        afterwards.
     """
     gptr, gidx = gr[1], gr[2]
-    grid = ws[W_GRID]
-    _sh_grid(d3, pres, sh, grid)
+    grid, bits = ws[W_GRID], ws[W_BITS]
+    _sh_grid(d3, pres, sh, grid, bits)
     changed = True
     while changed:
         changed = False
@@ -227,9 +251,9 @@ def _sh_apply(d3, gr, sh, pres, partner, moves, mptr, opts, ws):
                 for k in range(gptr[g], gptr[g + 1]):
                     t = gidx[k]
                     p = partner[t]
-                    if t < p and pres[t] and pres[p] and _sh_ok(d3, t, p, sh, grid):
-                        _sh_take(d3, t, pres, sh, grid)
-                        _sh_take(d3, p, pres, sh, grid)
+                    if t < p and pres[t] and pres[p] and _sh_ok(d3, t, p, sh, grid, bits):
+                        _sh_take(d3, t, pres, sh, grid, bits)
+                        _sh_take(d3, p, pres, sh, grid, bits)
                         moves[mptr, 0] = t
                         moves[mptr, 1] = p
                         mptr += 1
@@ -251,7 +275,7 @@ def _sh_apply(d3, gr, sh, pres, partner, moves, mptr, opts, ws):
                         continue
                     for j in range(k + 1, gptr[g + 1]):
                         b = gidx[j]
-                        if pres[b] and not _sh_ok(d3, a, b, sh, grid):
+                        if pres[b] and not _sh_ok(d3, a, b, sh, grid, bits):
                             frozen = False
                             break
                     if not frozen:
@@ -264,8 +288,8 @@ def _sh_apply(d3, gr, sh, pres, partner, moves, mptr, opts, ws):
                             if first < 0:
                                 first = t
                             else:
-                                _sh_take(d3, first, pres, sh, grid)
-                                _sh_take(d3, t, pres, sh, grid)
+                                _sh_take(d3, first, pres, sh, grid, bits)
+                                _sh_take(d3, t, pres, sh, grid, bits)
                                 moves[mptr, 0] = first
                                 moves[mptr, 1] = t
                                 mptr += 1
@@ -273,12 +297,12 @@ def _sh_apply(d3, gr, sh, pres, partner, moves, mptr, opts, ws):
                     changed = True
                     continue
             if opts[R_FREEZE_PAIR] and live == 4:
-                p, q, c, d = _sh_pair_clear(d3, g, gr, sh, pres, grid)
+                p, q, c, d = _sh_pair_clear(d3, g, gr, sh, pres, grid, bits)
                 if p >= 0:
-                    _sh_take(d3, p, pres, sh, grid)
-                    _sh_take(d3, q, pres, sh, grid)
-                    _sh_take(d3, c, pres, sh, grid)
-                    _sh_take(d3, d, pres, sh, grid)
+                    _sh_take(d3, p, pres, sh, grid, bits)
+                    _sh_take(d3, q, pres, sh, grid, bits)
+                    _sh_take(d3, c, pres, sh, grid, bits)
+                    _sh_take(d3, d, pres, sh, grid, bits)
                     moves[mptr, 0] = p
                     moves[mptr, 1] = q
                     mptr += 1
@@ -301,9 +325,10 @@ def _sh_scan(d3, gr, sh, pres, partner, ws):
     gr, sh, pres, partner : see :mod:`mjsat.search.kernels`.
     ws : tuple
         The workspace; the scan uses ``ws[W_SCAN_PRESENT]``, ``ws[W_SCAN_QUEUED]`` (the tiles
-        present at the start), ``ws[W_OPENED]`` and ``ws[W_SCAN_GRID]``.
+        present at the start), ``ws[W_OPENED]``, ``ws[W_SCAN_GRID]`` and ``ws[W_SCAN_BITS]``.
     """
-    ps, start, opened, grid = ws[W_SCAN_PRESENT], ws[W_SCAN_QUEUED], ws[W_OPENED], ws[W_SCAN_GRID]
+    ps, start, opened = ws[W_SCAN_PRESENT], ws[W_SCAN_QUEUED], ws[W_OPENED]
+    grid, bits = ws[W_SCAN_GRID], ws[W_SCAN_BITS]
     gptr, gidx = gr[1], gr[2]
     left = 0
     for t in range(pres.shape[0]):
@@ -311,7 +336,7 @@ def _sh_scan(d3, gr, sh, pres, partner, ws):
         start[t] = pres[t]
         left += pres[t]
     opened[:] = 0
-    _sh_grid(d3, ps, sh, grid)
+    _sh_grid(d3, ps, sh, grid, bits)
     changed = True
     while changed and left > 0:
         changed = False
@@ -327,9 +352,9 @@ def _sh_scan(d3, gr, sh, pres, partner, ws):
                 for k in range(gptr[g], gptr[g + 1]):
                     t = gidx[k]
                     p = partner[t]
-                    if t < p and ps[t] and ps[p] and _sh_ok(d3, t, p, sh, grid):
-                        _sh_take(d3, t, ps, sh, grid)
-                        _sh_take(d3, p, ps, sh, grid)
+                    if t < p and ps[t] and ps[p] and _sh_ok(d3, t, p, sh, grid, bits):
+                        _sh_take(d3, t, ps, sh, grid, bits)
+                        _sh_take(d3, p, ps, sh, grid, bits)
                         left -= 2
                         changed = True
                 continue
@@ -340,9 +365,9 @@ def _sh_scan(d3, gr, sh, pres, partner, ws):
                         continue
                     for j in range(k + 1, gptr[g + 1]):
                         b = gidx[j]
-                        if ps[b] and _sh_ok(d3, a, b, sh, grid):
-                            _sh_take(d3, a, ps, sh, grid)
-                            _sh_take(d3, b, ps, sh, grid)
+                        if ps[b] and _sh_ok(d3, a, b, sh, grid, bits):
+                            _sh_take(d3, a, ps, sh, grid, bits)
+                            _sh_take(d3, b, ps, sh, grid, bits)
                             left -= 2
                             opened[g] = 1
                             changed = True
@@ -354,8 +379,8 @@ def _sh_scan(d3, gr, sh, pres, partner, ws):
                         continue
                     for j in range(gptr[g], gptr[g + 1]):
                         u = gidx[j]
-                        if u != t and start[u] and _sh_ok(d3, t, u, sh, grid):
-                            _sh_take(d3, t, ps, sh, grid)
+                        if u != t and start[u] and _sh_ok(d3, t, u, sh, grid, bits):
+                            _sh_take(d3, t, ps, sh, grid, bits)
                             left -= 1
                             changed = True
                             break

@@ -40,8 +40,8 @@ import numpy as np
 
 from mjsat.board import Board, Layout, Move
 from mjsat.result import SOLVABLE, UNKNOWN, UNSOLVABLE, SolveResult
-from mjsat.search.config import N_STATS, S_MOVES, S_NODES, S_SCANS
-from mjsat.search.pairing import MAHJONG, SH3D, Geometry, PythonSearch, SearchLimit, geometry, pairings
+from mjsat.search.config import N_STATS, PAIR_TESTS, S_MOVES, S_NODES, S_SCANS
+from mjsat.search.pairing import MAHJONG, SH3D, SHISEN, Geometry, PythonSearch, SearchLimit, geometry, pairings
 
 __all__ = [
     "solve_search",
@@ -49,9 +49,11 @@ __all__ = [
     "ENGINES",
     "UnknownEngineError",
     "SearchOptionError",
+    "UnknownPairTestError",
     "check_search_options",
     "default_attempts",
     "prior_conflict",
+    "DEFAULT_PAIR_TEST",
     "warm_up",
     "prepare_search",
 ]
@@ -77,6 +79,13 @@ Mahjong grid, where it saves time; on Mahjong and on rectangular Shisen-Sho it d
 CHUNK_NODES = 200
 """Nodes the numba kernel runs between two looks at the clock."""
 
+DEFAULT_PAIR_TEST: dict[int, str] = {SHISEN: "cells", SH3D: "bits"}
+"""The pair test of the numba kernels (:data:`mjsat.search.config.PAIR_TESTS`) by game
+kind, the bitsets where they pay: they make the whole search cheaper on turtle deals of
+Shisen-Sho on the Mahjong grid, and change nothing measurable on full rectangles of whole
+tiles, where the cell walk is as fast on the crowded positions the search mostly tests
+(the figures: benchmarks/README.md, section pairs)."""
+
 
 class UnknownEngineError(ValueError):
     """An ``engine`` option that is neither ``numba`` nor ``python``."""
@@ -86,6 +95,11 @@ class SearchOptionError(ValueError):
     """A count option of the ``search`` method that is not a non-negative integer."""
 
 
+class UnknownPairTestError(ValueError):
+    """A ``pair_test`` option of the ``search`` method that is not one of
+    :data:`mjsat.search.config.PAIR_TESTS`."""
+
+
 def check_search_options(
     *,
     engine: str = "numba",
@@ -93,6 +107,7 @@ def check_search_options(
     guided: int | None = None,
     presearch: int = 0,
     node_limit: int | None = None,
+    pair_test: str | None = None,
     **switches: Any,
 ) -> None:
     """Check the options of :func:`solve_search` without a board (registered in
@@ -105,6 +120,8 @@ def check_search_options(
     SearchOptionError
         ``attempts``, ``guided``, ``presearch`` or ``node_limit`` is not a non-negative
         integer (``None`` stands for the default where the option has one).
+    UnknownPairTestError
+        ``pair_test`` is neither ``None`` nor one of :data:`mjsat.search.config.PAIR_TESTS`.
 
     Notes
     -----
@@ -112,6 +129,8 @@ def check_search_options(
     """
     if engine not in ENGINES:
         raise UnknownEngineError(f"unknown engine {engine!r} (known: {', '.join(ENGINES)})")
+    if pair_test is not None and pair_test not in PAIR_TESTS:
+        raise UnknownPairTestError(f"unknown pair_test {pair_test!r} (known: {', '.join(PAIR_TESTS)})")
     for label, value in (
         ("attempts", attempts),
         ("guided", guided),
@@ -278,6 +297,7 @@ def solve_search(
     joint: bool = False,
     guided: int | None = None,
     presearch: int = 0,
+    pair_test: str | None = None,
     engine: str = "numba",
 ) -> SolveResult:
     """Decide ``board`` with the pairing-set search (seeds 000, 001, 002).
@@ -329,6 +349,13 @@ def solve_search(
         search then resumes where it stopped, for twice as many nodes each time the
         attempts done double (after 1/8, 2/8, 4/8 of them), so that deals refuted in a few
         nodes skip most attempts. 0: all attempts first, as de Bondt does.
+    pair_test : {None, "cells", "bits"}
+        numba engine, Shisen-Sho: the pair test of the kernels
+        (:data:`mjsat.search.config.PAIR_TESTS`): walking the cells, or de Bondt's row and
+        column bitsets ([dB20]_, Theorems 3.2 and 3.3); ``None``: the game's entry of
+        :data:`DEFAULT_PAIR_TEST`. A grid with a row or column longer than
+        :data:`mjsat.search.kernels_bits.LINE_BITS` cells walks cells; ``stats`` names the
+        test that ran as ``pair_test``.
     engine : {"numba", "python"}
         The compiled kernels or the pure-Python reference.
 
@@ -342,6 +369,8 @@ def solve_search(
     ------
     UnknownEngineError
         ``engine`` is not one of :data:`ENGINES`.
+    UnknownPairTestError
+        ``pair_test`` is not one of :data:`mjsat.search.config.PAIR_TESTS`.
 
     Notes
     -----
@@ -367,6 +396,7 @@ def solve_search(
         guided=guided,
         presearch=presearch,
         engine=engine,
+        pair_test=pair_test,
     ).advance(time_limit)
 
 
@@ -395,7 +425,7 @@ class SearchRun:
     ----------
     board : Board
         As :func:`solve_search`; the run reads it once, at the first :meth:`advance`.
-    seed, node_limit, attempts, freeze, loose, prior, scan, critical, bondt, guided, presearch, engine
+    seed, node_limit, attempts, freeze, loose, prior, scan, critical, bondt, freeze_pair, loose_pair, joint, guided, presearch, engine, pair_test
         As :func:`solve_search`.
 
     Raises
@@ -437,10 +467,17 @@ class SearchRun:
         guided: int | None = None,
         presearch: int = 0,
         engine: str = "numba",
+        pair_test: str | None = None,
     ) -> None:
         check_search_options(
-            engine=engine, attempts=attempts, guided=guided, presearch=presearch, node_limit=node_limit
+            engine=engine,
+            attempts=attempts,
+            guided=guided,
+            presearch=presearch,
+            node_limit=node_limit,
+            pair_test=pair_test,
         )
+        self._pair_test = pair_test
         self._clock = _Clock()
         self._seconds = 0.0
         self._done: SolveResult | None = None
@@ -533,7 +570,15 @@ class SearchRun:
             return (yield from _run_python(geo, opts, (n_attempts, n_guided), seed, node_limit, self._clock, stats))
         return (
             yield from _run_numba(
-                geo, opts, (n_attempts, n_guided), seed, node_limit, self._clock, stats, presearch=int(presearch)
+                geo,
+                opts,
+                (n_attempts, n_guided),
+                seed,
+                node_limit,
+                self._clock,
+                stats,
+                presearch=int(presearch),
+                pair_test=self._pair_test,
             )
         )
 
@@ -609,6 +654,7 @@ def _run_numba(
     clock: _Clock,
     stats: dict[str, Any],
     presearch: int = 0,
+    pair_test: str | None = None,
 ) -> Generator[SolveResult, None, SolveResult]:
     """Random attempts, then the search, with the numba kernels (see :class:`SearchRun`).
 
@@ -619,11 +665,16 @@ def _run_numba(
     look at it every eight playouts.
     """
     from mjsat.search import kernels as K
+    from mjsat.search.kernels_bits import WORDS_OF_PAIR_TEST
 
     kind, gr, mj, sh, pt = K.arrays(geo)
     n = geo.n
     ngroups = len(geo.members)
-    ws = K.workspace(n, ngroups, int(sh[2] * sh[3]))
+    words = 0
+    if geo.kind != MAHJONG:
+        words = WORDS_OF_PAIR_TEST[pair_test or DEFAULT_PAIR_TEST[geo.kind]](sh, geo.kind == SH3D)
+        stats["pair_test"] = "bits" if words else "cells"
+    ws = K.workspace(n, ngroups, int(sh[2] * sh[3]), words)
     flags = K.rules(**{key: value for key, value in opts.items() if key != "bondt"})
     moves = np.zeros((n // 2 + 1, 2), dtype=np.int32)
     t = time.perf_counter()

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from mjsat.search import kernels as K
-from mjsat.search.pairing import pairings
+from mjsat.search import kernels as K, kernels_bits as KB
+from mjsat.search.pairing import SH3D, SHISEN, pairings
 
 
 def random_state(geo, rng):
@@ -25,9 +25,11 @@ def random_state(geo, rng):
     return present, partner
 
 
-def kernel_args(geo):
-    """``(kind, gr, mj, sh, ws, moves)`` for calling the kernels on ``geo``."""
+def kernel_args(geo, pair_test="cells"):
+    """``(kind, gr, mj, sh, ws, moves)`` for calling the kernels on ``geo``; the workspace
+    has the bitsets of ``pair_test`` (:data:`mjsat.search.kernels_bits.WORDS_OF_PAIR_TEST`)."""
     kind, gr, mj, sh, pt = K.arrays(geo)
-    ws = K.workspace(geo.n, len(geo.members), int(sh[2] * sh[3]))
+    words = KB.WORDS_OF_PAIR_TEST[pair_test](sh, kind == SH3D) if kind in (SHISEN, SH3D) else 0
+    ws = K.workspace(geo.n, len(geo.members), int(sh[2] * sh[3]), words)
     moves = np.zeros((geo.n // 2 + 1, 2), dtype=np.int32)
     return kind, gr, mj, sh, ws, moves
