@@ -232,8 +232,7 @@ def screen_factory(screen: str, settings: list[str]) -> tuple[str, tuple[str, st
     ``make()`` returns a fresh strategy (a strategy keeps a plan between moves, so each
     game needs its own)."""
     from mjsat.play.heuristics import MaxBlockHeuristic, UnknownHeuristicError, make_heuristic
-    from mjsat.play.strategies import UnknownReadingError, UnknownStrategyError
-    from mjsat.play.strategies import make_strategy
+    from mjsat.play.strategies import UnknownReadingError, UnknownStrategyError, make_strategy
 
     strategy, _, heuristic = screen.partition("/")
     if not heuristic:

@@ -212,7 +212,9 @@ def test_maxblock_picks_the_highest_combined_value():
 
 def test_pair_rule_sum_or_the_better_stone():
     # rows of 8 (tiles 0-7), 2 (8-9) and 6 (10-15); the free pairs are (0, 8) and (10, 15)
-    lay = Layout([(0, 2 * i, 0) for i in range(8)] + [(4, 2 * i, 0) for i in range(2)] + [(8, 2 * i, 0) for i in range(6)])
+    lay = Layout(
+        [(0, 2 * i, 0) for i in range(8)] + [(4, 2 * i, 0) for i in range(2)] + [(8, 2 * i, 0) for i in range(6)]
+    )
     faces = [0, 1, 2, 3, 3, 4, 4, 1] + [0, 2] + [5, 6, 6, 7, 7, 5]
     view = PlayerView(MahjongBoard(lay, faces))
     assert sorted(view.free_pairs()) == [(0, 8), (10, 15)]
