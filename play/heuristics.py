@@ -27,7 +27,7 @@ References
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -199,7 +199,16 @@ _TIE_PICK = {
 PAIR_RULES: tuple[str, ...] = ("sum", "max")
 """How a heuristic scores a pair: the sum of its two stones' scores, or the larger one."""
 
-_PAIR_SCORE = {"sum": lambda a, b: a + b, "max": max}
+
+def _pair_sum(a: float, b: float) -> float:
+    return a + b
+
+
+def _pair_max(a: float, b: float) -> float:
+    return max(a, b)
+
+
+_PAIR_SCORE: dict[str, Callable[[float, float], float]] = {"sum": _pair_sum, "max": _pair_max}
 
 
 class RandomHeuristic(Heuristic):
