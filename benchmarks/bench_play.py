@@ -3,6 +3,14 @@
 ``python -m benchmarks.bench_play [--positions N] [--workers W] [--max-seconds T]
 [--quick] [--fresh]``
 
+``python -m benchmarks.bench_play --screen STRATEGY/HEURISTIC [--set KEY=VALUE ...]
+--positions N`` plays one configuration with reading switches (the keyword options of
+the strategy, e.g. ``stones=match``, ``max_level=4``, and of
+:class:`~mjsat.play.heuristics.MaxBlockHeuristic`, e.g. ``chains=present``,
+``pairs=max``) on the same positions and play seeds, in this process, resumable in
+``benchmarks/results/play_screen_<label>.jsonl``; it prints the cleared % with its 95 %
+Wilson interval and the CPU time per game, and writes ``play_screen_<label>.json``.
+
 Every position ``i`` is the turtle dealt by Algorithm 1 from seed ``i``
 (:func:`mjsat.deal.deal_solvable`); all eight configurations play it with the play seed
 ``i + PLAY_SEED_OFFSET``. One JSON line per position goes to
@@ -188,6 +196,136 @@ def fatal_run(layout: Any, positions: int, *, time_limit: float, workers: int) -
     }
 
 
+HEURISTIC_KEYS = {"transitive": "bool", "chains": "str", "ties": "str", "pairs": "str"}
+"""The reading switches of :class:`~mjsat.play.heuristics.MaxBlockHeuristic` (``--set``)."""
+
+STRATEGY_KEYS = {
+    "max_nodes": "int",
+    "max_level": "int",
+    "stones": "str",
+    "matches": "str",
+    "cycles": "str",
+    "side": "str",
+}
+"""The options of :class:`~mjsat.play.strategies.ObstructionTreeStrategy` (``--set``)."""
+
+
+class ScreenSpecError(ValueError):
+    """A ``--screen`` configuration or ``--set`` option that does not exist."""
+
+
+def _value(key: str, kind: str, text: str) -> Any:
+    if kind == "int":
+        try:
+            return int(text)
+        except ValueError:
+            raise ScreenSpecError(f"--set {key}={text}: not an integer") from None
+    if kind == "bool":
+        if text.lower() not in ("true", "false"):
+            raise ScreenSpecError(f"--set {key}={text}: not true or false")
+        return text.lower() == "true"
+    return text
+
+
+def screen_factory(screen: str, settings: list[str]) -> tuple[str, tuple[str, str], Any]:
+    """``(label, (strategy, heuristic), make)`` for ``--screen STRATEGY/HEURISTIC`` with ``--set`` options:
+    ``make()`` returns a fresh strategy (a strategy keeps a plan between moves, so each
+    game needs its own)."""
+    from mjsat.play.heuristics import MaxBlockHeuristic, UnknownHeuristicError, make_heuristic
+    from mjsat.play.strategies import UnknownReadingError, UnknownStrategyError, make_strategy
+
+    strategy, _, heuristic = screen.partition("/")
+    if not heuristic:
+        raise ScreenSpecError(f"--screen {screen}: expected STRATEGY/HEURISTIC")
+    hopts: dict[str, Any] = {}
+    sopts: dict[str, Any] = {}
+    for item in settings:
+        key, eq, text = item.partition("=")
+        if not eq:
+            raise ScreenSpecError(f"--set {item}: expected KEY=VALUE")
+        if key in HEURISTIC_KEYS:
+            hopts[key] = _value(key, HEURISTIC_KEYS[key], text)
+        elif key in STRATEGY_KEYS:
+            sopts[key] = _value(key, STRATEGY_KEYS[key], text)
+        else:
+            raise ScreenSpecError(f"--set {item}: unknown key (known: {', '.join([*HEURISTIC_KEYS, *STRATEGY_KEYS])})")
+    try:
+        base = make_heuristic(heuristic)
+    except UnknownHeuristicError as exc:
+        raise ScreenSpecError(str(exc)) from None
+    if hopts and not isinstance(base, MaxBlockHeuristic):
+        raise ScreenSpecError(f"--set {', '.join(hopts)}: heuristic {heuristic!r} has no reading switches")
+    if hopts:
+        assert isinstance(base, MaxBlockHeuristic)
+        hopts = {"transitive": base.transitive, "chains": base.chains, "ties": base.ties, **hopts}
+
+    def make() -> Any:
+        h = MaxBlockHeuristic(**hopts) if hopts else make_heuristic(heuristic)
+        return make_strategy(strategy, h, **sopts)
+
+    try:
+        strategy = make().name  # checks the strategy and its options now
+    except (UnknownHeuristicError, UnknownStrategyError, UnknownReadingError) as exc:
+        raise ScreenSpecError(str(exc)) from None
+    except TypeError:
+        raise ScreenSpecError(f"--set {', '.join(sopts)}: not options of strategy {strategy!r}") from None
+    label = "_".join([strategy, base.name, *(f"{k}-{v}" for k, v in sorted({**hopts, **sopts}.items()))])
+    return label, (strategy, base.name), make
+
+
+def screen_run(layout: Any, screen: str, settings: list[str], positions: int, *, fresh: bool) -> dict[str, Any]:
+    """Play one configuration with reading switches on positions ``0..positions-1``.
+
+    The deals and play seeds are those of the table (:class:`~mjsat.play.batch.BoardSource`);
+    the games run in this process, one JSON line per position, resumable.
+    """
+    from rich.progress import Progress
+
+    from mjsat.play.batch import BoardSource, summarize
+    from mjsat.play.game import Game
+
+    label, (strategy, heuristic), make = screen_factory(screen, settings)
+    jsonl = RESULTS / f"play_screen_{label}.jsonl"
+    if fresh and jsonl.exists():
+        jsonl.unlink()
+    done = _load(jsonl)
+    source = BoardSource(layout=layout, solvable=True, seed=0)
+    todo = [i for i in range(positions) if i not in done]
+    with jsonl.open("a") as fh, Progress() as progress:
+        bar = progress.add_task(label, total=positions, completed=positions - len(todo))
+        for i in todo:
+            board, seed = source.deal(i)
+            start = time.process_time()
+            rec = Game(board, make(), seed=seed).run()
+            row = {
+                "index": i,
+                "cleared": rec.cleared,
+                "tiles_left": rec.tiles_left,
+                "cpu_seconds": round(time.process_time() - start, 5),
+            }
+            fh.write(json.dumps(row) + "\n")
+            fh.flush()
+            done[i] = row
+            progress.advance(bar)
+    games = [done[i] for i in range(positions)]
+    summary = summarize(games)
+    try:
+        sp: float | None = paper_row(strategy, heuristic)[1]
+    except KeyError:  # not a configuration of Table 1
+        sp = None
+    lo, hi = summary["ci95"]
+    summary.update(
+        label=label,
+        screen=screen,
+        settings=settings,
+        cpu_ms_per_game=round(1000 * sum(g["cpu_seconds"] for g in games) / len(games), 2),
+        paper_percent=sp,
+        paper_in_our_ci=sp is not None and lo <= sp <= hi,
+    )
+    write_text_atomic(RESULTS / f"play_screen_{label}.json", json.dumps(summary, indent=1) + "\n")
+    return summary
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="bench_play", description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=20_000, help="positions 0..N-1 (default 20,000)")
@@ -202,6 +340,8 @@ def main(argv: list[str] | None = None) -> int:
         "--fatal", type=int, default=None, metavar="K", help="instead: fatal-move histograms on positions 0..K-1"
     )
     parser.add_argument("--time-limit", type=float, default=10.0, help="per solve, with --fatal")
+    parser.add_argument("--screen", default=None, metavar="STRATEGY/HEURISTIC", help="instead: one configuration")
+    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="a reading switch of --screen")
     args = parser.parse_args(argv)
 
     from rich.progress import Progress
@@ -217,6 +357,19 @@ def main(argv: list[str] | None = None) -> int:
 
         layout = shipped_layout(args.layout)
     RESULTS.mkdir(parents=True, exist_ok=True)
+    if args.screen is not None:
+        try:
+            row = screen_run(layout, args.screen, args.set, 200 if args.quick else args.positions, fresh=args.fresh)
+        except ScreenSpecError as exc:
+            print(f"bench_play: {exc}", file=sys.stderr)
+            return 2
+        print(
+            f"{row['label']}: {row['cleared']}/{row['boards']} = {row['percent_cleared']:.2f} % "
+            f"(95 % CI {row['ci95'][0]:.2f}-{row['ci95'][1]:.2f}; paper {row['paper_percent']}, "
+            f"in: {'yes' if row['paper_in_our_ci'] else 'no'}), tiles left {row['avg_tiles_left']}, "
+            f"{row['cpu_ms_per_game']} ms CPU/game"
+        )
+        return 0
     if args.fatal is not None:
         k = 10 if args.quick else args.fatal
         data = fatal_run(layout, k, time_limit=args.time_limit, workers=args.workers)

@@ -27,7 +27,7 @@ References
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -41,6 +41,7 @@ __all__ = [
     "HEURISTICS",
     "CHAIN_READINGS",
     "TIE_RULES",
+    "PAIR_RULES",
     "make_heuristic",
     "horizontal",
     "vertical",
@@ -132,10 +133,13 @@ class Heuristic:
 
     ``ties`` (one of :data:`TIE_RULES`) breaks ties between equal scores: ``random``,
     or the ``first`` / ``last`` in the order given (tile order for the strategies).
+    ``pairs`` (one of :data:`PAIR_RULES`) scores a pair from its two stones: their
+    ``sum``, or the ``max`` (the better stone).
     """
 
     name = ""
     ties = "random"
+    pairs = "sum"
 
     def stone_score(self, view, t: TileId) -> float:  # pragma: no cover - abstract
         raise NotImplementedError
@@ -152,7 +156,7 @@ class Heuristic:
         return [t for _, _, t in sorted(scored)]
 
     def best_pair(self, view, pairs: Sequence[Move], rng: np.random.Generator) -> Move:
-        """The pair of highest combined score (ties at random).
+        """The pair of highest score, by the pair rule (ties by the tie rule).
 
         Notes
         -----
@@ -167,7 +171,8 @@ class Heuristic:
                 cache[t] = self.stone_score(view, t)
             return cache[t]
 
-        values = [score(a) + score(b) for a, b in pairs]
+        combine = _PAIR_SCORE[self.pairs]
+        values = [combine(score(a), score(b)) for a, b in pairs]
         top = max(values)
         best = [p for p, v in zip(pairs, values) if v == top]
         return best[_TIE_PICK[self.ties](rng, len(best))] if len(best) > 1 else best[0]
@@ -189,6 +194,21 @@ _TIE_PICK = {
     "first": lambda rng, n: 0,
     "last": lambda rng, n: n - 1,
 }
+
+
+PAIR_RULES: tuple[str, ...] = ("sum", "max")
+"""How a heuristic scores a pair: the sum of its two stones' scores, or the larger one."""
+
+
+def _pair_sum(a: float, b: float) -> float:
+    return a + b
+
+
+def _pair_max(a: float, b: float) -> float:
+    return max(a, b)
+
+
+_PAIR_SCORE: dict[str, Callable[[float, float], float]] = {"sum": _pair_sum, "max": _pair_max}
 
 
 class RandomHeuristic(Heuristic):
@@ -213,6 +233,10 @@ class MaxBlockHeuristic(Heuristic):
         or through the present stones only (see :func:`horizontal`).
     ties : {"random", "first", "last"}, optional (default="random")
         Which of equally valued stones or pairs wins (see :class:`Heuristic`).
+    pairs : {"sum", "max"}, optional (default="sum")
+        A pair's value: the sum of its two stones' blocking values, or the larger one
+        (section 3.3 says only "the stone or pair with the highest (combined) blocking
+        value").
 
     Notes
     -----
@@ -222,15 +246,21 @@ class MaxBlockHeuristic(Heuristic):
     :func:`blocking_value` costs.
     """
 
-    def __init__(self, *, transitive: bool = True, chains: str = "static", ties: str = "random") -> None:
+    def __init__(
+        self, *, transitive: bool = True, chains: str = "static", ties: str = "random", pairs: str = "sum"
+    ) -> None:
         self.static = _is_static(chains)
         if ties not in TIE_RULES:
             raise UnknownHeuristicError(f"unknown tie rule {ties!r} (known: {', '.join(TIE_RULES)})")
+        if pairs not in PAIR_RULES:
+            raise UnknownHeuristicError(f"unknown pair rule {pairs!r} (known: {', '.join(PAIR_RULES)})")
         self.transitive = bool(transitive)
         self.chains = chains
         self.ties = ties
-        known = _MAXBLOCK_NAMES.get((self.transitive, chains)) if ties == "random" else None
-        self.name = known or f"maxblock(transitive={self.transitive}, chains={chains}, ties={ties})"
+        self.pairs = pairs
+        known = _MAXBLOCK_NAMES.get((self.transitive, chains)) if (ties, pairs) == ("random", "sum") else None
+        extra = "" if pairs == "sum" else f", pairs={pairs}"
+        self.name = known or f"maxblock(transitive={self.transitive}, chains={chains}, ties={ties}{extra})"
 
     def stone_score(self, view, t: TileId) -> float:
         if self.static:
@@ -238,7 +268,10 @@ class MaxBlockHeuristic(Heuristic):
         return float(blocking_value(view, t, transitive=self.transitive, chains=self.chains))
 
     def __repr__(self) -> str:
-        return f"MaxBlockHeuristic(transitive={self.transitive}, chains={self.chains!r}, ties={self.ties!r})"
+        return (
+            f"MaxBlockHeuristic(transitive={self.transitive}, chains={self.chains!r}, ties={self.ties!r}, "
+            f"pairs={self.pairs!r})"
+        )
 
 
 class MaxBlockLiteralHeuristic(MaxBlockHeuristic):

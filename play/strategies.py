@@ -430,9 +430,10 @@ class OTReading:
         Algorithms 6 and 7 (the obstructor's side neighbours are its chain's outer
         stones, picked before it). ``match-above``: the match's obstructors and the
         stones covering the obstructor.
-    matches : {"tile", "heuristic"}
+    matches : {"tile", "reverse", "heuristic"}
         The order a stone's visible matches are tried in ("first pickpath with free
-        status"): tile order, or the heuristic's ranking.
+        status"): tile order (layout order: the lowest level first), tile order reversed
+        (the highest level first), or the heuristic's ranking.
     cycles : {"skip", "negative"}
         A match that is already higher in the tree: skipped, or the node is negative
         (the paper's "the current node will return a negative status").
@@ -471,7 +472,7 @@ _OWN = {"pair": _own_all, "match": _own_none, "match-above": _own_above}
 _SIDE = {"shorter": _side_shorter, "left": _side_left}
 _READING_CHOICES = {
     "stones": tuple(_PICKABLE),
-    "matches": ("tile", "heuristic"),
+    "matches": ("tile", "reverse", "heuristic"),
     "cycles": ("skip", "negative"),
     "side": tuple(_SIDE),
 }
@@ -564,11 +565,15 @@ def _tile_order(heuristic, view, rng):
     return lambda matches: matches
 
 
+def _reverse_order(heuristic, view, rng):
+    return lambda matches: matches[::-1]
+
+
 def _heuristic_order(heuristic, view, rng):
     return lambda matches: heuristic.rank(view, matches, rng) if len(matches) > 1 else matches
 
 
-_ORDERS = {"tile": _tile_order, "heuristic": _heuristic_order}
+_ORDERS = {"tile": _tile_order, "reverse": _reverse_order, "heuristic": _heuristic_order}
 
 
 def _matches(view: PlayerView) -> dict[GroupId, list[TileId]]:

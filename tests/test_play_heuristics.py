@@ -210,6 +210,25 @@ def test_maxblock_picks_the_highest_combined_value():
     assert h.rank(view, [8, 0, 9, 7], rng)[:2] in ([0, 7], [7, 0])
 
 
+def test_pair_rule_sum_or_the_better_stone():
+    # rows of 8 (tiles 0-7), 2 (8-9) and 6 (10-15); the free pairs are (0, 8) and (10, 15)
+    lay = Layout(
+        [(0, 2 * i, 0) for i in range(8)] + [(4, 2 * i, 0) for i in range(2)] + [(8, 2 * i, 0) for i in range(6)]
+    )
+    faces = [0, 1, 2, 3, 3, 4, 4, 1] + [0, 2] + [5, 6, 6, 7, 7, 5]
+    view = PlayerView(MahjongBoard(lay, faces))
+    assert sorted(view.free_pairs()) == [(0, 8), (10, 15)]
+    # hor(0) = floor(|0 - 7| / 2) = 3, hor(8) = floor(|0 - 1| / 2) = 0, hor(10) = hor(15) = floor(5 / 2) = 2
+    assert [static_blocking_values(view)[t] for t in (0, 8, 10, 15)] == [3.0, 0.0, 2.0, 2.0]
+    rng = np.random.default_rng(0)
+    # sum: (0, 8) scores 3, (10, 15) scores 4; max: 3 against 2
+    assert MaxBlockHeuristic().best_pair(view, view.free_pairs(), rng) == (10, 15)
+    assert MaxBlockHeuristic(pairs="max").best_pair(view, view.free_pairs(), rng) == (0, 8)
+    assert MaxBlockHeuristic(pairs="max").name == "maxblock(transitive=True, chains=static, ties=random, pairs=max)"
+    with pytest.raises(UnknownHeuristicError):
+        MaxBlockHeuristic(pairs="min")
+
+
 def test_ties_and_the_random_heuristic_use_the_rng():
     row = Layout([(0, 2 * i, 0) for i in range(4)] + [(4, 2 * i, 0) for i in range(4)])
     view = PlayerView(MahjongBoard(row, [0, 1, 1, 0, 0, 1, 1, 0]))

@@ -132,6 +132,26 @@ def test_obstruction_tree_readings_of_an_obstructor_below_the_root():
         assert rec.cleared and replay(board, rec.moves).remaining() == 0
 
 
+def test_obstruction_tree_match_orders():
+    # the root R (tile 2) has two free visible matches: A on the ground (tile 0) and B on
+    # level 1 (tile 3, exactly on tile 1, whose face is hidden)
+    lay = Layout([(0, 0, 0), (4, 0, 0), (8, 0, 0), (4, 0, 1)])
+    view = PlayerView(MahjongBoard(lay, [0, 0, 0, 0]))
+    A, R, B = 0, 2, 3
+    assert view.visible_matches(R) == [A, B] and view.is_free(A) and view.is_free(B)
+    # tile order: the first free match is A; reversed: B; MaxBlock: B scores
+    # hor(B) + hor(1) + 1 = 1 against A's 0
+    assert ObstructionTreeStrategy("maxblock", matches="tile").pick_path(view, R) == [(A, R)]
+    assert ObstructionTreeStrategy("maxblock", matches="reverse").pick_path(view, R) == [(R, B)]
+    assert ObstructionTreeStrategy("maxblock", matches="heuristic").pick_path(view, R) == [(R, B)]
+    # the Random heuristic orders them at random: both are found over a few seeds
+    found = {
+        tuple(ObstructionTreeStrategy("random", matches="heuristic").pick_path(view, R, rng=np.random.default_rng(s)))
+        for s in range(20)
+    }
+    assert found == {((A, R),), ((R, B),)}
+
+
 def test_obstruction_tree_readings_are_checked():
     from mjsat.play.strategies import OTReading, UnknownReadingError
 
