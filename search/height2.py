@@ -37,13 +37,15 @@ References
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import networkx as nx
 import numpy as np
 
 from mjsat.board import Board, GroupId, Layout, Move, TileId, normalize_move
 from mjsat.result import SOLVABLE, UNSOLVABLE, MethodNotApplicableError, MjsatUnfeasible, SolverError, SolveResult
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 __all__ = [
     "NotHeightTwoError",
@@ -253,6 +255,8 @@ def _graph(board: Board, st: _Stacks) -> nx.DiGraph:
     counts: dict[GroupId, int] = {}
     for t in board.present_tiles():
         counts[board.groups[t]] = counts.get(board.groups[t], 0) + 1
+    import networkx as nx  # on first use: a board the method refuses never pays for it
+
     G = nx.DiGraph()
     G.add_nodes_from(g for g, k in counts.items() if k == 2)
     groups = board.groups
@@ -278,6 +282,8 @@ def blocked_cycles(board: Board) -> Iterator[list[GroupId]]:
     :math:`O(n)`: the cycles are vertex-disjoint (see :func:`blocked_cycle_graph`), so
     ``networkx.simple_cycles`` (Johnson's algorithm) does linear work in all.
     """
+    import networkx as nx
+
     G = blocked_cycle_graph(board)
     for comp in nx.strongly_connected_components(G):
         if len(comp) > 1 or G.has_edge(next(iter(comp)), next(iter(comp))):
@@ -527,6 +533,8 @@ def _clear(board: Board, st: _Stacks, stats: dict[str, Any] | None) -> list[Move
 
 
 def _cycles_of(G: nx.DiGraph) -> Iterator[list[GroupId]]:
+    import networkx as nx
+
     for comp in nx.strongly_connected_components(G):
         node = next(iter(comp))
         if len(comp) > 1 or G.has_edge(node, node):

@@ -204,3 +204,23 @@ def test_three_tops_leave_the_one_that_closes_no_cycle():
     moves = clearing_sequence(board, stats=stats)
     assert moves[0] in ((5, 7), (5, 9)) and stats["guesses"] == 1 and stats["walk_steps"] >= 1
     replay(board, moves)
+
+
+def test_a_board_height2_refuses_does_not_import_networkx():
+    """``auto`` tries ``height2`` first on every Mahjong board; refusing one costs no import
+    of networkx (a quarter of a second, inside the time limit of the first solve)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from mjsat.deal import deal_random\n"
+        "from mjsat.layouts import load_layout\n"
+        "from mjsat.methods import solve\n"
+        "r = solve(deal_random(load_layout('turtle'), seed=1), 'auto')\n"
+        "assert r.stats['steps'][0]['status'] == 'refused', r.stats['steps'][0]\n"
+        "print('networkx' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "False"
