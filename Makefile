@@ -53,9 +53,9 @@ typecheck: $(STAMP)
 format: $(STAMP)
 	$(BIN)/ruff format .
 
-# The long checks, marked `slow`.
+# The long checks, marked `slow` (worksteal: an idle worker takes tests queued behind a long one).
 test-slow: $(STAMP)
-	$(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) -m slow
+	$(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) --dist worksteal -m slow
 
 # The search kernels' tests with numba's compiler off: the kernel bodies run as Python, so
 # coverage counts them (add `--cov=mjsat.search` with pytest-cov installed).
