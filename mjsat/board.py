@@ -519,6 +519,12 @@ class GridTables:
     cells: tuple[tuple[int, ...], ...]
     shape: tuple[int, ...]
 
+    @cached_property
+    def cell_arrays(self) -> tuple[np.ndarray, ...]:
+        """:attr:`cells` as one int32 array per coordinate (``(ys, xs)`` or ``(rows, cols,
+        levs)``), the form the search's kernels take."""
+        return tuple(np.array([c[i] for c in self.cells], dtype=np.int32) for i in range(len(self.shape)))
+
 
 class _GridBoard(Board):
     """A game whose rules read an occupancy grid of cells (the Shisen-Sho games).

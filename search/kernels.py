@@ -67,10 +67,11 @@ name           what
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import numpy as np
-from numba import njit
+from numba import literal_unroll, njit
 
 from mjsat.result import MethodNotApplicableError
 from mjsat.search.config import (
@@ -154,9 +155,8 @@ class GroupTooLargeError(MethodNotApplicableError):
 
 
 def _csr(rel: Any) -> tuple[np.ndarray, np.ndarray]:
-    ptr = np.zeros(len(rel) + 1, dtype=np.int32)
-    ptr[1:] = np.cumsum([len(r) for r in rel])
-    idx = np.array([o for r in rel for o in r], dtype=np.int32)
+    ptr = np.array([0, *itertools.accumulate(map(len, rel))], dtype=np.int32)
+    idx = np.fromiter(itertools.chain.from_iterable(rel), dtype=np.int32)
     return ptr, idx
 
 
@@ -178,6 +178,10 @@ def _tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 _PTAB = _tables()
 
 
+_NO_SIDES = (np.zeros(1, dtype=np.int32), np.zeros(0, dtype=np.int32)) * 6
+"""The ``mj`` argument of a path game (no side relations; the kernels do not read it)."""
+
+
 def arrays(geo: Geometry) -> tuple[Any, ...]:
     """The kernel arguments of a geometry: ``(kind, gr, mj, sh, pt)`` tuples of arrays.
 
@@ -196,11 +200,10 @@ def arrays(geo: Geometry) -> tuple[Any, ...]:
     gr = (group, *_csr(geo.members))
     empty = np.zeros(0, dtype=np.int32)
     if geo.kind == SH3D:  # Shisen-Sho on the Mahjong grid: see mjsat.search.kernels_sh3d
-        return (np.int64(geo.kind), gr, (np.zeros(1, dtype=np.int32), empty) * 6, sh3d_arrays(geo), _PTAB)
+        return (np.int64(geo.kind), gr, _NO_SIDES, sh3d_arrays(geo), _PTAB)
     if geo.kind == SHISEN:
-        mj = (np.zeros(1, dtype=np.int32), empty) * 6
-        cy = np.array([c[0] for c in geo.cells], dtype=np.int32)
-        cx = np.array([c[1] for c in geo.cells], dtype=np.int32)
+        mj = _NO_SIDES
+        cy, cx = geo.cell_arrays
         sh = (cy, cx, np.int64(geo.shape[0]), np.int64(geo.shape[1]))
     else:
         mj = geo.csr if geo.csr else (
@@ -249,6 +252,48 @@ def workspace(n: int, ngroups: int, cells: int, bit_words: int = 0) -> tuple[np.
         W_SCAN_BITS: np.zeros(bit_words, np.uint64),
     }
     return tuple(slots[k] for k in range(N_WORKSPACE))
+
+
+@njit(**JIT_FLAGS)
+def _wipe(ws):
+    """Put a used workspace back in the state :func:`workspace` builds it in.
+
+    Parameters
+    ----------
+    ws : tuple of arrays
+        A workspace of :func:`workspace` that a run has written: every slot is set to 0,
+        :data:`~mjsat.search.config.W_FOURS_ALIVE` to 255.
+    """
+    for a in literal_unroll(ws):
+        a.fill(0)
+    ws[W_FOURS_ALIVE].fill(255)
+
+
+@njit(**JIT_FLAGS)
+def _wipe_stacks(gr, P, Q, bg, bgr, allow, nxt, mend, moves, st):
+    """Put the stacks of :func:`_dfs` in the state of a search that starts at the full deal.
+
+    Parameters
+    ----------
+    gr : see the module docstring.
+    P : uint8[depth, n]
+        Set to 0, its row 0 to 1 (every tile present).
+    Q : int32[depth, n]
+        Set to -1, its row 0 to the partners :func:`_autopair` gives the full deal.
+    bg, bgr, allow, nxt, mend, moves, st : int arrays
+        Set to 0.
+    """
+    P.fill(0)
+    Q.fill(-1)
+    bg.fill(0)
+    bgr.fill(0)
+    allow.fill(0)
+    nxt.fill(0)
+    mend.fill(0)
+    moves.fill(0)
+    st.fill(0)
+    P[0, :] = 1
+    _autopair(gr, P[0], Q[0])
 
 
 def rules(

@@ -143,6 +143,8 @@ class Geometry:
     shape: tuple[int, ...] = (0, 0)
     csr: tuple[Any, ...] = ()
     """:data:`MAHJONG`: the twelve CSR arrays of :attr:`mjsat.layout.SideTables.csr`."""
+    cell_arrays: tuple[Any, ...] = ()
+    """:data:`SHISEN` and :data:`SH3D`: :attr:`mjsat.board.GridTables.cell_arrays`."""
 
 
 _KIND_OF: dict[str, int] = {"sides": MAHJONG, "grid-path": SHISEN, "cell-path": SH3D}
@@ -171,7 +173,7 @@ def geometry(board: Board) -> Geometry:
         )
     tables = board.rule_tables()
     if kind != MAHJONG:
-        return Geometry(kind, n, group, mem, cells=tables.cells, shape=tables.shape)
+        return Geometry(kind, n, group, mem, cells=tables.cells, shape=tables.shape, cell_arrays=tables.cell_arrays)
     return Geometry(
         MAHJONG, n, group, mem,
         above=tables.above, one=tables.one, two=tables.two,

@@ -245,6 +245,7 @@ def warm_up() -> None:
     solve_search(board, attempts=1)
     solve_search(board, attempts=0, guided=1)
     solve_search(board, attempts=0, guided=0)
+    solve_search(board, attempts=0, guided=0)  # again: a scratch taken back is wiped
     solve_search(board, attempts=0, guided=0, bondt=True)
     for game in ("shisen-sho", "shisen-sho-3d"):
         solve_search(find_variant(game)(line, [0, 1, 1, 0]), attempts=0, guided=0)
@@ -579,6 +580,7 @@ class SearchRun:
                 stats,
                 presearch=int(presearch),
                 pair_test=self._pair_test,
+                pool=board.layout.memo(("search", "scratch"), dict),
             )
         )
 
@@ -655,8 +657,13 @@ def _run_numba(
     stats: dict[str, Any],
     presearch: int = 0,
     pair_test: str | None = None,
+    pool: dict[tuple[int, ...], list[_Scratch]] | None = None,
 ) -> Generator[SolveResult, None, SolveResult]:
     """Random attempts, then the search, with the numba kernels (see :class:`SearchRun`).
+
+    ``pool`` holds the scratch arrays that earlier runs on the layout gave back
+    (:class:`_Scratch`); the run takes one of the board's size and gives it back when it
+    ends.
 
     Notes
     -----
@@ -674,13 +681,42 @@ def _run_numba(
     if geo.kind != MAHJONG:
         words = WORDS_OF_PAIR_TEST[pair_test or DEFAULT_PAIR_TEST[geo.kind]](sh, geo.kind == SH3D)
         stats["pair_test"] = "bits" if words else "cells"
-    ws = K.workspace(n, ngroups, int(sh[2] * sh[3]), words)
-    flags = K.rules(**{key: value for key, value in opts.items() if key != "bondt"})
-    moves = np.zeros((n // 2 + 1, 2), dtype=np.int32)
+    scratch = _Scratch.take(K, {} if pool is None else pool, (n, ngroups, int(sh[2] * sh[3]), words))
+    try:
+        return (
+            yield from _phases(
+                K, geo, (kind, gr, mj, sh, pt), opts, plan, seed, node_limit, clock, stats, presearch, scratch
+            )
+        )
+    finally:
+        scratch.give_back()
+
+
+def _phases(
+    K: Any,
+    geo: Geometry,
+    arrays: tuple[Any, ...],
+    opts: dict[str, bool],
+    plan: tuple[int, int],
+    seed: int,
+    node_limit: int | None,
+    clock: _Clock,
+    stats: dict[str, Any],
+    presearch: int,
+    scratch: _Scratch,
+) -> Generator[SolveResult, None, SolveResult]:
+    """The phases of :func:`_run_numba` on the arrays of ``scratch``."""
+    kind, gr, mj, sh, pt = arrays
+    n = geo.n
+    ngroups = len(geo.members)
+    ws = scratch.ws
+    flags = _flags(K, tuple(sorted((key, value) for key, value in opts.items() if key != "bondt")))
+    moves = scratch.moves
+    pres, partner = scratch.pres, scratch.partner
     t = time.perf_counter()
     if any(plan) and opts["scan"]:  # [dB12] 3.3: a pruning scan before the attempts
-        pres = np.ones(n, dtype=np.uint8)
-        partner = np.full(n, -1, dtype=np.int32)
+        pres.fill(1)
+        partner.fill(-1)
         K._autopair(gr, pres, partner)
         stats["scans"] = 1
         if not K._scan(kind, gr, mj, sh, pres, partner, moves, flags, ws):
@@ -688,15 +724,13 @@ def _run_numba(
             return SolveResult(UNSOLVABLE, "search", stats=stats, reason="pruning scan at the start")
     dfs = None
     if presearch > 0 and not opts["bondt"]:  # a few search nodes first: most refutations are cheap
-        dfs = _Dfs(K, kind, gr, mj, sh, pt, flags, ws, n, ngroups)
+        dfs = _Dfs(K, kind, gr, mj, sh, pt, flags, ws, scratch.search_stacks(K, gr))
         t_pre = time.perf_counter()
         code = dfs.run(presearch if node_limit is None else min(presearch, int(node_limit)))
         stats["seconds_search"] = time.perf_counter() - t_pre
         if code != K.RUNNING:
             return dfs.result(code, stats, "")
     rng = np.array([_playout_state(seed)], dtype=np.uint64)
-    pres = np.ones(n, dtype=np.uint8)
-    partner = np.full(n, -1, dtype=np.int32)
     next_at, grant = max(8, plan[0] // 8), 2 * presearch
     for kernel, key, count in ((K._attempts, "attempts", plan[0]), (K._guided, "guided", plan[1])):
         done = 0
@@ -732,7 +766,7 @@ def _run_numba(
             yield from _run_bondt(K, kind, gr, mj, sh, pt, flags, ws, moves, n, ngroups, node_limit, clock, stats, t)
         )
     if dfs is None:
-        dfs = _Dfs(K, kind, gr, mj, sh, pt, flags, ws, n, ngroups)
+        dfs = _Dfs(K, kind, gr, mj, sh, pt, flags, ws, scratch.search_stacks(K, gr))
     reason = ""
     while True:
         budget = CHUNK_NODES
@@ -758,27 +792,92 @@ def _playout_state(seed: int) -> int:
     return int(np.random.default_rng(seed).integers(1, 2**62))
 
 
+class _Scratch:
+    """The arrays one numba run writes, for boards of one size: the kernels' workspace
+    (:func:`~mjsat.search.kernels.workspace`), the playouts' position, partners and moves,
+    and the search's stacks (built when first needed).
+
+    A run takes one from its layout's pool (:meth:`take`) and gives it back when it ends
+    (:meth:`give_back`); one taken again is wiped first (:func:`~mjsat.search.kernels._wipe`,
+    :func:`~mjsat.search.kernels._wipe_stacks`), so every run starts from the arrays a new
+    one has. Runs alive at once on one layout each hold their own.
+    """
+
+    __slots__ = ("key", "pool", "ws", "pres", "partner", "moves", "stacks")
+
+    POOL_DEPTH = 4
+    """Scratches of one size a layout keeps."""
+
+    def __init__(self, K: Any, key: tuple[int, ...], pool: dict[tuple[int, ...], list[_Scratch]]) -> None:
+        n, ngroups, cells, words = key
+        self.key = key
+        self.pool = pool
+        self.ws = K.workspace(n, ngroups, cells, words)
+        self.pres = np.ones(n, dtype=np.uint8)
+        self.partner = np.full(n, -1, dtype=np.int32)
+        self.moves = np.zeros((n // 2 + 1, 2), dtype=np.int32)
+        self.stacks: tuple[np.ndarray, ...] | None = None
+
+    @classmethod
+    def take(cls, K: Any, pool: dict[tuple[int, ...], list[_Scratch]], key: tuple[int, ...]) -> _Scratch:
+        """A scratch of size ``key`` (``(n, groups, cells, bit words)``) from ``pool``,
+        wiped, or a new one."""
+        try:
+            scratch = pool[key].pop()
+        except (KeyError, IndexError):
+            return cls(K, key, pool)
+        K._wipe(scratch.ws)
+        return scratch
+
+    def give_back(self) -> None:
+        """Return the scratch to its pool (dropped when the pool is full)."""
+        free = self.pool.setdefault(self.key, [])
+        if len(free) < self.POOL_DEPTH:
+            free.append(self)
+
+    def search_stacks(self, K: Any, gr: Any) -> tuple[np.ndarray, ...]:
+        """``(P, Q, bg, bgr, allow, nxt, mend, moves, st)`` of :func:`~mjsat.search.kernels._dfs`
+        at the full deal of the groups ``gr``; one search per run uses them."""
+        if self.stacks is not None:
+            K._wipe_stacks(gr, *self.stacks)
+            return self.stacks
+        n, ngroups = self.key[0], self.key[1]
+        depth = ngroups + 2
+        P = np.zeros((depth, n), dtype=np.uint8)
+        P[0] = 1
+        Q = np.full((depth, n), -1, dtype=np.int32)
+        K._autopair(gr, P[0], Q[0])
+        self.stacks = (
+            P,
+            Q,
+            np.zeros((depth, max(K.MAX_GROUP, n)), dtype=np.int32),
+            np.zeros(depth, dtype=np.int32),
+            np.zeros((depth, 128), dtype=np.uint8),
+            np.zeros(depth, dtype=np.int32),
+            np.zeros(depth, dtype=np.int32),
+            np.zeros((n // 2 + 1, 2), dtype=np.int32),
+            np.zeros(N_STATS, dtype=np.int64),
+        )
+        return self.stacks
+
+
+@functools.lru_cache(maxsize=64)
+def _flags(K: Any, opts: tuple[tuple[str, bool], ...]) -> np.ndarray:
+    """The kernels' rule array of ``opts`` (built once per set of rules; the kernels only
+    read it)."""
+    return K.rules(**dict(opts))
+
+
 class _Dfs:
     """The state of the numba critical-group search, resumable between calls."""
 
     def __init__(
-        self, K: Any, kind: Any, gr: Any, mj: Any, sh: Any, pt: Any, flags: np.ndarray, ws: Any, n: int, ngroups: int
+        self, K: Any, kind: Any, gr: Any, mj: Any, sh: Any, pt: Any, flags: np.ndarray, ws: Any, stacks: Any
     ) -> None:
-        depth = ngroups + 2
         self.K = K
         self.args = (kind, gr, mj, sh, pt, flags)
         self.ws = ws
-        self.P = np.zeros((depth, n), dtype=np.uint8)
-        self.P[0] = 1
-        self.Q = np.full((depth, n), -1, dtype=np.int32)
-        K._autopair(gr, self.P[0], self.Q[0])
-        self.bg = np.zeros((depth, max(K.MAX_GROUP, n)), dtype=np.int32)
-        self.bgr = np.zeros(depth, dtype=np.int32)
-        self.allow = np.zeros((depth, 128), dtype=np.uint8)
-        self.nxt = np.zeros(depth, dtype=np.int32)
-        self.mend = np.zeros(depth, dtype=np.int32)
-        self.moves = np.zeros((n // 2 + 1, 2), dtype=np.int32)
-        self.st = np.zeros(N_STATS, dtype=np.int64)
+        self.P, self.Q, self.bg, self.bgr, self.allow, self.nxt, self.mend, self.moves, self.st = stacks
 
     @property
     def nodes(self) -> int:

@@ -350,3 +350,50 @@ def test_a_search_run_continues_where_its_time_limit_stopped_it(engine):
         assert len(results) > whole.stats["nodes"] // 200
         assert final.stats["nodes"] == whole.stats["nodes"]
     assert run.advance(5.0) is final  # decided: the same answer again
+
+
+def _one_layout_deals(game: str, count: int) -> tuple[Layout, list[list[int]]]:
+    """A layout of ``game`` and ``count`` shuffles of one multiset of groups on it."""
+    if game == "shisen-sho":
+        positions = [(2 * r, 2 * c, 0) for r in range(4) for c in range(5)]
+    else:  # a 4 x 4 level with a 2 x 2 level on it, offset by half a tile
+        positions = [(2 * r, 2 * c, 0) for r in range(4) for c in range(4)]
+        positions += [(2 * r + 1, 2 * c + 1, 1) for r in range(2) for c in range(2)]
+    rng = np.random.default_rng(7)
+    base = [g for g in range(3) for _ in range(4)] + [g for g in range(3, 7) for _ in range(2)]
+    return Layout(positions), [list(rng.permutation(base)) for _ in range(count)]
+
+
+def _summary(res):
+    return res.status, res.moves, {k: res.stats.get(k) for k in ("nodes", "scans", "attempts", "guided")}
+
+
+@pytest.mark.parametrize("game", ["mahjong", "shisen-sho", "shisen-sho-3d"])
+def test_runs_on_one_layout_share_wiped_scratch_arrays(game):
+    """Runs on one layout take the scratch arrays earlier runs gave back (wiped first):
+    every deal gets the answer, moves and counts of a run on a layout of its own, also
+    when two runs are alive at once and advance in turns."""
+    from mjsat.board import find_variant
+
+    variant = find_variant(game)
+    layout, deals = _one_layout_deals(game, 40)
+    statuses = set()
+    for options in ({}, {"attempts": 0, "guided": 0}, {"attempts": 0, "guided": 0, "bondt": True}):
+        for groups in deals:
+            alone = solve_search(variant(Layout(layout.positions), groups), **options)
+            shared = solve_search(variant(layout, groups), **options)
+            assert _summary(shared) == _summary(alone), (options, groups)
+            statuses.add(alone.status)
+    assert statuses == {"solvable", "unsolvable"}
+    assert any(layout.memo(("search", "scratch"), dict).values())  # the runs did give them back
+
+    pair = [SearchRun(variant(layout, groups), attempts=0, guided=0) for groups in deals[:6]]
+    results = [run.advance(1e-9) for run in pair]
+    for _ in range(10_000):
+        if all(r.status != "unknown" for r in results):
+            break
+        results = [run.advance(1e-9) for run in pair]
+    for groups, res in zip(deals[:6], results):
+        alone = solve_search(variant(Layout(layout.positions), groups), attempts=0, guided=0)
+        assert _summary(res)[:2] == _summary(alone)[:2]
+        assert res.stats["nodes"] == alone.stats["nodes"]
