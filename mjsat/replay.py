@@ -2,7 +2,7 @@
 
 Every solver's answer passes through :func:`check_solution` before it is printed: the
 moves played on the layout's tables by the game's rules (counters of the tiles above and
-beside each tile for Mahjong, :func:`mjsat.shisen.connectable_rows` for Shisen-Sho), and
+beside each tile for Mahjong, :func:`mjsat.shisen.connectable_masks` for Shisen-Sho), and
 :func:`replay` for the other games and for any move list the table check rejects.
 :func:`replay` plays the moves one by one on a fresh copy of the board with the board's
 rules and names the first illegal move and why, or the tiles left when the board is not
@@ -24,7 +24,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from mjsat.board import Board, Move, normalize_move
-from mjsat.shisen import connectable_rows
+from mjsat.shisen import connectable_masks
 
 __all__ = ["InvalidSolutionError", "replay", "first_illegal", "check_solution"]
 
@@ -185,13 +185,14 @@ def _present_pair(m: Sequence[int], present: bytearray) -> tuple[int, int] | Non
 
 def _clears_grid(board: Board, moves: Sequence[Sequence[int]]) -> bool:
     """Whether ``moves`` clear a ``"grid-path"`` board (Shisen-Sho): each move names two
-    present tiles of one group joined by :func:`mjsat.shisen.connectable_rows` on the
+    present tiles of one group joined by :func:`mjsat.shisen.connectable_masks` on the
     occupancy grid with its margin, built from the layout's grid tables."""
     tables = board.rule_tables()
     cells = tables.cells
     groups = board.groups
     n = len(groups)
-    rows = [bytearray(r) for r in board.layout.memo(("replay-rows", board.kind), lambda: _full_rows(tables))]
+    full_rows, full_cols = board.layout.memo(("replay-masks", board.kind), lambda: _full_masks(tables))
+    rows, cols = list(full_rows), list(full_cols)
     present = bytearray(b"\x01") * n
     for m in moves:
         ab = _present_pair(m, present)
@@ -199,20 +200,25 @@ def _clears_grid(board: Board, moves: Sequence[Sequence[int]]) -> bool:
             return False
         a, b = ab
         (ya, xa), (yb, xb) = cells[a], cells[b]
-        if not connectable_rows(rows, (ya, xa), (yb, xb)):
+        rows[ya] &= ~(1 << xa)
+        rows[yb] &= ~(1 << xb)
+        cols[xa] &= ~(1 << ya)
+        cols[xb] &= ~(1 << yb)
+        if not connectable_masks(rows, cols, (ya, xa), (yb, xb)):
             return False
         present[a] = present[b] = 0
-        rows[ya][xa] = rows[yb][xb] = 0
     return not any(present)
 
 
-def _full_rows(tables: Any) -> tuple[bytes, ...]:
-    """The occupancy grid of the full deal, margin included, as rows of bytes."""
+def _full_masks(tables: Any) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The occupancy grid of the full deal, margin included, as bit masks of its rows and
+    of its columns."""
     h, w = tables.shape
-    rows = [bytearray(w) for _ in range(h)]
+    rows, cols = [0] * h, [0] * w
     for y, x in tables.cells:
-        rows[y][x] = 1
-    return tuple(bytes(r) for r in rows)
+        rows[y] |= 1 << x
+        cols[x] |= 1 << y
+    return tuple(rows), tuple(cols)
 
 
 TABLE_CHECKS = {"sides": _clears_sides, "grid-path": _clears_grid}

@@ -27,7 +27,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-__all__ = ["connectable", "connectable_rows", "connectable3d", "connecting_path", "connecting_path3d"]
+__all__ = ["connectable", "connectable_masks", "connectable3d", "connecting_path", "connecting_path3d"]
 
 
 def _reach(occ: np.ndarray, y: int, x: int, other: tuple[int, int]) -> tuple[list[int], list[int]]:
@@ -105,51 +105,56 @@ def connectable(occ: np.ndarray, a: tuple[int, int], b: tuple[int, int]) -> bool
     return False
 
 
-def connectable_rows(rows: list[bytearray], a: tuple[int, int], b: tuple[int, int]) -> bool:
-    """:func:`connectable` on the grid as a list of rows of bytes (1 = occupied), which a
-    caller playing many moves on a small grid keeps and updates itself (indexing Python
-    rows costs less than indexing an array cell by cell).
+def _clear_run(mask: int, p: int, size: int) -> tuple[int, int]:
+    """The run ``lo..hi`` of clear bits of ``mask`` (bits ``0..size-1``) around its clear bit ``p``."""
+    high = mask >> p
+    hi = p + (high & -high).bit_length() - 2 if high else size - 1
+    return (mask & ((1 << p) - 1)).bit_length(), hi
+
+
+def connectable_masks(rows: Sequence[int], cols: Sequence[int], a: tuple[int, int], b: tuple[int, int]) -> bool:
+    """:func:`connectable` on the grid as bit masks, which a caller playing many moves on a
+    small grid keeps and updates itself.
+
+    Parameters
+    ----------
+    rows : sequence of int
+        ``rows[y]`` has bit ``x`` set iff cell ``(y, x)`` is occupied (margin included).
+    cols : sequence of int
+        ``cols[x]`` has bit ``y`` set iff cell ``(y, x)`` is occupied.
+    a, b : (y, x)
+        The two tiles' cells, **already cleared** in ``rows`` and ``cols`` (the move
+        removes them; the path may pass through neither but may end on both).
 
     Notes
     -----
-    The same middle-segment test as :func:`connectable`, :math:`O((h + w)^2)`.
+    The middle segment lies on a row both tiles reach along their columns, or on a column
+    both reach along their rows; each candidate is one mask test, so :math:`O(h + w)`
+    integer operations.
+
+    Examples
+    --------
+    >>> rows, cols = [0, 0b0100, 0], [0, 0, 0b010, 0, 0]   # a 1 x 3 board, tile in the middle
+    >>> connectable_masks(rows, cols, (1, 1), (1, 3))       # over the middle tile, via the margin
+    True
     """
     if a == b:
         return False
     (ya, xa), (yb, xb) = a, b
-    h, w = len(rows), len(rows[0])
-    reach = []
-    for y, x, (oy, ox) in ((ya, xa, b), (yb, xb, a)):
-        row = rows[y]
-        cols = [x]
-        c = x - 1
-        while c >= 0 and (not row[c] or (y == oy and c == ox)):
-            cols.append(c)
-            c -= 1
-        c = x + 1
-        while c < w and (not row[c] or (y == oy and c == ox)):
-            cols.append(c)
-            c += 1
-        ys = [y]
-        r = y - 1
-        while r >= 0 and (not rows[r][x] or (r == oy and x == ox)):
-            ys.append(r)
-            r -= 1
-        r = y + 1
-        while r < h and (not rows[r][x] or (r == oy and x == ox)):
-            ys.append(r)
-            r += 1
-        reach.append((cols, ys))
-    (a_cols, a_rows), (b_cols, b_rows) = reach
-    b_row_set = set(b_rows)
-    lo, hi = min(xa, xb), max(xa, xb)
-    for y in a_rows:
-        if y in b_row_set and rows[y].count(1, lo, hi + 1) == (y == ya) + (y == yb):
+    h, w = len(rows), len(cols)
+    ua, da = _clear_run(cols[xa], ya, h)
+    ub, db = _clear_run(cols[xb], yb, h)
+    x0, x1 = (xa, xb) if xa <= xb else (xb, xa)
+    span = ((2 << (x1 - x0)) - 1) << x0
+    for y in range(max(ua, ub), min(da, db) + 1):  # middle segment on row y
+        if not rows[y] & span:
             return True
-    b_col_set = set(b_cols)
-    lo, hi = min(ya, yb), max(ya, yb)
-    for x in a_cols:
-        if x in b_col_set and sum(rows[r][x] for r in range(lo, hi + 1)) == (x == xa) + (x == xb):
+    la, ra = _clear_run(rows[ya], xa, w)
+    lb, rb = _clear_run(rows[yb], xb, w)
+    y0, y1 = (ya, yb) if ya <= yb else (yb, ya)
+    span = ((2 << (y1 - y0)) - 1) << y0
+    for x in range(max(la, lb), min(ra, rb) + 1):  # middle segment on column x
+        if not cols[x] & span:
             return True
     return False
 

@@ -27,10 +27,12 @@ References
 
 from __future__ import annotations
 
+import collections
 import functools
 import logging
 import math
 import numbers
+import threading
 import time
 from collections.abc import Generator, Sequence
 from pathlib import Path
@@ -580,7 +582,6 @@ class SearchRun:
                 stats,
                 presearch=int(presearch),
                 pair_test=self._pair_test,
-                pool=board.layout.memo(("search", "scratch"), dict),
             )
         )
 
@@ -657,13 +658,11 @@ def _run_numba(
     stats: dict[str, Any],
     presearch: int = 0,
     pair_test: str | None = None,
-    pool: dict[tuple[int, ...], list[_Scratch]] | None = None,
 ) -> Generator[SolveResult, None, SolveResult]:
     """Random attempts, then the search, with the numba kernels (see :class:`SearchRun`).
 
-    ``pool`` holds the scratch arrays that earlier runs on the layout gave back
-    (:class:`_Scratch`); the run takes one of the board's size and gives it back when it
-    ends.
+    The run takes its scratch arrays from :data:`_SCRATCH` (those of an ended run of the
+    same size, wiped, or new ones) and gives them back when it ends.
 
     Notes
     -----
@@ -681,7 +680,8 @@ def _run_numba(
     if geo.kind != MAHJONG:
         words = WORDS_OF_PAIR_TEST[pair_test or DEFAULT_PAIR_TEST[geo.kind]](sh, geo.kind == SH3D)
         stats["pair_test"] = "bits" if words else "cells"
-    scratch = _Scratch.take(K, {} if pool is None else pool, (n, ngroups, int(sh[2] * sh[3]), words))
+    pool = _SCRATCH
+    scratch = pool.take(K, (n, ngroups, int(sh[2] * sh[3]), words))
     try:
         return (
             yield from _phases(
@@ -689,7 +689,7 @@ def _run_numba(
             )
         )
     finally:
-        scratch.give_back()
+        pool.give_back(scratch)
 
 
 def _phases(
@@ -795,45 +795,19 @@ def _playout_state(seed: int) -> int:
 class _Scratch:
     """The arrays one numba run writes, for boards of one size: the kernels' workspace
     (:func:`~mjsat.search.kernels.workspace`), the playouts' position, partners and moves,
-    and the search's stacks (built when first needed).
+    and the search's stacks (built when first needed). See :class:`_ScratchPool`."""
 
-    A run takes one from its layout's pool (:meth:`take`) and gives it back when it ends
-    (:meth:`give_back`); one taken again is wiped first (:func:`~mjsat.search.kernels._wipe`,
-    :func:`~mjsat.search.kernels._wipe_stacks`), so every run starts from the arrays a new
-    one has. Runs alive at once on one layout each hold their own.
-    """
+    __slots__ = ("key", "nbytes", "ws", "pres", "partner", "moves", "stacks")
 
-    __slots__ = ("key", "pool", "ws", "pres", "partner", "moves", "stacks")
-
-    POOL_DEPTH = 4
-    """Scratches of one size a layout keeps."""
-
-    def __init__(self, K: Any, key: tuple[int, ...], pool: dict[tuple[int, ...], list[_Scratch]]) -> None:
+    def __init__(self, K: Any, key: tuple[int, ...]) -> None:
         n, ngroups, cells, words = key
         self.key = key
-        self.pool = pool
         self.ws = K.workspace(n, ngroups, cells, words)
         self.pres = np.ones(n, dtype=np.uint8)
         self.partner = np.full(n, -1, dtype=np.int32)
         self.moves = np.zeros((n // 2 + 1, 2), dtype=np.int32)
         self.stacks: tuple[np.ndarray, ...] | None = None
-
-    @classmethod
-    def take(cls, K: Any, pool: dict[tuple[int, ...], list[_Scratch]], key: tuple[int, ...]) -> _Scratch:
-        """A scratch of size ``key`` (``(n, groups, cells, bit words)``) from ``pool``,
-        wiped, or a new one."""
-        try:
-            scratch = pool[key].pop()
-        except (KeyError, IndexError):
-            return cls(K, key, pool)
-        K._wipe(scratch.ws)
-        return scratch
-
-    def give_back(self) -> None:
-        """Return the scratch to its pool (dropped when the pool is full)."""
-        free = self.pool.setdefault(self.key, [])
-        if len(free) < self.POOL_DEPTH:
-            free.append(self)
+        self.nbytes = sum(a.nbytes for a in self.ws) + self.pres.nbytes * 7 + self.moves.nbytes
 
     def search_stacks(self, K: Any, gr: Any) -> tuple[np.ndarray, ...]:
         """``(P, Q, bg, bgr, allow, nxt, mend, moves, st)`` of :func:`~mjsat.search.kernels._dfs`
@@ -859,6 +833,72 @@ class _Scratch:
             np.zeros(N_STATS, dtype=np.int64),
         )
         return self.stacks
+
+
+class _ScratchPool:
+    """The scratch arrays that ended numba runs gave back, by size, for the next runs.
+
+    A run takes a :class:`_Scratch` of its size (:meth:`take`: one given back, wiped by
+    :func:`~mjsat.search.kernels._wipe` and, for its search,
+    :func:`~mjsat.search.kernels._wipe_stacks`, so that it holds what new arrays hold; or
+    a new one) and gives it back when it ends (:meth:`give_back`). Runs alive at once each
+    hold their own. At most ``depth`` scratches of a size are kept, and at most
+    ``max_bytes`` in all (the sizes used longest ago are dropped first).
+
+    Notes
+    -----
+    A scratch is about :math:`n^2 / 2` ints (the legal-move list); taking one back costs
+    one compiled call instead of some thirty allocations.
+    """
+
+    def __init__(self, depth: int = 4, max_bytes: int = 1 << 24) -> None:
+        self.depth = depth
+        self.max_bytes = max_bytes
+        self._free: collections.OrderedDict[tuple[int, ...], list[_Scratch]] = collections.OrderedDict()
+        self._bytes = 0
+        self._lock = threading.Lock()
+
+    def take(self, K: Any, key: tuple[int, ...]) -> _Scratch:
+        """A scratch of size ``key`` (``(n, groups, grid cells, bit words)``)."""
+        with self._lock:
+            free = self._free.get(key)
+            if not free:
+                scratch = None
+            else:
+                scratch = free.pop()
+                self._bytes -= scratch.nbytes
+        if scratch is None:
+            return _Scratch(K, key)
+        K._wipe(scratch.ws)
+        return scratch
+
+    def give_back(self, scratch: _Scratch) -> None:
+        """Keep ``scratch`` for a later run of its size (dropped when the pool is full)."""
+        if self.depth == 0 or scratch.nbytes > self.max_bytes:
+            return
+        with self._lock:
+            free = self._free.setdefault(scratch.key, [])
+            self._free.move_to_end(scratch.key)
+            if len(free) >= self.depth:
+                return
+            free.append(scratch)
+            self._bytes += scratch.nbytes
+            while self._bytes > self.max_bytes:
+                _, dropped = self._free.popitem(last=False)
+                self._bytes -= sum(s.nbytes for s in dropped)
+
+    def __len__(self) -> int:
+        """The scratches kept."""
+        return sum(len(v) for v in self._free.values())
+
+    @property
+    def nbytes(self) -> int:
+        """The bytes of the arrays of the scratches kept."""
+        return self._bytes
+
+
+_SCRATCH = _ScratchPool()
+"""The scratch arrays of the numba runs of this process."""
 
 
 @functools.lru_cache(maxsize=64)

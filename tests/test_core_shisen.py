@@ -9,7 +9,7 @@ from hypothesis import given, settings, strategies as st
 from naive import bfs_connectable
 
 from mjsat.board import Layout, ShisenShoBoard
-from mjsat.shisen import connectable, connectable_rows
+from mjsat.shisen import connectable, connectable_masks
 
 
 @settings(max_examples=400, deadline=None)
@@ -25,8 +25,11 @@ def test_connectable_agrees_with_bfs(seed, h, w, p):
         i, j = rng.choice(len(cells), size=2, replace=False)
         a, b = cells[i], cells[j]
         assert connectable(occ, a, b) == bfs_connectable(occ, a, b), (occ.astype(int), a, b)
-        rows = [bytearray(r) for r in occ.astype(np.uint8).tolist()]
-        assert connectable_rows(rows, a, b) == connectable(occ, a, b), (occ.astype(int), a, b)
+        cleared = occ.copy()
+        cleared[a] = cleared[b] = False
+        rows = [sum(1 << x for x in range(occ.shape[1]) if cleared[y, x]) for y in range(occ.shape[0])]
+        cols = [sum(1 << y for y in range(occ.shape[0]) if cleared[y, x]) for x in range(occ.shape[1])]
+        assert connectable_masks(rows, cols, a, b) == connectable(occ, a, b), (occ.astype(int), a, b)
 
 
 def test_path_may_use_the_margin_but_not_three_turns():

@@ -369,31 +369,53 @@ def _summary(res):
 
 
 @pytest.mark.parametrize("game", ["mahjong", "shisen-sho", "shisen-sho-3d"])
-def test_runs_on_one_layout_share_wiped_scratch_arrays(game):
-    """Runs on one layout take the scratch arrays earlier runs gave back (wiped first):
-    every deal gets the answer, moves and counts of a run on a layout of its own, also
-    when two runs are alive at once and advance in turns."""
+def test_runs_take_wiped_scratch_arrays_from_earlier_runs(game, monkeypatch):
+    """Runs of one size take the scratch arrays earlier runs gave back (wiped first):
+    every deal gets the answer, moves and counts of a run on new arrays, also when
+    several runs are alive at once and advance in turns."""
     from mjsat.board import find_variant
+    from mjsat.search import solver
 
     variant = find_variant(game)
     layout, deals = _one_layout_deals(game, 40)
-    statuses = set()
-    for options in ({}, {"attempts": 0, "guided": 0}, {"attempts": 0, "guided": 0, "bondt": True}):
-        for groups in deals:
-            alone = solve_search(variant(Layout(layout.positions), groups), **options)
-            shared = solve_search(variant(layout, groups), **options)
-            assert _summary(shared) == _summary(alone), (options, groups)
-            statuses.add(alone.status)
-    assert statuses == {"solvable", "unsolvable"}
-    assert any(layout.memo(("search", "scratch"), dict).values())  # the runs did give them back
+    runs = ({}, {"attempts": 0, "guided": 0}, {"attempts": 0, "guided": 0, "bondt": True})
+    monkeypatch.setattr(solver, "_SCRATCH", solver._ScratchPool(depth=0))  # new arrays every run
+    alone = [[solve_search(variant(layout, groups), **options) for groups in deals] for options in runs]
+    assert not len(solver._SCRATCH)
+    pool = solver._ScratchPool()
+    monkeypatch.setattr(solver, "_SCRATCH", pool)
+    for options, expected in zip(runs, alone):
+        for groups, want in zip(deals, expected):
+            got = solve_search(variant(layout, groups), **options)
+            assert _summary(got) == _summary(want), (options, groups)
+    assert {r.status for rs in alone for r in rs} == {"solvable", "unsolvable"}
+    assert len(pool) == 1  # one size: each run took back the scratch the one before gave back
 
-    pair = [SearchRun(variant(layout, groups), attempts=0, guided=0) for groups in deals[:6]]
-    results = [run.advance(1e-9) for run in pair]
+    turns = [SearchRun(variant(layout, groups), attempts=0, guided=0) for groups in deals[:6]]
+    results = [run.advance(1e-9) for run in turns]
     for _ in range(10_000):
         if all(r.status != "unknown" for r in results):
             break
-        results = [run.advance(1e-9) for run in pair]
-    for groups, res in zip(deals[:6], results):
-        alone = solve_search(variant(Layout(layout.positions), groups), attempts=0, guided=0)
-        assert _summary(res)[:2] == _summary(alone)[:2]
-        assert res.stats["nodes"] == alone.stats["nodes"]
+        results = [run.advance(1e-9) for run in turns]
+    for res, want in zip(results, alone[1][:6]):
+        assert _summary(res) == _summary(want)
+
+
+def test_the_scratch_pool_keeps_few_of_a_size_and_few_bytes():
+    from mjsat.search import kernels as K
+    from mjsat.search.solver import _ScratchPool
+
+    sizes = [(8, 2, 1, words) for words in (0, 1, 2)]  # three sizes (the bitsets grow)
+    nbytes = [_ScratchPool().take(K, key).nbytes for key in sizes]
+    pool = _ScratchPool(depth=2, max_bytes=2 * nbytes[0] + nbytes[1])
+    taken = [pool.take(K, key) for key in (sizes[0], sizes[0], sizes[0], sizes[1], sizes[2])]
+    for scratch in taken[:4]:
+        pool.give_back(scratch)
+    assert len(pool) == 3 and pool.nbytes == 2 * nbytes[0] + nbytes[1]  # two of the first size: depth 2
+    pool.give_back(taken[4])  # over the bound: the size used longest ago goes
+    assert len(pool) == 2 and pool.nbytes == nbytes[1] + nbytes[2]
+    assert pool.take(K, sizes[2]) is taken[4]
+    assert pool.take(K, sizes[0]) not in taken
+    big = pool.take(K, (200, 2, 1, 0))  # 200 * 200 / 2 ints of legal moves: more than the bound
+    pool.give_back(big)
+    assert pool.take(K, (200, 2, 1, 0)) is not big
