@@ -18,7 +18,11 @@ types a named tuple in Python code, a plain one in C).
   :data:`S_DEPTH`, :data:`S_STEP`, :data:`S_NODES`, :data:`S_SCANS`, :data:`S_MOVES`;
 * ``ws``, the scratch arrays (one per board, reused by every call), a tuple of
   ``N_WORKSPACE`` arrays indexed by the ``W_*`` constants (built by
-  :func:`mjsat.search.kernels.workspace`).
+  :func:`mjsat.search.kernels.workspace`). A kernel writes every slot before it reads
+  it, except :data:`W_WEIGHT` and :data:`W_FOURS_ALIVE`, which a search carries from node
+  to node and from call to call: a run starts them at 0 and 255
+  (:func:`mjsat.search.kernels.restart` puts them back in a used workspace; a test fills
+  every other slot with garbage first).
 """
 
 from __future__ import annotations

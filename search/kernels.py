@@ -71,7 +71,7 @@ import itertools
 from typing import Any
 
 import numpy as np
-from numba import literal_unroll, njit
+from numba import njit
 
 from mjsat.result import MethodNotApplicableError
 from mjsat.search.config import (
@@ -254,18 +254,12 @@ def workspace(n: int, ngroups: int, cells: int, bit_words: int = 0) -> tuple[np.
     return tuple(slots[k] for k in range(N_WORKSPACE))
 
 
-@njit(**JIT_FLAGS)
-def _wipe(ws):
-    """Put a used workspace back in the state :func:`workspace` builds it in.
-
-    Parameters
-    ----------
-    ws : tuple of arrays
-        A workspace of :func:`workspace` that a run has written: every slot is set to 0,
-        :data:`~mjsat.search.config.W_FOURS_ALIVE` to 255.
-    """
-    for a in literal_unroll(ws):
-        a.fill(0)
+def restart(ws: tuple[np.ndarray, ...]) -> None:
+    """Make a used workspace fit for a new run: the two slots a search carries from call
+    to call back at their start (:data:`~mjsat.search.config.W_WEIGHT` 0,
+    :data:`~mjsat.search.config.W_FOURS_ALIVE` 255); the kernels write every other slot
+    before they read it (:mod:`mjsat.search.config`)."""
+    ws[W_WEIGHT].fill(0.0)
     ws[W_FOURS_ALIVE].fill(255)
 
 

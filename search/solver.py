@@ -710,7 +710,7 @@ def _phases(
     n = geo.n
     ngroups = len(geo.members)
     ws = scratch.ws
-    flags = _flags(K, tuple(sorted((key, value) for key, value in opts.items() if key != "bondt")))
+    flags = _flags(K, tuple(opts.items()))
     moves = scratch.moves
     pres, partner = scratch.pres, scratch.partner
     t = time.perf_counter()
@@ -730,7 +730,8 @@ def _phases(
         stats["seconds_search"] = time.perf_counter() - t_pre
         if code != K.RUNNING:
             return dfs.result(code, stats, "")
-    rng = np.array([_playout_state(seed)], dtype=np.uint64)
+    rng = scratch.rng
+    rng[0] = _playout_state(seed)
     next_at, grant = max(8, plan[0] // 8), 2 * presearch
     for kernel, key, count in ((K._attempts, "attempts", plan[0]), (K._guided, "guided", plan[1])):
         done = 0
@@ -797,7 +798,7 @@ class _Scratch:
     (:func:`~mjsat.search.kernels.workspace`), the playouts' position, partners and moves,
     and the search's stacks (built when first needed). See :class:`_ScratchPool`."""
 
-    __slots__ = ("key", "nbytes", "ws", "pres", "partner", "moves", "stacks")
+    __slots__ = ("key", "nbytes", "ws", "pres", "partner", "moves", "rng", "stacks")
 
     def __init__(self, K: Any, key: tuple[int, ...]) -> None:
         n, ngroups, cells, words = key
@@ -806,6 +807,7 @@ class _Scratch:
         self.pres = np.ones(n, dtype=np.uint8)
         self.partner = np.full(n, -1, dtype=np.int32)
         self.moves = np.zeros((n // 2 + 1, 2), dtype=np.int32)
+        self.rng = np.zeros(1, dtype=np.uint64)
         self.stacks: tuple[np.ndarray, ...] | None = None
         self.nbytes = sum(a.nbytes for a in self.ws) + self.pres.nbytes * 7 + self.moves.nbytes
 
@@ -838,17 +840,16 @@ class _Scratch:
 class _ScratchPool:
     """The scratch arrays that ended numba runs gave back, by size, for the next runs.
 
-    A run takes a :class:`_Scratch` of its size (:meth:`take`: one given back, wiped by
-    :func:`~mjsat.search.kernels._wipe` and, for its search,
-    :func:`~mjsat.search.kernels._wipe_stacks`, so that it holds what new arrays hold; or
-    a new one) and gives it back when it ends (:meth:`give_back`). Runs alive at once each
+    A run takes a :class:`_Scratch` of its size (:meth:`take`: one given back, made fit
+    for a new run by :func:`~mjsat.search.kernels.restart` and, for its search,
+    :func:`~mjsat.search.kernels._wipe_stacks`; or a new one) and gives it back when it ends (:meth:`give_back`). Runs alive at once each
     hold their own. At most ``depth`` scratches of a size are kept, and at most
     ``max_bytes`` in all (the sizes used longest ago are dropped first).
 
     Notes
     -----
     A scratch is about :math:`n^2 / 2` ints (the legal-move list); taking one back costs
-    one compiled call instead of some thirty allocations.
+    two fills instead of some thirty allocations.
     """
 
     def __init__(self, depth: int = 4, max_bytes: int = 1 << 24) -> None:
@@ -869,7 +870,7 @@ class _ScratchPool:
                 self._bytes -= scratch.nbytes
         if scratch is None:
             return _Scratch(K, key)
-        K._wipe(scratch.ws)
+        K.restart(scratch.ws)
         return scratch
 
     def give_back(self, scratch: _Scratch) -> None:
@@ -903,9 +904,9 @@ _SCRATCH = _ScratchPool()
 
 @functools.lru_cache(maxsize=64)
 def _flags(K: Any, opts: tuple[tuple[str, bool], ...]) -> np.ndarray:
-    """The kernels' rule array of ``opts`` (built once per set of rules; the kernels only
-    read it)."""
-    return K.rules(**dict(opts))
+    """The kernels' rule array of the options ``opts`` (``bondt`` is not a rule; built
+    once per set of options, the kernels only read it)."""
+    return K.rules(**{key: value for key, value in opts if key != "bondt"})
 
 
 class _Dfs:

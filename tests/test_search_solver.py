@@ -370,20 +370,35 @@ def _summary(res):
 
 @pytest.mark.parametrize("game", ["mahjong", "shisen-sho", "shisen-sho-3d"])
 def test_runs_take_wiped_scratch_arrays_from_earlier_runs(game, monkeypatch):
-    """Runs of one size take the scratch arrays earlier runs gave back (wiped first):
-    every deal gets the answer, moves and counts of a run on new arrays, also when
-    several runs are alive at once and advance in turns."""
+    """Runs of one size take the scratch arrays earlier runs gave back (restarted first,
+    every slot but the carried ones filled with garbage here): every deal gets the answer,
+    moves and counts of a run on new arrays, also when several runs are alive at once and
+    advance in turns."""
     from mjsat.board import find_variant
-    from mjsat.search import solver
+    from mjsat.search import kernels as K, solver
 
     variant = find_variant(game)
     layout, deals = _one_layout_deals(game, 40)
-    runs = ({}, {"attempts": 0, "guided": 0}, {"attempts": 0, "guided": 0, "bondt": True})
+    runs = (
+        {},
+        {"attempts": 0, "guided": 0},
+        {"attempts": 0, "guided": 0, "bondt": True},
+        {"freeze_pair": True, "loose_pair": True},
+        {"attempts": 0, "guided": 0, "joint": True, "critical": False},
+    )
     monkeypatch.setattr(solver, "_SCRATCH", solver._ScratchPool(depth=0))  # new arrays every run
     alone = [[solve_search(variant(layout, groups), **options) for groups in deals] for options in runs]
     assert not len(solver._SCRATCH)
     pool = solver._ScratchPool()
     monkeypatch.setattr(solver, "_SCRATCH", pool)
+    restart = K.restart
+
+    def garbage_then_restart(ws):  # the kernels write every other slot before they read it
+        for array in ws:
+            array.view(np.uint8).fill(0xA5)
+        restart(ws)
+
+    monkeypatch.setattr(K, "restart", garbage_then_restart)
     for options, expected in zip(runs, alone):
         for groups, want in zip(deals, expected):
             got = solve_search(variant(layout, groups), **options)
