@@ -52,6 +52,7 @@ def main(argv: list[str] | None = None) -> int:
     extra = {} if args.node_limit is None else {"node_limit": args.node_limit}
     statuses: dict[str, int] = {}
     deciders: dict[str, int] = {}
+    cpu_by: dict[str, list[float]] = {}  # CPU per deal by the deciding step
     slowest: list[tuple[float, int, str]] = []
     t_all = time.perf_counter()
     try:
@@ -73,6 +74,7 @@ def main(argv: list[str] | None = None) -> int:
             statuses[r.status] = statuses.get(r.status, 0) + 1
             key = str(r.stats.get("decided_by"))
             deciders[key] = deciders.get(key, 0) + 1
+            cpu_by.setdefault(key, []).append(cpu[-1])
             slowest.append((dt, seed, r.status))
             if bar is not None:
                 bar.advance(task)
@@ -94,6 +96,10 @@ def main(argv: list[str] | None = None) -> int:
         "max_s": max(times),
         "statuses": statuses,
         "decided_by": deciders,
+        "cpu_by_decider": {
+            k: {"deals": len(v), "cpu_mean_s": statistics.mean(v), "share_of_mean_s": sum(v) / n}
+            for k, v in sorted(cpu_by.items())
+        },
         "undecided": statuses.get("unknown", 0),
         "percent_unsolvable": 100.0 * statuses.get("unsolvable", 0) / n,
         "slowest": [{"seconds": s, "seed": sd, "status": st} for s, sd, st in slowest],
@@ -123,6 +129,12 @@ def main(argv: list[str] | None = None) -> int:
         )
     console = Console() if Console().is_terminal else Console(width=140)
     console.print(t)
+    shares = Table(title="where the CPU mean goes, by the deciding step")
+    for c in ("decided by", "deals", "CPU mean ms", "share of the mean, ms"):
+        shares.add_column(c, justify="right")
+    for k, row in data["cpu_by_decider"].items():
+        shares.add_row(k, str(row["deals"]), f"{1000 * row['cpu_mean_s']:.1f}", f"{1000 * row['share_of_mean_s']:.2f}")
+    console.print(shares)
     console.print(
         "target (CPU, one core): mean <= 5 ms, max <= 1 s, none undecided -> "
         + ("met" if data["cpu_mean_s"] <= 0.005 and data["cpu_max_s"] <= 1.0 and not data["undecided"] else "NOT met")
