@@ -662,7 +662,7 @@ def _run_numba(
     """Random attempts, then the search, with the numba kernels (see :class:`SearchRun`).
 
     The run takes its scratch arrays from :data:`_SCRATCH` (those of an ended run of the
-    same size, wiped, or new ones) and gives them back when it ends.
+    same size, restarted, or new ones) and gives them back when it ends.
 
     Notes
     -----
@@ -796,7 +796,15 @@ def _playout_state(seed: int) -> int:
 class _Scratch:
     """The arrays one numba run writes, for boards of one size: the kernels' workspace
     (:func:`~mjsat.search.kernels.workspace`), the playouts' position, partners and moves,
-    and the search's stacks (built when first needed). See :class:`_ScratchPool`."""
+    and the search's stacks (built when first needed). See :class:`_ScratchPool`.
+
+    Attributes
+    ----------
+    key : tuple of int
+        ``(n, groups, grid cells, bit words)``: the size it fits.
+    nbytes : int
+        The bytes of its arrays (the stacks' too once built).
+    """
 
     __slots__ = ("key", "nbytes", "ws", "pres", "partner", "moves", "rng", "stacks")
 
@@ -809,7 +817,7 @@ class _Scratch:
         self.moves = np.zeros((n // 2 + 1, 2), dtype=np.int32)
         self.rng = np.zeros(1, dtype=np.uint64)
         self.stacks: tuple[np.ndarray, ...] | None = None
-        self.nbytes = sum(a.nbytes for a in self.ws) + self.pres.nbytes * 7 + self.moves.nbytes
+        self.nbytes = sum(a.nbytes for a in (*self.ws, self.pres, self.partner, self.moves, self.rng))
 
     def search_stacks(self, K: Any, gr: Any) -> tuple[np.ndarray, ...]:
         """``(P, Q, bg, bgr, allow, nxt, mend, moves, st)`` of :func:`~mjsat.search.kernels._dfs`
@@ -834,6 +842,7 @@ class _Scratch:
             np.zeros((n // 2 + 1, 2), dtype=np.int32),
             np.zeros(N_STATS, dtype=np.int64),
         )
+        self.nbytes += sum(a.nbytes for a in self.stacks)
         return self.stacks
 
 
@@ -842,8 +851,8 @@ class _ScratchPool:
 
     A run takes a :class:`_Scratch` of its size (:meth:`take`: one given back, made fit
     for a new run by :func:`~mjsat.search.kernels.restart` and, for its search,
-    :func:`~mjsat.search.kernels._wipe_stacks`; or a new one) and gives it back when it ends (:meth:`give_back`). Runs alive at once each
-    hold their own. At most ``depth`` scratches of a size are kept, and at most
+    :func:`~mjsat.search.kernels._wipe_stacks`; or a new one) and gives it back when it
+    ends (:meth:`give_back`). Runs alive at once each hold their own. At most ``depth`` scratches of a size are kept, and at most
     ``max_bytes`` in all (the sizes used longest ago are dropped first).
 
     Notes
