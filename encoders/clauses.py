@@ -11,7 +11,32 @@ from mjsat.board import Move, TileId
 from mjsat.encoders.requirements import Requirements
 from mjsat.encoders.shisen_paths import bits_members
 
-__all__ = ["pair_vars", "add_matching", "add_precedence"]
+__all__ = ["cnf_of", "pair_vars", "add_matching", "add_precedence"]
+
+
+def cnf_of(clauses: list[list[int]]) -> CNF:
+    """A CNF of ``clauses`` (the list itself, not a copy); its ``nv`` is their largest variable.
+
+    The encoders add clauses to ``cnf.clauses`` and set ``cnf.nv`` themselves, never through
+    ``CNF(from_clauses=...)``, ``CNF.extend`` or ``CNF.append(..., update_vpool=True)``:
+    those also record the formula's variables in python-sat's process-wide variable pool,
+    in a list that grows with every formula and is sorted on every call, so a process that
+    builds many formulas (a sample, a cross-validation, a worker, a long test) would slow
+    down in proportion to how many it has built.
+
+    Notes
+    -----
+    :math:`O(L)` for ``L`` literals.
+
+    Examples
+    --------
+    >>> cnf_of([[1, -3], [2]]).nv
+    3
+    """
+    cnf = CNF()
+    cnf.clauses = clauses
+    cnf.nv = max((abs(lit) for clause in clauses for lit in clause), default=0)
+    return cnf
 
 
 def pair_vars(req: Requirements, vpool: IDPool) -> dict[Move, int]:
@@ -41,7 +66,7 @@ def add_matching(cnf: CNF, req: Requirements, m: dict[Move, int], vpool: IDPool)
             cnf.append(lits)
         else:
             enc = EncType.pairwise if len(lits) <= 5 else EncType.ladder
-            cnf.extend(CardEnc.equals(lits, 1, vpool=vpool, encoding=enc).clauses)
+            cnf.clauses.extend(CardEnc.equals(lits, 1, vpool=vpool, encoding=enc).clauses)
 
 
 def add_precedence(

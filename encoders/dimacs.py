@@ -35,6 +35,7 @@ from collections.abc import Iterable, Sequence
 from pysat.formula import CNF
 
 from mjsat import __version__
+from mjsat.encoders.clauses import cnf_of
 from mjsat.fileio import MAX_DIGITS, InputFileError, parse_decimal, read_text, text_lines
 from mjsat.limits import MAX_CNF_VARS
 
@@ -122,7 +123,7 @@ def parse_dimacs(text: str, path: PathLike = "<dimacs>") -> CNF:
         clauses.append(current)
     if len(clauses) != header[1]:
         raise InputFileError(path, header[2], f"the header declares {header[1]} clauses, the file has {len(clauses)}")
-    cnf = CNF(from_clauses=clauses)
+    cnf = cnf_of(clauses)
     cnf.nv = max(cnf.nv, header[0])
     cnf.comments = comments
     return cnf

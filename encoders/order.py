@@ -95,7 +95,7 @@ def encode_order(
             x = vpool.id(("lt", u, v))
             y = vpool.id(("lt", v, u))
             mv = m[(u, v)]
-            cnf.extend([[x, y, mv], [-x, -y], [-x, -mv], [-y, -mv]])
+            cnf.clauses.extend([[x, y, mv], [-x, -y], [-x, -mv], [-y, -mv]])
             lit[(u, v)], lit[(v, u)] = x, y
         else:
             o = vpool.id(("o", u, v))

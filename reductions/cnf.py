@@ -41,6 +41,7 @@ from typing import Any
 
 from pysat.formula import CNF
 
+from mjsat.encoders.clauses import cnf_of
 from mjsat.encoders.dimacs import LITERAL, LITERALS, parse_dimacs
 from mjsat.fileio import MAX_DIGITS, InputFileError, parse_json, read_text, text_lines
 from mjsat.limits import MAX_CNF_VARS
@@ -181,7 +182,7 @@ def parse_infix(text: str, path: PathLike = "formula") -> CNF:
             )
             raise fail(tok[2], f"expected {expected}, got {show(tok)}")
         i += 1
-    return CNF(from_clauses=clauses)
+    return cnf_of(clauses)
 
 
 _DIMACS_FIRST = re.compile(r"c(\s.*)?|p\s.*|%.*")

@@ -101,3 +101,29 @@ def test_stats_and_errors():
         next(enumerate_solutions(board, encoding="parity"))
     with pytest.raises(ValueError, match="takes no option 'node_limit'"):
         solve(board, "sat", node_limit=5)
+
+
+def test_building_formulas_leaves_python_sat_s_process_wide_pool_alone(tmp_path):
+    """Every encoding, the DIMACS reader and the formula parser build their CNFs without
+    python-sat's process-wide variable pool: each formula recorded there grows a list that
+    is sorted on every later record, and a long process (sample, crossval, a test run over
+    172,487 boards) slowed down in proportion to the formulas it had built."""
+    import numpy as np
+    from pysat.formula import Formula
+
+    from mjsat.encoders.dimacs import read_dimacs
+    from mjsat.encoders.sat import ENCODINGS
+    from mjsat.generate import random_grid_board
+    from mjsat.reductions.cnf import parse_formula
+
+    pool = Formula._vpool[Formula._context]  # python-sat's own: no public view of its size
+    before = (len(pool._occupied), pool.top)
+    boards = list(small_boards(5, 12)) + [random_grid_board(np.random.default_rng(s), max_tiles=10) for s in range(12)]
+    for board in boards:
+        for name in ENCODINGS:
+            assert solve(board, "sat", encoding=name).status in ("solvable", "unsolvable")
+    path = tmp_path / "f.cnf"
+    path.write_text("p cnf 3 2\n1 -3 0\n2 0\n")
+    assert read_dimacs(path).nv == 3
+    assert parse_formula("(x1 | -x2) & (x2 | x3)").nv == 3
+    assert (len(pool._occupied), pool.top) == before
