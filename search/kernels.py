@@ -264,6 +264,23 @@ def restart(ws: tuple[np.ndarray, ...]) -> None:
 
 
 @njit(**JIT_FLAGS)
+def _new_stacks(n, ngroups):
+    """New stacks of :func:`_dfs` for ``n`` tiles in ``ngroups`` groups: ``(P, Q, bg, bgr,
+    allow, nxt, mend)`` with depth ``ngroups + 2``, ``P`` at 0, ``Q`` at -1, the rest at 0
+    (``bg`` is ``max(MAX_GROUP, n)`` wide: a joint branching lists every branching group's
+    tiles). The caller sets row 0 of ``P`` and ``Q`` to the position it searches."""
+    depth = ngroups + 2
+    P = np.zeros((depth, n), dtype=np.uint8)
+    Q = np.full((depth, n), -1, dtype=np.int32)
+    bg = np.zeros((depth, max(MAX_GROUP, n)), dtype=np.int32)
+    bgr = np.zeros(depth, dtype=np.int32)
+    allow = np.zeros((depth, 128), dtype=np.uint8)
+    nxt = np.zeros(depth, dtype=np.int32)
+    mend = np.zeros(depth, dtype=np.int32)
+    return P, Q, bg, bgr, allow, nxt, mend
+
+
+@njit(**JIT_FLAGS)
 def _wipe_stacks(gr, P, Q, bg, bgr, allow, nxt, mend, moves, st):
     """Put the stacks of :func:`_dfs` in the state of a search that starts at the full deal.
 

@@ -46,7 +46,17 @@ from mjsat.search.config import (
     W_FOURS_ALIVE,
     W_WEIGHT,
 )
-from mjsat.search.kernels import EXHAUSTED, MAX_GROUP, SOLVED, _attempts, _autopair, _dfs, _guided, _scan
+from mjsat.search.kernels import (
+    EXHAUSTED,
+    MAX_GROUP,
+    SOLVED,
+    _attempts,
+    _autopair,
+    _dfs,
+    _guided,
+    _new_stacks,
+    _scan,
+)
 
 __all__ = [
     "UNDECIDED",
@@ -315,14 +325,7 @@ def _solve_chunk(
     cnt = np.zeros(3 * n, dtype=np.int64)
     ws_groups = 1
     ws = _workspace(n, ws_groups)
-    depth = ws_groups + 2
-    P = np.zeros((depth, n), dtype=np.uint8)
-    Q = np.full((depth, n), -1, dtype=np.int32)
-    bg = np.zeros((depth, MAX_GROUP), dtype=np.int32)
-    bgr = np.zeros(depth, dtype=np.int32)
-    allow = np.zeros((depth, 128), dtype=np.uint8)
-    nxt = np.zeros(depth, dtype=np.int32)
-    mend = np.zeros(depth, dtype=np.int32)
+    P, Q, bg, bgr, allow, nxt, mend = _new_stacks(n, ws_groups)
     for i in range(D):
         row = groups[i]
         status[i] = UNDECIDED
@@ -344,14 +347,7 @@ def _solve_chunk(
         if ng != ws_groups:
             ws_groups = ng
             ws = _workspace(n, ng)
-            depth = ng + 2
-            P = np.zeros((depth, n), dtype=np.uint8)
-            Q = np.full((depth, n), -1, dtype=np.int32)
-            bg = np.zeros((depth, MAX_GROUP), dtype=np.int32)
-            bgr = np.zeros(depth, dtype=np.int32)
-            allow = np.zeros((depth, 128), dtype=np.uint8)
-            nxt = np.zeros(depth, dtype=np.int32)
-            mend = np.zeros(depth, dtype=np.int32)
+            P, Q, bg, bgr, allow, nxt, mend = _new_stacks(n, ng)
         else:
             ws[W_WEIGHT][:] = 0.0  # the search's conflict weights start at zero
             ws[W_FOURS_ALIVE][:] = 255

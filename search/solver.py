@@ -826,22 +826,10 @@ class _Scratch:
             K._wipe_stacks(gr, *self.stacks)
             return self.stacks
         n, ngroups = self.key[0], self.key[1]
-        depth = ngroups + 2
-        P = np.zeros((depth, n), dtype=np.uint8)
+        P, Q, *rest = K._new_stacks(n, ngroups)
         P[0] = 1
-        Q = np.full((depth, n), -1, dtype=np.int32)
         K._autopair(gr, P[0], Q[0])
-        self.stacks = (
-            P,
-            Q,
-            np.zeros((depth, max(K.MAX_GROUP, n)), dtype=np.int32),
-            np.zeros(depth, dtype=np.int32),
-            np.zeros((depth, 128), dtype=np.uint8),
-            np.zeros(depth, dtype=np.int32),
-            np.zeros(depth, dtype=np.int32),
-            np.zeros((n // 2 + 1, 2), dtype=np.int32),
-            np.zeros(N_STATS, dtype=np.int64),
-        )
+        self.stacks = (P, Q, *rest, np.zeros((n // 2 + 1, 2), dtype=np.int32), np.zeros(N_STATS, dtype=np.int64))
         self.nbytes += sum(a.nbytes for a in self.stacks)
         return self.stacks
 
