@@ -514,16 +514,38 @@ class GridTables:
         ``(row, col, lev)`` of each tile's top-left half-tile cell in the occupancy grid.
     shape : tuple of int
         The occupancy grid with its margin: ``(h + 2, w + 2)``, or ``(levels, h, w)``.
+    cell_arrays : tuple of numpy.ndarray
+        :attr:`cells` as one int32 array per coordinate (``(ys, xs)`` or ``(rows, cols,
+        levs)``), the form the search's kernels take.
+    masks : tuple of tuple of int
+        ``"grid-path"``: the occupancy grid of the full deal as bit masks, ``(rows, cols)``
+        (bit ``x`` of ``rows[y]`` and bit ``y`` of ``cols[x]`` are set iff cell ``(y, x)``
+        holds a tile); ``()`` for ``"cell-path"``.
     """
 
     cells: tuple[tuple[int, ...], ...]
     shape: tuple[int, ...]
+    cell_arrays: tuple[np.ndarray, ...]
+    masks: tuple[tuple[int, ...], ...] = ()
 
-    @cached_property
-    def cell_arrays(self) -> tuple[np.ndarray, ...]:
-        """:attr:`cells` as one int32 array per coordinate (``(ys, xs)`` or ``(rows, cols,
-        levs)``), the form the search's kernels take."""
-        return tuple(np.array([c[i] for c in self.cells], dtype=np.int32) for i in range(len(self.shape)))
+    @classmethod
+    def of(cls, coords: Sequence[Sequence[int]], shape: tuple[int, ...]) -> GridTables:
+        """The tables of the tiles whose cells have the coordinates ``coords`` (one sequence
+        per axis, tile by tile) in a grid of ``shape``; the masks when the grid is 2-D.
+
+        Notes
+        -----
+        :math:`O(n)` for ``n`` tiles.
+        """
+        cells = tuple(zip(*coords)) if coords and coords[0] else ()
+        arrays = tuple(np.array(c, dtype=np.int32) for c in coords)
+        if len(shape) != 2:
+            return cls(cells, shape, arrays)
+        rows, cols = [0] * shape[0], [0] * shape[1]
+        for y, x in cells:
+            rows[y] |= 1 << x
+            cols[x] |= 1 << y
+        return cls(cells, shape, arrays, (tuple(rows), tuple(cols)))
 
 
 class _GridBoard(Board):
@@ -595,8 +617,10 @@ class ShisenShoBoard(_GridBoard):
         def build() -> GridTables:  # from the bounds, without the board's own cached cells
             r0, c0, r1, c1 = self.layout.bounds()
             h, w = (r1 - r0 + 1) // 2, (c1 - c0 + 1) // 2
-            cells = tuple(((r - r0) // 2 + 1, (c - c0) // 2 + 1) for r, c, _ in self.layout.positions)
-            return GridTables(cells, (h + 2, w + 2))
+            pos = self.layout.positions
+            ys = [(p[0] - r0) // 2 + 1 for p in pos]
+            xs = [(p[1] - c0) // 2 + 1 for p in pos]
+            return GridTables.of((ys, xs), (h + 2, w + 2))
 
         return self.layout.memo(("grid-tables", self.kind), build)
 
@@ -724,7 +748,7 @@ class ShisenShoMahjongBoard(_GridBoard):
 
     def rule_tables(self) -> GridTables:
         """The top-left half-tile cell of every tile in the occupancy grid and the grid's shape."""
-        return self.layout.memo(("grid-tables", self.kind), lambda: GridTables(self.cells, self.grid_shape))
+        return self.layout.memo(("grid-tables", self.kind), lambda: GridTables.of(tuple(zip(*self.cells)) or ((), (), ()), self.grid_shape))
 
     @cached_property
     def grid_shape(self) -> tuple[int, int, int]:

@@ -186,12 +186,12 @@ def _present_pair(m: Sequence[int], present: bytearray) -> tuple[int, int] | Non
 def _clears_grid(board: Board, moves: Sequence[Sequence[int]]) -> bool:
     """Whether ``moves`` clear a ``"grid-path"`` board (Shisen-Sho): each move names two
     present tiles of one group joined by :func:`mjsat.shisen.connectable_masks` on the
-    occupancy grid with its margin, built from the layout's grid tables."""
+    occupancy grid with its margin (the masks of the layout's grid tables)."""
     tables = board.rule_tables()
     cells = tables.cells
     groups = board.groups
     n = len(groups)
-    full_rows, full_cols = board.layout.memo(("replay-masks", board.kind), lambda: _full_masks(tables))
+    full_rows, full_cols = tables.masks
     rows, cols = list(full_rows), list(full_cols)
     present = bytearray(b"\x01") * n
     for m in moves:
@@ -208,17 +208,6 @@ def _clears_grid(board: Board, moves: Sequence[Sequence[int]]) -> bool:
             return False
         present[a] = present[b] = 0
     return not any(present)
-
-
-def _full_masks(tables: Any) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """The occupancy grid of the full deal, margin included, as bit masks of its rows and
-    of its columns."""
-    h, w = tables.shape
-    rows, cols = [0] * h, [0] * w
-    for y, x in tables.cells:
-        rows[y] |= 1 << x
-        cols[x] |= 1 << y
-    return tuple(rows), tuple(cols)
 
 
 TABLE_CHECKS = {"sides": _clears_sides, "grid-path": _clears_grid}

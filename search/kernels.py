@@ -1115,6 +1115,33 @@ def _attempts(kind, gr, mj, sh, opts, count, rng, pres, partner, moves, ws):
     return _fresh_playouts(False, kind, gr, mj, sh, opts, count, rng, pres, partner, moves, ws)
 
 
+OPENING_REFUTED = -2
+""":func:`_opening`'s answer when its pruning scan refutes the deal."""
+
+
+@njit(**JIT_FLAGS)
+def _opening(kind, gr, mj, sh, opts, count, rng, pres, partner, moves, ws):
+    """The start of a run in one call: the pruning scan of the full deal ([dB12]_ 3.3),
+    then ``count`` random playouts (:func:`_attempts`) unless the scan refutes.
+
+    Arguments as :func:`_fresh_playouts` (``pres`` and ``partner`` are overwritten).
+
+    Returns
+    -------
+    int
+        :data:`OPENING_REFUTED` when the scan refutes the deal, else the number of the
+        playout that cleared the board, or -1.
+    """
+    pres[:] = 1
+    partner[:] = -1
+    _autopair(gr, pres, partner)
+    if not _scan(kind, gr, mj, sh, pres, partner, moves, opts, ws):
+        return OPENING_REFUTED
+    if count == 0:
+        return -1
+    return _attempts(kind, gr, mj, sh, opts, count, rng, pres, partner, moves, ws)
+
+
 # --------------------------------------------------------------------------- the search
 
 

@@ -160,12 +160,13 @@ def geometry(board: Board) -> Geometry:
     (:meth:`mjsat.board.Board.rule_tables`).
     """
     ids: dict[int, int] = {}
-    group = tuple(ids.setdefault(g, len(ids)) for g in board.groups)
+    number = ids.setdefault
+    group = tuple([number(g, len(ids)) for g in board.groups])
     members: list[list[int]] = [[] for _ in ids]
     for t, g in enumerate(group):
         members[g].append(t)
-    n = len(board)
-    mem = tuple(tuple(m) for m in members)
+    n = len(group)
+    mem = tuple(map(tuple, members))
     kind = _KIND_OF.get(board.kind)
     if kind is None:
         raise MethodNotApplicableError(

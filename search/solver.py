@@ -139,7 +139,7 @@ def check_search_options(
         ("presearch", presearch),
         ("node_limit", node_limit),
     ):
-        if value is None and label != "presearch":
+        if (value is None and label != "presearch") or (type(value) is int and value >= 0):
             continue
         if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 0:
             raise SearchOptionError(f"{label} must be an integer >= 0, got {value!r}")
@@ -714,27 +714,40 @@ def _phases(
     moves = scratch.moves
     pres, partner = scratch.pres, scratch.partner
     t = time.perf_counter()
+    rng = scratch.rng
+    rng[0] = _playout_state(seed)
+    presearch = presearch if not opts["bondt"] else 0
+    opened = 0  # random attempts made by the opening kernel
     if any(plan) and opts["scan"]:  # [dB12] 3.3: a pruning scan before the attempts
-        pres.fill(1)
-        partner.fill(-1)
-        K._autopair(gr, pres, partner)
         stats["scans"] = 1
-        if not K._scan(kind, gr, mj, sh, pres, partner, moves, flags, ws):
+        if presearch > 0:
+            pres.fill(1)
+            partner.fill(-1)
+            K._autopair(gr, pres, partner)
+            hit = -1 if K._scan(kind, gr, mj, sh, pres, partner, moves, flags, ws) else K.OPENING_REFUTED
+        else:  # the scan and the first attempts in one kernel call
+            opened = min(8, plan[0])
+            hit = K._opening(kind, gr, mj, sh, flags, opened, rng, pres, partner, moves, ws)
+        if hit == K.OPENING_REFUTED:
             stats["seconds_attempts"] = time.perf_counter() - t
             return SolveResult(UNSOLVABLE, "search", stats=stats, reason="pruning scan at the start")
+        if hit >= 0:
+            return _cleared(stats, moves, n, "attempts", hit + 1, t)
+        stats["attempts"] = opened
+        if opened and clock.expired():
+            stats["seconds_attempts"] = time.perf_counter() - t
+            yield _out_of_time(stats)
     dfs = None
-    if presearch > 0 and not opts["bondt"]:  # a few search nodes first: most refutations are cheap
+    if presearch > 0:  # a few search nodes first: most refutations are cheap
         dfs = _Dfs(K, kind, gr, mj, sh, pt, flags, ws, scratch.search_stacks(K, gr))
         t_pre = time.perf_counter()
         code = dfs.run(presearch if node_limit is None else min(presearch, int(node_limit)))
         stats["seconds_search"] = time.perf_counter() - t_pre
         if code != K.RUNNING:
             return dfs.result(code, stats, "")
-    rng = scratch.rng
-    rng[0] = _playout_state(seed)
     next_at, grant = max(8, plan[0] // 8), 2 * presearch
     for kernel, key, count in ((K._attempts, "attempts", plan[0]), (K._guided, "guided", plan[1])):
-        done = 0
+        done = opened if key == "attempts" else 0
         while done < count:
             if dfs is not None and key == "attempts" and done >= next_at:  # interleave: search again, twice as long
                 t_pre = time.perf_counter()
@@ -746,15 +759,7 @@ def _phases(
             step = min(8, count - done)
             hit = kernel(kind, gr, mj, sh, flags, step, rng, pres, partner, moves, ws)
             if hit >= 0:
-                stats[key] = done + hit + 1
-                stats["seconds_attempts"] = time.perf_counter() - t
-                return SolveResult(
-                    SOLVABLE,
-                    "search",
-                    moves=_moves(moves, n // 2),
-                    stats=stats,
-                    reason=f"{'random' if key == 'attempts' else 'guided'} attempt {done + hit + 1}",
-                )
+                return _cleared(stats, moves, n, key, done + hit + 1, t)
             done += step
             stats[key] = done
             if clock.expired():
@@ -784,6 +789,15 @@ def _phases(
             yield dfs.result(K.RUNNING, {**stats, "seconds_search": seconds}, "time limit")
     stats["seconds_search"] = stats.get("seconds_search", 0.0) + time.perf_counter() - t
     return dfs.result(code, stats, reason)
+
+
+def _cleared(stats: dict[str, Any], moves: np.ndarray, n: int, key: str, number: int, t: float) -> SolveResult:
+    """The ``solvable`` answer of the playout ``number`` of the kind ``key`` (``"attempts"`` or
+    ``"guided"``), whose moves are in ``moves``; ``t`` is when the attempts began."""
+    stats[key] = number
+    stats["seconds_attempts"] = time.perf_counter() - t
+    what = "random" if key == "attempts" else "guided"
+    return SolveResult(SOLVABLE, "search", moves=_moves(moves, n // 2), stats=stats, reason=f"{what} attempt {number}")
 
 
 @functools.lru_cache(maxsize=256)

@@ -136,3 +136,21 @@ def test_pair_path_round_the_margin():
     # tiles 0 and 2 on the top row, tile 1 between them: up into the margin and over
     assert board.pair_path((0, 2)) == [(1.0, 1.0, 0), (-1.0, 1.0, 0), (-1.0, 5.0, 0), (1.0, 5.0, 0)]
     assert board.pair_path((1, 3)) is None  # groups differ
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_grid_tables_hold_the_cells_their_arrays_and_the_occupancy_masks(seed):
+    """The layout's grid tables (built in one pass) against the board's occupancy grid."""
+    from mjsat.generate import random_grid_board
+
+    board = random_grid_board(np.random.default_rng(seed), max_tiles=20)
+    tables = board.rule_tables()
+    occ = board.occupancy()
+    assert tables.shape == occ.shape
+    assert [tuple(map(int, a)) for a in tables.cell_arrays] == list(zip(*tables.cells)) or not tables.cells
+    assert all(a.dtype == np.int32 and a.flags.c_contiguous for a in tables.cell_arrays)
+    assert sorted(tables.cells) == sorted(tuple(map(int, c)) for c in np.argwhere(occ))
+    rows, cols = tables.masks
+    for y, x in itertools.product(range(occ.shape[0]), range(occ.shape[1])):
+        assert bool(rows[y] >> x & 1) == bool(occ[y, x]) == bool(cols[x] >> y & 1)

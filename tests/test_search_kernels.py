@@ -294,3 +294,30 @@ def test_playout_kernels_clear_only_by_legal_moves(guided):
             replay(board, [tuple(int(v) for v in mv) for mv in moves[: geo.n // 2]], require_clear=True)
             cleared += 1
     assert cleared > 10
+
+
+def test_opening_kernel_is_the_scan_then_the_attempts():
+    """``_opening`` answers as the pruning scan of the full deal followed by ``_attempts``
+    with the same generator state: refuted exactly when the scan refutes, else the same
+    clearing playout, moves and generator state after."""
+    opts = K.rules()
+    refuted = cleared = 0
+    for board, _ in _boards(29, 90):
+        geo = geometry(board)
+        kind, gr, mj, sh, ws, moves = kernel_args(geo)
+        pres = np.ones(geo.n, dtype=np.uint8)
+        partner = np.full(geo.n, -1, dtype=np.int32)
+        K._autopair(gr, pres, partner)
+        scan = K._scan(kind, gr, mj, sh, pres, partner, moves, opts, ws)
+        rng = np.array([987654321], dtype=np.uint64)
+        want = K._attempts(kind, gr, mj, sh, opts, 3, rng, pres, partner, moves, ws) if scan else K.OPENING_REFUTED
+        want_moves, want_rng = moves.copy(), rng.copy()
+        rng2 = np.array([987654321], dtype=np.uint64)
+        pres[:] = 0  # the kernel starts from the full deal whatever it is given
+        got = K._opening(kind, gr, mj, sh, opts, 3, rng2, pres, partner, moves, ws)
+        assert got == want, repr(board)
+        if got >= 0:
+            assert (moves[: geo.n // 2] == want_moves[: geo.n // 2]).all() and rng2[0] == want_rng[0]
+            cleared += 1
+        refuted += got == K.OPENING_REFUTED
+    assert cleared > 10 and refuted > 0
