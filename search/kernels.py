@@ -219,39 +219,48 @@ def workspace(n: int, ngroups: int, cells: int, bit_words: int = 0) -> tuple[np.
 
     Slot ``W_X`` of the tuple is the array :data:`mjsat.search.config.W_X` describes.
     ``bit_words`` sizes the grid's bitsets (:func:`mjsat.search.kernels_bits.bit_words`):
-    with 0 the Shisen-Sho pair test walks cells, else it reads the bitsets.
+    with 0 the Shisen-Sho pair test walks cells, else it reads the bitsets. Built by the
+    compiled :func:`_new_workspace`, which the batch path calls too.
     """
+    return _new_workspace(n, ngroups, cells, bit_words)
+
+
+@njit(**JIT_FLAGS)
+def _new_workspace(n, ngroups, cells, bit_words):
+    """The arrays of :func:`workspace`, in the order of the ``W_*`` slots of
+    :mod:`mjsat.search.config` (the FOURS_ALIVE matrix at 255, every other slot zero)."""
     i32, u8 = np.int32, np.uint8
-    slots: dict[int, np.ndarray] = {
-        W_ABOVE: np.zeros(n, i32),
-        W_ONE: np.zeros(n, i32),
-        W_TWO: np.zeros(n, i32),
-        W_QUEUE: np.zeros(n + ngroups + 1, i32),
-        W_QUEUED: np.zeros(n, u8),
-        W_GRID: np.zeros(cells, u8),
-        W_SCAN_PRESENT: np.zeros(n, u8),
-        W_SCAN_ABOVE: np.zeros(n, i32),
-        W_SCAN_ONE: np.zeros(n, i32),
-        W_SCAN_TWO: np.zeros(n, i32),
-        W_SCAN_QUEUE: np.zeros(n + 1, i32),
-        W_SCAN_QUEUED: np.zeros(n, u8),
-        W_OPENED: np.zeros(ngroups, u8),
-        W_FREE_SEEN: np.zeros(ngroups, i32),
-        W_SCAN_GRID: np.zeros(cells, u8),
-        W_LEGAL: np.zeros(n * n // 2 + 2, i32),
-        W_LIVE: np.zeros(MAX_GROUP, i32),
-        W_PROBE_OK: np.zeros(128, u8),
-        W_REMOVED: np.zeros(n + 1, i32),
-        W_GROUP_STACK: np.zeros(ngroups + 1, i32),
-        W_GROUP_QUEUED: np.zeros(ngroups, u8),
-        W_WEIGHT: np.zeros(ngroups, np.float64),
-        W_FOURS_ALIVE: np.full((ngroups + 2, ngroups), 255, u8),
-        W_JOINT_AT: np.zeros((ngroups + 2, max(ngroups, 1)), i32),
-        W_RNG: np.zeros(1, np.uint64),
-        W_BITS: np.zeros(bit_words, np.uint64),
-        W_SCAN_BITS: np.zeros(bit_words, np.uint64),
-    }
-    return tuple(slots[k] for k in range(N_WORKSPACE))
+    fours = np.empty((ngroups + 2, ngroups), dtype=u8)
+    fours[:] = 255
+    return (
+        np.zeros(n, i32),  # W_ABOVE
+        np.zeros(n, i32),  # W_ONE
+        np.zeros(n, i32),  # W_TWO
+        np.zeros(n + ngroups + 1, i32),  # W_QUEUE
+        np.zeros(n, u8),  # W_QUEUED
+        np.zeros(cells, u8),  # W_GRID
+        np.zeros(n, u8),  # W_SCAN_PRESENT
+        np.zeros(n, i32),  # W_SCAN_ABOVE
+        np.zeros(n, i32),  # W_SCAN_ONE
+        np.zeros(n, i32),  # W_SCAN_TWO
+        np.zeros(n + 1, i32),  # W_SCAN_QUEUE
+        np.zeros(n, u8),  # W_SCAN_QUEUED
+        np.zeros(ngroups, u8),  # W_OPENED
+        np.zeros(ngroups, i32),  # W_FREE_SEEN
+        np.zeros(cells, u8),  # W_SCAN_GRID
+        np.zeros(n * n // 2 + 2, i32),  # W_LEGAL
+        np.zeros(MAX_GROUP, i32),  # W_LIVE
+        np.zeros(128, u8),  # W_PROBE_OK
+        np.zeros(n + 1, i32),  # W_REMOVED
+        np.zeros(ngroups + 1, i32),  # W_GROUP_STACK
+        np.zeros(ngroups, u8),  # W_GROUP_QUEUED
+        np.zeros(ngroups, np.float64),  # W_WEIGHT
+        fours,  # W_FOURS_ALIVE
+        np.zeros(1, np.uint64),  # W_RNG
+        np.zeros((ngroups + 2, max(ngroups, 1)), i32),  # W_JOINT_AT
+        np.zeros(bit_words, np.uint64),  # W_BITS
+        np.zeros(bit_words, np.uint64),  # W_SCAN_BITS
+    )
 
 
 def restart(ws: tuple[np.ndarray, ...]) -> None:

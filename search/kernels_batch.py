@@ -55,6 +55,7 @@ from mjsat.search.kernels import (
     _dfs,
     _guided,
     _new_stacks,
+    _new_workspace,
     _scan,
 )
 
@@ -257,44 +258,6 @@ def _replay_rows(mj, groups, moves, nmoves, ok):
 
 
 @njit(**JIT_FLAGS)
-def _workspace(n, ngroups):
-    """:func:`mjsat.search.kernels.workspace` for a Mahjong deal (a 1 x 1 grid), in the
-    order of the ``W_*`` slots."""
-    i32, u8 = np.int32, np.uint8
-    fours = np.empty((ngroups + 2, ngroups), dtype=u8)
-    fours[:] = 255
-    return (
-        np.zeros(n, i32),  # W_ABOVE
-        np.zeros(n, i32),  # W_ONE
-        np.zeros(n, i32),  # W_TWO
-        np.zeros(n + ngroups + 1, i32),  # W_QUEUE
-        np.zeros(n, u8),  # W_QUEUED
-        np.zeros(1, u8),  # W_GRID
-        np.zeros(n, u8),  # W_SCAN_PRESENT
-        np.zeros(n, i32),  # W_SCAN_ABOVE
-        np.zeros(n, i32),  # W_SCAN_ONE
-        np.zeros(n, i32),  # W_SCAN_TWO
-        np.zeros(n + 1, i32),  # W_SCAN_QUEUE
-        np.zeros(n, u8),  # W_SCAN_QUEUED
-        np.zeros(ngroups, u8),  # W_OPENED
-        np.zeros(ngroups, i32),  # W_FREE_SEEN
-        np.zeros(1, u8),  # W_SCAN_GRID
-        np.zeros(n * n // 2 + 2, i32),  # W_LEGAL
-        np.zeros(MAX_GROUP, i32),  # W_LIVE
-        np.zeros(128, u8),  # W_PROBE_OK
-        np.zeros(n + 1, i32),  # W_REMOVED
-        np.zeros(ngroups + 1, i32),  # W_GROUP_STACK
-        np.zeros(ngroups, u8),  # W_GROUP_QUEUED
-        np.zeros(ngroups, np.float64),  # W_WEIGHT
-        fours,  # W_FOURS_ALIVE
-        np.zeros(1, np.uint64),  # W_RNG
-        np.zeros((ngroups + 2, max(ngroups, 1)), i32),  # W_JOINT_AT
-        np.zeros(0, np.uint64),  # W_BITS (Mahjong: none)
-        np.zeros(0, np.uint64),  # W_SCAN_BITS
-    )
-
-
-@njit(**JIT_FLAGS)
 def _solve_chunk(
     kind, groups, states, mj, sh, pt, opts, desc, top, under, plan, node_limit, status, phase, moves, nmoves, nodes
 ):
@@ -324,7 +287,7 @@ def _solve_chunk(
     present = np.zeros(n, dtype=np.uint8)
     cnt = np.zeros(3 * n, dtype=np.int64)
     ws_groups = 1
-    ws = _workspace(n, ws_groups)
+    ws = _new_workspace(n, ws_groups, 1, 0)
     P, Q, bg, bgr, allow, nxt, mend = _new_stacks(n, ws_groups)
     for i in range(D):
         row = groups[i]
@@ -346,7 +309,7 @@ def _solve_chunk(
             continue  # the kernels do not branch on it: left to the caller
         if ng != ws_groups:
             ws_groups = ng
-            ws = _workspace(n, ng)
+            ws = _new_workspace(n, ng, 1, 0)
             P, Q, bg, bgr, allow, nxt, mend = _new_stacks(n, ng)
         else:
             ws[W_WEIGHT][:] = 0.0  # the search's conflict weights start at zero

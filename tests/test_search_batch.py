@@ -199,13 +199,29 @@ def test_no_deals():
     assert res.status == [] and res.tail == {}
 
 
-def test_compiled_workspace_has_the_slots_of_the_kernels_workspace():
-    ours = KB._workspace(12, 5)
-    theirs = K.workspace(12, 5, 1)
-    assert len(ours) == len(theirs)
-    for a, b in zip(ours, theirs):
-        assert a.dtype == b.dtype and a.shape == b.shape
-        assert np.array_equal(a, b)
+def test_the_workspace_has_each_slot_s_array():
+    """The one compiled workspace allocator (the batch's and the solver's) against the slots
+    of mjsat.search.config, named here one by one."""
+    from mjsat.search import config as C
+
+    n, g, cells, words = 12, 5, 20, 3
+    i32, u8, u64 = np.int32, np.uint8, np.uint64
+    want = {
+        C.W_ABOVE: (i32, (n,)), C.W_ONE: (i32, (n,)), C.W_TWO: (i32, (n,)),
+        C.W_QUEUE: (i32, (n + g + 1,)), C.W_QUEUED: (u8, (n,)), C.W_GRID: (u8, (cells,)),
+        C.W_SCAN_PRESENT: (u8, (n,)), C.W_SCAN_ABOVE: (i32, (n,)), C.W_SCAN_ONE: (i32, (n,)),
+        C.W_SCAN_TWO: (i32, (n,)), C.W_SCAN_QUEUE: (i32, (n + 1,)), C.W_SCAN_QUEUED: (u8, (n,)),
+        C.W_OPENED: (u8, (g,)), C.W_FREE_SEEN: (i32, (g,)), C.W_SCAN_GRID: (u8, (cells,)),
+        C.W_LEGAL: (i32, (n * n // 2 + 2,)), C.W_LIVE: (i32, (K.MAX_GROUP,)), C.W_PROBE_OK: (u8, (128,)),
+        C.W_REMOVED: (i32, (n + 1,)), C.W_GROUP_STACK: (i32, (g + 1,)), C.W_GROUP_QUEUED: (u8, (g,)),
+        C.W_WEIGHT: (np.float64, (g,)), C.W_FOURS_ALIVE: (u8, (g + 2, g)), C.W_RNG: (u64, (1,)),
+        C.W_JOINT_AT: (i32, (g + 2, g)), C.W_BITS: (u64, (words,)), C.W_SCAN_BITS: (u64, (words,)),
+    }  # fmt: skip
+    ws = K.workspace(n, g, cells, words)
+    assert len(ws) == C.N_WORKSPACE == len(want)
+    for slot, (dtype, shape) in want.items():
+        assert ws[slot].dtype == dtype and ws[slot].shape == shape, slot
+        assert (ws[slot] == (255 if slot == C.W_FOURS_ALIVE else 0)).all(), slot
 
 
 def test_under_a_node_budget_the_batch_answers_as_the_search_does():
