@@ -748,7 +748,9 @@ class ShisenShoMahjongBoard(_GridBoard):
 
     def rule_tables(self) -> GridTables:
         """The top-left half-tile cell of every tile in the occupancy grid and the grid's shape."""
-        return self.layout.memo(("grid-tables", self.kind), lambda: GridTables.of(tuple(zip(*self.cells)) or ((), (), ()), self.grid_shape))
+        return self.layout.memo(
+            ("grid-tables", self.kind), lambda: GridTables.of(tuple(zip(*self.cells)) or ((), (), ()), self.grid_shape)
+        )
 
     @cached_property
     def grid_shape(self) -> tuple[int, int, int]:

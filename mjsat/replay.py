@@ -21,7 +21,6 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
 
 from mjsat.board import Board, Move, normalize_move
 from mjsat.shisen import connectable_masks

@@ -77,7 +77,6 @@ from mjsat.result import MethodNotApplicableError
 from mjsat.search.config import (
     JIT_FLAGS,
     N_RULES,
-    N_WORKSPACE,
     R_CRITICAL,
     R_FREEZE,
     R_FREEZE_PAIR,
@@ -108,8 +107,6 @@ from mjsat.search.config import (
     W_REMOVED,
     W_RNG,
     W_SCAN_ABOVE,
-    W_SCAN_BITS,
-    W_SCAN_GRID,
     W_SCAN_ONE,
     W_SCAN_PRESENT,
     W_SCAN_QUEUE,
