@@ -1,8 +1,12 @@
-"""Run the benchmarks: ``python -m benchmarks.run [NAME ...] [--quick]``.
+"""Run the benchmarks: ``python -m benchmarks.run [NAME ...] [OPTION ...]``.
 
 Each benchmark is a module ``benchmarks/bench_<name>.py`` with ``main(argv) -> int`` that
 prints a table and writes JSON to ``benchmarks/results/<name>.json``. They are listed
-here explicitly.
+here explicitly. The names come first (none: every benchmark); everything from the first
+argument that starts with ``-`` on is passed to each benchmark as it is, values included::
+
+    python -m benchmarks.run auto --quick
+    python -m benchmarks.run search -n 100 --versus scan=false
 """
 
 from __future__ import annotations
@@ -29,8 +33,12 @@ BENCHMARKS: dict[str, str] = {
 
 def main(argv: list[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
-    names = [a for a in args if not a.startswith("-")] or list(BENCHMARKS)
-    flags = [a for a in args if a.startswith("-")]
+    if args and args[0] in ("-h", "--help"):
+        print(__doc__.strip())
+        print(f"\nbenchmarks: {', '.join(BENCHMARKS)}")
+        return 0
+    first = next((i for i, a in enumerate(args) if a.startswith("-")), len(args))
+    names, flags = args[:first] or list(BENCHMARKS), args[first:]
     unknown = [n for n in names if n not in BENCHMARKS]
     if unknown:
         print(f"unknown benchmark {unknown[0]!r} (known: {', '.join(BENCHMARKS)})", file=sys.stderr)
