@@ -202,7 +202,11 @@ W_BITS = 25
 (``B = 0``) when the pair test walks cells."""
 W_SCAN_BITS = 26
 """``uint64[B]``, Shisen-Sho scan: the bitsets of :data:`W_SCAN_GRID`, as :data:`W_BITS`."""
-N_WORKSPACE = 27
+W_HOLD = 27
+"""``int32[5n + 2G]``, Mahjong search: the scan state a hold scan left (the scan's copy of
+the position, its three counters and queued tiles, then the opened groups and free tiles
+seen), restored before each probe of the held group's pairings."""
+N_WORKSPACE = 28
 """Length of ``ws``."""
 
 # --------------------------------------------------------------------------- Shisen-Sho pair test

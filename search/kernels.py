@@ -96,6 +96,7 @@ from mjsat.search.config import (
     W_GRID,
     W_GROUP_QUEUED,
     W_GROUP_STACK,
+    W_HOLD,
     W_JOINT_AT,
     W_LEGAL,
     W_LIVE,
@@ -135,9 +136,10 @@ _OPEN, _DEAD = 0, 2  # what a node is after its apply and scan (or SOLVED)
 _APPLY = 0
 _SCAN = 1
 _PLAYOUT = 2
-_SCAN_FROM_APPLY = 3
+_SCAN_HOLD = 3
 _SCAN_AFTER_MOVE = 4
 _APPLY_AFTER_MOVE = 5
+_SCAN_RESUME = 6
 
 
 class GroupTooLargeError(MethodNotApplicableError):
@@ -257,6 +259,7 @@ def _new_workspace(n, ngroups, cells, bit_words):
         np.zeros((ngroups + 2, max(ngroups, 1)), i32),  # W_JOINT_AT
         np.zeros(bit_words, np.uint64),  # W_BITS
         np.zeros(bit_words, np.uint64),  # W_SCAN_BITS
+        np.zeros(5 * n + 2 * ngroups, i32),  # W_HOLD
     )
 
 
@@ -558,7 +561,7 @@ def _mj_legal(gr, pres, partner, na, no, nt, legal):
 
 
 @njit(**JIT_FLAGS)
-def _mj_events(mode, gr, mj, pres, partner, moves, mptr, opts, ws):
+def _mj_events(mode, gr, mj, pres, partner, moves, mptr, opts, ws, hold):
     """The Mahjong event loop: the job ``mode`` on ``pres``, in place (called only through
     the entry points below it, each with its constant ``mode``).
 
@@ -570,17 +573,28 @@ def _mj_events(mode, gr, mj, pres, partner, moves, mptr, opts, ws):
     apply.
 
     Three more jobs start from the counters an apply left in ``ws[W_ABOVE]``,
-    ``ws[W_ONE]``, ``ws[W_TWO]`` for ``pres``: ``_SCAN_FROM_APPLY`` scans (``pres`` is
-    the scan's copy); ``_SCAN_AFTER_MOVE`` scans after the two tiles ``ws[W_REMOVED][0]``
-    and ``[1]`` were taken off (already 0 in the scan's copy ``pres``);
-    ``_APPLY_AFTER_MOVE`` goes on with the apply after that move (the two tiles' group is
-    looked at first). A guided playout so costs one propagation per move.
+    ``ws[W_ONE]``, ``ws[W_TWO]`` for ``pres`` (copied, not counted again):
+    ``_SCAN_AFTER_MOVE`` scans after the two tiles ``ws[W_REMOVED][0]`` and ``[1]`` were
+    taken off (already 0 in the scan's copy ``pres``); ``_APPLY_AFTER_MOVE`` goes on with
+    the apply after that move (the two tiles' group is looked at first): a guided playout
+    so costs one propagation per move. ``_SCAN_HOLD`` scans the apply's position (``pres``
+    is the scan's copy) but never removes a tile of the group ``hold`` (its tiles are
+    passed over when they come free).
+
+    ``_SCAN_HOLD`` and ``_SCAN_RESUME`` serve the search's probes of one group's
+    pairings (:func:`_mj_probe`): ``_SCAN_RESUME`` goes on from the scan state a hold scan
+    left (its counters, copy of the position, queued tiles, opened groups and free tiles
+    seen, restored by the caller) once ``partner`` pairs the tiles of ``hold``: it queues
+    the free tiles of ``hold`` and propagates. The relaxed game is a closure of monotone rules (a tile once
+    free stays free while present, a group once opened stays open), so its result does
+    not depend on the order of removals: the hold scan's removals are a prefix of every
+    probe's, and each probe costs only what follows them.
 
     Parameters
     ----------
     mode : int
-        The job, one of ``_APPLY``, ``_SCAN``, ``_PLAYOUT``, ``_SCAN_FROM_APPLY``,
-        ``_SCAN_AFTER_MOVE``, ``_APPLY_AFTER_MOVE``.
+        The job, one of ``_APPLY``, ``_SCAN``, ``_PLAYOUT``, ``_SCAN_HOLD``,
+        ``_SCAN_AFTER_MOVE``, ``_APPLY_AFTER_MOVE``, ``_SCAN_RESUME``.
     gr : tuple of int32 arrays
         The groups (``group``, ``gptr``, ``gidx``; see the module docstring).
     mj : tuple of twelve int32 arrays
@@ -597,6 +611,9 @@ def _mj_events(mode, gr, mj, pres, partner, moves, mptr, opts, ws):
         The rules (:mod:`mjsat.search.config`).
     ws : tuple
         The workspace (:func:`workspace`).
+    hold : int
+        ``_SCAN_HOLD`` and ``_SCAN_RESUME``: the group held back, then resumed; -1 for the
+        other jobs.
 
     Returns
     -------
@@ -607,11 +624,12 @@ def _mj_events(mode, gr, mj, pres, partner, moves, mptr, opts, ws):
     optr, oidx, tptr, tidx = mj[2], mj[3], mj[4], mj[5]
     cptr, cidx, o2ptr, o2idx, t2ptr, t2idx = mj[6], mj[7], mj[8], mj[9], mj[10], mj[11]
     # a scan right after an apply on the same position: copy its counters
-    warm = mode == _SCAN_FROM_APPLY or mode == _SCAN_AFTER_MOVE
+    warm = mode == _SCAN_HOLD or mode == _SCAN_AFTER_MOVE
     pending = mode == _SCAN_AFTER_MOVE or mode == _APPLY_AFTER_MOVE
     resume = mode == _APPLY_AFTER_MOVE
+    cont = mode == _SCAN_RESUME  # the scan state is the one a hold scan left
     relaxed = mode  # what the loop does: _APPLY, _SCAN or _PLAYOUT
-    if warm:
+    if warm or cont:
         relaxed = _SCAN
     if resume:
         relaxed = _APPLY
@@ -632,8 +650,9 @@ def _mj_events(mode, gr, mj, pres, partner, moves, mptr, opts, ws):
     for t in range(pres.shape[0]):
         left += pres[t]
     for g in range(ngroups):
-        opened[g] = 0
-        nfree[g] = 0
+        if not cont:
+            opened[g] = 0
+            nfree[g] = 0
         gq[g] = 0
     if warm:
         na[:] = ws[W_ABOVE]
@@ -648,6 +667,14 @@ def _mj_events(mode, gr, mj, pres, partner, moves, mptr, opts, ws):
                 queued[t] = 1
     elif resume:
         tail = 0
+    elif cont:  # the held group's free tiles, passed over by the hold scan
+        tail = 0
+        for k in range(gptr[hold], gptr[hold + 1]):
+            u = gidx[k]
+            if pres[u] == 1 and na[u] == 0 and (no[u] == 0 or nt[u] == 0):
+                queue[tail] = u
+                tail += 1
+                queued[u] = 1
     else:
         tail = _mj_init(pres, mj, na, no, nt, queue, queued)
     head = 0
@@ -732,7 +759,7 @@ def _mj_events(mode, gr, mj, pres, partner, moves, mptr, opts, ws):
         if head < tail:  # a tile became free
             t = queue[head]
             head += 1
-            if pres[t] == 0:
+            if pres[t] == 0 or (group[t] == hold and mode == _SCAN_HOLD):
                 continue
             p = partner[t]
             if p >= 0:
@@ -908,7 +935,7 @@ def _mj_events(mode, gr, mj, pres, partner, moves, mptr, opts, ws):
 def _mj_apply(gr, mj, pres, partner, moves, mptr, opts, ws):
     """Play the pairs of ``partner`` and the cleaning moves on ``pres`` (Mahjong); the new
     ``mptr`` (the moves are in ``moves[:mptr]``). Arguments as :func:`_mj_events`."""
-    return _mj_events(_APPLY, gr, mj, pres, partner, moves, mptr, opts, ws)
+    return _mj_events(_APPLY, gr, mj, pres, partner, moves, mptr, opts, ws, -1)
 
 
 @njit(**JIT_FLAGS)
@@ -917,16 +944,7 @@ def _mj_scan(gr, mj, pres, partner, moves, opts, ws):
     when the relaxed game clears it. Arguments as :func:`_mj_events`."""
     ps = ws[W_SCAN_PRESENT]
     ps[:] = pres
-    return _mj_events(_SCAN, gr, mj, ps, partner, moves, 0, opts, ws) == 0
-
-
-@njit(**JIT_FLAGS)
-def _mj_scan_from_apply(gr, mj, pres, partner, moves, opts, ws):
-    """:func:`_mj_scan` right after :func:`_mj_apply` on the same ``pres`` (the apply's
-    counters are copied instead of counted again). Arguments as :func:`_mj_events`."""
-    ps = ws[W_SCAN_PRESENT]
-    ps[:] = pres
-    return _mj_events(_SCAN_FROM_APPLY, gr, mj, ps, partner, moves, 0, opts, ws) == 0
+    return _mj_events(_SCAN, gr, mj, ps, partner, moves, 0, opts, ws, -1) == 0
 
 
 @njit(**JIT_FLAGS)
@@ -935,7 +953,7 @@ def _mj_playout(gr, mj, pres, partner, moves, opts, ws):
     a group without a pairing whenever it is stuck (xorshift state ``ws[W_RNG]``). The
     number of moves in ``moves``; the playout cleared the board when it is ``n // 2``.
     Arguments as :func:`_mj_events`."""
-    return _mj_events(_PLAYOUT, gr, mj, pres, partner, moves, 0, opts, ws)
+    return _mj_events(_PLAYOUT, gr, mj, pres, partner, moves, 0, opts, ws, -1)
 
 
 @njit(**JIT_FLAGS)
@@ -944,7 +962,7 @@ def _mj_scan_after_move(gr, mj, ps, partner, moves, opts, ws):
     :func:`_mj_apply_after_move`) left, less the move ``ws[W_REMOVED][:2]``: ``ps`` is the
     scan's copy with the two tiles already 0. True when the relaxed game clears it.
     Arguments as :func:`_mj_events`."""
-    return _mj_events(_SCAN_AFTER_MOVE, gr, mj, ps, partner, moves, 0, opts, ws) == 0
+    return _mj_events(_SCAN_AFTER_MOVE, gr, mj, ps, partner, moves, 0, opts, ws, -1) == 0
 
 
 @njit(**JIT_FLAGS)
@@ -952,7 +970,7 @@ def _mj_apply_after_move(gr, mj, pres, partner, moves, mptr, opts, ws):
     """Go on with the apply after the move ``ws[W_REMOVED][:2]`` was played on ``pres``
     (and recorded), from the counters the last apply left; the new ``mptr``. Arguments
     as :func:`_mj_events`."""
-    return _mj_events(_APPLY_AFTER_MOVE, gr, mj, pres, partner, moves, mptr, opts, ws)
+    return _mj_events(_APPLY_AFTER_MOVE, gr, mj, pres, partner, moves, mptr, opts, ws, -1)
 
 
 @njit(**JIT_FLAGS)
@@ -1148,6 +1166,58 @@ def _opening(kind, gr, mj, sh, opts, count, rng, pres, partner, moves, ws):
     return _attempts(kind, gr, mj, sh, opts, count, rng, pres, partner, moves, ws)
 
 
+@njit(**JIT_FLAGS)
+def _hold_copy(ws, save):
+    """Copy the Mahjong scan state into :data:`~mjsat.search.config.W_HOLD` (``save``) or
+    back from it: the scan's position, counters, queued tiles (``n`` each), opened groups
+    and free tiles seen (``G`` each)."""
+    keep = ws[W_HOLD]
+    ps, na, no, nt, queued = ws[W_SCAN_PRESENT], ws[W_SCAN_ABOVE], ws[W_SCAN_ONE], ws[W_SCAN_TWO], ws[W_SCAN_QUEUED]
+    opened, nfree = ws[W_OPENED], ws[W_FREE_SEEN]
+    n = ps.shape[0]
+    ng = opened.shape[0]
+    if save:
+        for t in range(n):
+            keep[t] = ps[t]
+            keep[n + t] = na[t]
+            keep[2 * n + t] = no[t]
+            keep[3 * n + t] = nt[t]
+            keep[4 * n + t] = queued[t]
+        for g in range(ng):
+            keep[5 * n + g] = opened[g]
+            keep[5 * n + ng + g] = nfree[g]
+    else:
+        for t in range(n):
+            ps[t] = keep[t]
+            na[t] = keep[n + t]
+            no[t] = keep[2 * n + t]
+            nt[t] = keep[3 * n + t]
+            queued[t] = keep[4 * n + t]
+        for g in range(ng):
+            opened[g] = keep[5 * n + g]
+            nfree[g] = keep[5 * n + ng + g]
+
+
+@njit(**JIT_FLAGS)
+def _mj_probe(g, first, gr, mj, pres, partner, moves, opts, ws):
+    """The probe scan (Mahjong) of one pairing of group ``g``, set in ``partner``, right
+    after :func:`_mj_apply` on ``pres``: True when the relaxed game clears the position.
+    With ``first`` the group's hold scan runs and its state is kept
+    (:data:`~mjsat.search.config.W_HOLD`); later probes of the same group at the same
+    position start from that state. Answers as :func:`_mj_scan` on the same position and
+    pairing (see :func:`_mj_events`, ``_SCAN_HOLD``). Other arguments as
+    :func:`_mj_events`.
+    """
+    ps = ws[W_SCAN_PRESENT]
+    if first:
+        ps[:] = pres
+        _mj_events(_SCAN_HOLD, gr, mj, ps, partner, moves, 0, opts, ws, g)
+        _hold_copy(ws, True)
+    else:
+        _hold_copy(ws, False)
+    return _mj_events(_SCAN_RESUME, gr, mj, ps, partner, moves, 0, opts, ws, g) == 0
+
+
 # --------------------------------------------------------------------------- the search
 
 
@@ -1234,6 +1304,7 @@ def _node(d, kind, gr, mj, sh, pt, opts, P, Q, bg, bgr, allow, moves, mptr, ws):
                 return _OPEN, mptr, scans
             c = 0
             last = 0
+            held = False  # Mahjong: the group's hold scan ran (_mj_probe)
             mask = dom[d, g] if r == 4 else 255
             for k in range(cnt):
                 if r == 4 and not (mask >> k) & 1:  # failed at an ancestor: fails here too
@@ -1244,7 +1315,8 @@ def _node(d, kind, gr, mj, sh, pt, opts, P, Q, bg, bgr, allow, moves, mptr, ws):
                     partner[tmp[i]] = tmp[ptab[base + k, i]]
                 scans += 1
                 if kind == MAHJONG:
-                    ok = _mj_scan_from_apply(gr, mj, pres, partner, moves, opts, ws)
+                    ok = _mj_probe(g, not held, gr, mj, pres, partner, moves, opts, ws)
+                    held = True
                 else:
                     ok = _scan(kind, gr, mj, sh, pres, partner, moves, opts, ws)
                 for i in range(r):
@@ -1465,7 +1537,7 @@ def _mj_guided(gr, mj, sh, opts, count, rng, pres, partner, moves, ws):
                 rs[1] = y
                 # _mj_scan_after_move's job, without its call layer: this runs once per
                 # candidate move, and every call passes the reference counts of ~40 arrays
-                if _mj_events(_SCAN_AFTER_MOVE, gr, mj, ps, partner, moves, 0, opts, ws) == 0:
+                if _mj_events(_SCAN_AFTER_MOVE, gr, mj, ps, partner, moves, 0, opts, ws, -1) == 0:
                     break
                 x = -1
                 m -= 1

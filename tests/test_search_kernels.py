@@ -321,3 +321,41 @@ def test_opening_kernel_is_the_scan_then_the_attempts():
             cleared += 1
         refuted += got == K.OPENING_REFUTED
     assert cleared > 10 and refuted > 0
+
+
+@pytest.mark.parametrize("flags", [(1, 1), (0, 0)], ids=["cleaning", "plain"])
+def test_probe_scans_answer_as_full_scans(flags):
+    """The search's probes (:func:`_mj_probe`: one hold scan per group, then each pairing
+    resumed from its state) against a full scan of the same position and pairing, for
+    every pairing of every group without a pairing, after an apply, groups of 4, 6 and 8."""
+    from mjsat.search.pairing import MAHJONG, pairings
+
+    opts = K.rules(freeze=bool(flags[0]), loose=bool(flags[1]))
+    rng = np.random.default_rng(31)
+    probes = failed = 0
+    for i in range(150):
+        game = "mahjong" if i % 2 else "mahjong-transposed"
+        board = random_small_board(rng, game=game, max_tiles=32, group_sizes=(2, 4, 4, 6, 8))
+        geo = geometry(board)
+        assert geo.kind == MAHJONG
+        kind, gr, mj, sh, ws, moves = kernel_args(geo)
+        for _ in range(3):
+            pres, partner = random_state(geo, rng)
+            K._apply(kind, gr, mj, sh, pres, partner, moves, 0, opts, ws)
+            for g, tiles in enumerate(geo.members):
+                live = [t for t in tiles if pres[t]]
+                if len(live) < 2 or any(partner[t] >= 0 for t in live):
+                    continue
+                for k, pairing in enumerate(pairings(len(live))):
+                    for a, b in pairing:
+                        partner[live[a]], partner[live[b]] = live[b], live[a]
+                    want = K._mj_scan(
+                        gr, mj, pres.copy(), partner, moves, opts, K.workspace(geo.n, len(geo.members), 1)
+                    )
+                    got = K._mj_probe(g, k == 0, gr, mj, pres, partner, moves, opts, ws)
+                    assert got == want, (repr(board), g, k)
+                    probes += 1
+                    failed += not got
+                    for t in live:
+                        partner[t] = -1
+    assert probes > 1000 and 0 < failed < probes
