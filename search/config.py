@@ -74,6 +74,7 @@ __all__ = [
     "W_JOINT_AT",
     "W_BITS",
     "W_SCAN_BITS",
+    "W_HOLD",
     "N_WORKSPACE",
     "PAIR_TESTS",
 ]
