@@ -75,6 +75,7 @@ __all__ = [
     "W_BITS",
     "W_SCAN_BITS",
     "W_HOLD",
+    "W_HOLD_BITS",
     "N_WORKSPACE",
     "PAIR_TESTS",
 ]
@@ -204,10 +205,15 @@ W_BITS = 25
 W_SCAN_BITS = 26
 """``uint64[B]``, Shisen-Sho scan: the bitsets of :data:`W_SCAN_GRID`, as :data:`W_BITS`."""
 W_HOLD = 27
-"""``int32[5n + 2G]``, Mahjong search: the scan state a hold scan left (the scan's copy of
-the position, its three counters and queued tiles, then the opened groups and free tiles
-seen), restored before each probe of the held group's pairings."""
-N_WORKSPACE = 28
+"""``int32[max(5n + 2G, 1 + n + G + C)]``, search: the scan state a hold scan left,
+restored before each probe of the held group's pairings. Mahjong: the scan's copy of the
+position, its three counters and queued tiles (``n`` each), then the opened groups and
+free tiles seen (``G`` each). Shisen-Sho: the tiles left, the scan's copy of the position,
+the opened groups and the scan's grid."""
+W_HOLD_BITS = 28
+"""``uint64[B]``, Shisen-Sho search: the scan's bitsets (:data:`W_SCAN_BITS`) a hold scan
+left."""
+N_WORKSPACE = 29
 """Length of ``ws``."""
 
 # --------------------------------------------------------------------------- Shisen-Sho pair test

@@ -117,7 +117,7 @@ from mjsat.search.config import (
     W_WEIGHT,
 )
 from mjsat.search.kernels_sh3d import sh3d_arrays
-from mjsat.search.kernels_shisen import _sh_apply, _sh_ok, _sh_scan
+from mjsat.search.kernels_shisen import _sh_apply, _sh_ok, _sh_probe, _sh_scan
 from mjsat.search.pairing import MAHJONG, SH3D, SHISEN, Geometry, pairings
 
 __all__ = ["MAX_GROUP", "GroupTooLargeError", "RUNNING", "SOLVED", "EXHAUSTED", "arrays", "workspace", "rules"]
@@ -259,7 +259,8 @@ def _new_workspace(n, ngroups, cells, bit_words):
         np.zeros((ngroups + 2, max(ngroups, 1)), i32),  # W_JOINT_AT
         np.zeros(bit_words, np.uint64),  # W_BITS
         np.zeros(bit_words, np.uint64),  # W_SCAN_BITS
-        np.zeros(5 * n + 2 * ngroups, i32),  # W_HOLD
+        np.zeros(max(5 * n + 2 * ngroups, 1 + n + ngroups + cells), i32),  # W_HOLD
+        np.zeros(bit_words, np.uint64),  # W_HOLD_BITS
     )
 
 
@@ -1304,7 +1305,7 @@ def _node(d, kind, gr, mj, sh, pt, opts, P, Q, bg, bgr, allow, moves, mptr, ws):
                 return _OPEN, mptr, scans
             c = 0
             last = 0
-            held = False  # Mahjong: the group's hold scan ran (_mj_probe)
+            held = False  # the group's hold scan ran (_mj_probe, _sh_probe)
             mask = dom[d, g] if r == 4 else 255
             for k in range(cnt):
                 if r == 4 and not (mask >> k) & 1:  # failed at an ancestor: fails here too
@@ -1316,9 +1317,9 @@ def _node(d, kind, gr, mj, sh, pt, opts, P, Q, bg, bgr, allow, moves, mptr, ws):
                 scans += 1
                 if kind == MAHJONG:
                     ok = _mj_probe(g, not held, gr, mj, pres, partner, moves, opts, ws)
-                    held = True
                 else:
-                    ok = _scan(kind, gr, mj, sh, pres, partner, moves, opts, ws)
+                    ok = _sh_probe(kind == SH3D, g, not held, gr, sh, pres, partner, ws)
+                held = True
                 for i in range(r):
                     partner[tmp[i]] = -1
                 okk[k] = 1 if ok else 0

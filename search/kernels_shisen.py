@@ -21,6 +21,8 @@ from mjsat.search.config import (
     R_FREEZE_PAIR,
     W_BITS,
     W_GRID,
+    W_HOLD,
+    W_HOLD_BITS,
     W_OPENED,
     W_SCAN_BITS,
     W_SCAN_GRID,
@@ -327,20 +329,76 @@ def _sh_scan(d3, gr, sh, pres, partner, ws):
         The workspace; the scan uses ``ws[W_SCAN_PRESENT]``, ``ws[W_SCAN_QUEUED]`` (the tiles
         present at the start), ``ws[W_OPENED]``, ``ws[W_SCAN_GRID]`` and ``ws[W_SCAN_BITS]``.
     """
+    left = _sh_scan_start(d3, sh, pres, ws)
+    return _sh_closure(d3, gr, sh, partner, ws, left, -1) == 0
+
+
+@njit(**JIT_FLAGS)
+def _sh_probe(d3, g, first, gr, sh, pres, partner, ws):
+    """The search's probe scan (Shisen-Sho) of one pairing of group ``g``, set in
+    ``partner``: True when the relaxed game clears ``pres``, as :func:`_sh_scan` answers.
+
+    With ``first`` the group's hold scan runs (the relaxed game without removing a tile
+    of ``g``) and its state is kept (:data:`~mjsat.search.config.W_HOLD` and
+    :data:`~mjsat.search.config.W_HOLD_BITS`); later probes of the same group at the same
+    position go on from that state. The relaxed game is a closure of monotone rules (a
+    path once open stays open, a group once opened stays open), so its result does not
+    depend on the order of removals and the hold scan's removals are a prefix of every
+    probe's. Arguments as :func:`_sh_scan`.
+    """
+    ps, opened, grid, bits = ws[W_SCAN_PRESENT], ws[W_OPENED], ws[W_SCAN_GRID], ws[W_SCAN_BITS]
+    keep, keep_bits = ws[W_HOLD], ws[W_HOLD_BITS]
+    n, ng, cells = ps.shape[0], opened.shape[0], grid.shape[0]
+    if first:
+        left = _sh_scan_start(d3, sh, pres, ws)
+        left = _sh_closure(d3, gr, sh, partner, ws, left, g)
+        keep[0] = left
+        for t in range(n):
+            keep[1 + t] = ps[t]
+        for h in range(ng):
+            keep[1 + n + h] = opened[h]
+        for c in range(cells):
+            keep[1 + n + ng + c] = grid[c]
+        keep_bits[:] = bits
+    else:
+        left = keep[0]
+        for t in range(n):
+            ps[t] = keep[1 + t]
+        for h in range(ng):
+            opened[h] = keep[1 + n + h]
+        for c in range(cells):
+            grid[c] = keep[1 + n + ng + c]
+        bits[:] = keep_bits
+    return _sh_closure(d3, gr, sh, partner, ws, left, -1) == 0
+
+
+@njit(**JIT_FLAGS)
+def _sh_scan_start(d3, sh, pres, ws):
+    """Set up the scan state of :func:`_sh_scan` for ``pres``; the tiles present."""
     ps, start, opened = ws[W_SCAN_PRESENT], ws[W_SCAN_QUEUED], ws[W_OPENED]
-    grid, bits = ws[W_SCAN_GRID], ws[W_SCAN_BITS]
-    gptr, gidx = gr[1], gr[2]
     left = 0
     for t in range(pres.shape[0]):
         ps[t] = pres[t]
         start[t] = pres[t]
         left += pres[t]
     opened[:] = 0
-    _sh_grid(d3, ps, sh, grid, bits)
+    _sh_grid(d3, ps, sh, ws[W_SCAN_GRID], ws[W_SCAN_BITS])
+    return left
+
+
+@njit(**JIT_FLAGS)
+def _sh_closure(d3, gr, sh, partner, ws, left, hold):
+    """Play the relaxed game from the scan state until nothing more goes, never removing a
+    tile of the group ``hold`` (-1: none); the tiles left (``left`` were present)."""
+    ps, start, opened = ws[W_SCAN_PRESENT], ws[W_SCAN_QUEUED], ws[W_OPENED]
+    grid, bits = ws[W_SCAN_GRID], ws[W_SCAN_BITS]
+    gptr, gidx = gr[1], gr[2]
     changed = True
     while changed and left > 0:
         changed = False
         for g in range(gptr.shape[0] - 1):
+            if g == hold:
+                continue
             first = -1
             for k in range(gptr[g], gptr[g + 1]):
                 if ps[gidx[k]]:
@@ -384,4 +442,4 @@ def _sh_scan(d3, gr, sh, pres, partner, ws):
                             left -= 1
                             changed = True
                             break
-    return left == 0
+    return left

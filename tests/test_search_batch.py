@@ -216,7 +216,7 @@ def test_the_workspace_has_each_slot_s_array():
         C.W_REMOVED: (i32, (n + 1,)), C.W_GROUP_STACK: (i32, (g + 1,)), C.W_GROUP_QUEUED: (u8, (g,)),
         C.W_WEIGHT: (np.float64, (g,)), C.W_FOURS_ALIVE: (u8, (g + 2, g)), C.W_RNG: (u64, (1,)),
         C.W_JOINT_AT: (i32, (g + 2, g)), C.W_BITS: (u64, (words,)), C.W_SCAN_BITS: (u64, (words,)),
-        C.W_HOLD: (i32, (5 * n + 2 * g,)),
+        C.W_HOLD: (i32, (max(5 * n + 2 * g, 1 + n + g + cells),)), C.W_HOLD_BITS: (u64, (words,)),
     }  # fmt: skip
     ws = K.workspace(n, g, cells, words)
     assert len(ws) == C.N_WORKSPACE == len(want)

@@ -323,22 +323,34 @@ def test_opening_kernel_is_the_scan_then_the_attempts():
     assert cleared > 10 and refuted > 0
 
 
+def _probe_boards(game, rng, count):
+    for i in range(count):
+        if game == "mahjong":
+            name = "mahjong" if i % 2 else "mahjong-transposed"
+            yield random_small_board(rng, game=name, max_tiles=32, group_sizes=(2, 4, 4, 6, 8))
+        elif game == "shisen-sho":
+            yield random_grid_board(rng, group_sizes=(2, 4, 4, 6))
+        else:
+            yield random_small_board(rng, game=game, max_tiles=20, max_levels=3, group_sizes=(2, 4, 4, 6))
+
+
+@pytest.mark.parametrize("game", ["mahjong", "shisen-sho", "shisen-sho-3d"])
 @pytest.mark.parametrize("flags", [(1, 1), (0, 0)], ids=["cleaning", "plain"])
-def test_probe_scans_answer_as_full_scans(flags):
-    """The search's probes (:func:`_mj_probe`: one hold scan per group, then each pairing
-    resumed from its state) against a full scan of the same position and pairing, for
-    every pairing of every group without a pairing, after an apply, groups of 4, 6 and 8."""
-    from mjsat.search.pairing import MAHJONG, pairings
+def test_probe_scans_answer_as_full_scans(game, flags):
+    """The search's probes (:func:`_mj_probe`, :func:`_sh_probe`: one hold scan per group,
+    then each pairing resumed from its state) against a full scan of the same position and
+    pairing, for every pairing of every group without a pairing, after an apply, groups
+    of 4, 6 and 8, each pair test of Shisen-Sho."""
+    from mjsat.search import kernels_shisen as KSH
+    from mjsat.search.pairing import MAHJONG, SH3D, pairings
 
     opts = K.rules(freeze=bool(flags[0]), loose=bool(flags[1]))
     rng = np.random.default_rng(31)
     probes = failed = 0
-    for i in range(150):
-        game = "mahjong" if i % 2 else "mahjong-transposed"
-        board = random_small_board(rng, game=game, max_tiles=32, group_sizes=(2, 4, 4, 6, 8))
+    for i, board in enumerate(_probe_boards(game, rng, 150)):
         geo = geometry(board)
-        assert geo.kind == MAHJONG
-        kind, gr, mj, sh, ws, moves = kernel_args(geo)
+        kind, gr, mj, sh, ws, moves = kernel_args(geo, pair_test="bits" if i % 2 else "cells")
+        fresh = kernel_args(geo)[4]
         for _ in range(3):
             pres, partner = random_state(geo, rng)
             K._apply(kind, gr, mj, sh, pres, partner, moves, 0, opts, ws)
@@ -349,13 +361,15 @@ def test_probe_scans_answer_as_full_scans(flags):
                 for k, pairing in enumerate(pairings(len(live))):
                     for a, b in pairing:
                         partner[live[a]], partner[live[b]] = live[b], live[a]
-                    want = K._mj_scan(
-                        gr, mj, pres.copy(), partner, moves, opts, K.workspace(geo.n, len(geo.members), 1)
-                    )
-                    got = K._mj_probe(g, k == 0, gr, mj, pres, partner, moves, opts, ws)
+                    if kind == MAHJONG:
+                        want = K._mj_scan(gr, mj, pres.copy(), partner, moves, opts, fresh)
+                        got = K._mj_probe(g, k == 0, gr, mj, pres, partner, moves, opts, ws)
+                    else:
+                        want = KSH._sh_scan(kind == SH3D, gr, sh, pres.copy(), partner, fresh)
+                        got = KSH._sh_probe(kind == SH3D, g, k == 0, gr, sh, pres, partner, ws)
                     assert got == want, (repr(board), g, k)
                     probes += 1
                     failed += not got
                     for t in live:
                         partner[t] = -1
-    assert probes > 1000 and 0 < failed < probes
+    assert probes > 200 and 0 < failed < probes
