@@ -13,7 +13,7 @@ types a named tuple in Python code, a plain one in C).
 
 * ``opts``, the rules switched on: ``int64[N_RULES]`` indexed by :data:`R_FREEZE`,
   :data:`R_LOOSE`, :data:`R_SCAN`, :data:`R_CRITICAL`, :data:`R_FREEZE_PAIR`,
-  :data:`R_LOOSE_PAIR`, :data:`R_JOINT`;
+  :data:`R_LOOSE_PAIR`, :data:`R_JOINT`, :data:`R_PLAYOUT` (a number of :data:`PLAYOUTS`);
 * ``st``, the resumable counters of a search: ``int64[N_STATS]`` indexed by
   :data:`S_DEPTH`, :data:`S_STEP`, :data:`S_NODES`, :data:`S_SCANS`, :data:`S_MOVES`;
 * ``ws``, the scratch arrays (one per board, reused by every call), a tuple of
@@ -40,7 +40,11 @@ __all__ = [
     "R_FREEZE_PAIR",
     "R_LOOSE_PAIR",
     "R_JOINT",
+    "R_PLAYOUT",
     "N_RULES",
+    "PLAYOUTS",
+    "PLAYOUT_UNIFORM",
+    "PLAYOUT_SAFE",
     "S_DEPTH",
     "S_STEP",
     "S_NODES",
@@ -74,6 +78,7 @@ __all__ = [
     "W_JOINT_AT",
     "W_BITS",
     "W_SCAN_BITS",
+    "W_STACKED",
     "N_WORKSPACE",
     "PAIR_TESTS",
 ]
@@ -115,8 +120,30 @@ leaves a third one free and loose go; the third waits for the fourth."""
 R_JOINT = 6
 """Without :data:`R_CRITICAL`: a node branches on the pairings of every group without a
 pairing that has a playable pair, jointly (their product), instead of on one group."""
-N_RULES = 7
+R_PLAYOUT = 7
+"""The policy of the Mahjong random playouts (plain and scan-guided), the index of its name
+in :data:`PLAYOUTS` (``PLAYOUT_*``)."""
+N_RULES = 8
 """Length of ``opts``."""
+
+# --------------------------------------------------------------------------- playout policies
+
+PLAYOUTS = ("uniform", "safe")
+"""The policies of the Mahjong random playouts, plain and scan-guided: the option ``playout``
+of :func:`mjsat.search.solver.solve_search` (default:
+:data:`mjsat.search.solver.DEFAULT_PLAYOUT`); ``opts[R_PLAYOUT]`` holds the index of the
+name. When a playout is stuck (no forced move, no cleaning rule), it draws a playable pair
+of a group without a pairing:
+
+* ``"uniform"``: every pair alike;
+* ``"safe"``: every pair alike, less the *fatal* ones, which take two tiles of a group of
+  four whose other two lie one above the other, directly or through other tiles (they can
+  never be free together, so the playout could not clear the board): a fatal pair drawn is
+  put aside and another one drawn (a guided playout puts it aside without its scan); a
+  playout left with only fatal pairs stops.
+"""
+PLAYOUT_UNIFORM, PLAYOUT_SAFE = range(len(PLAYOUTS))
+"""The indices of :data:`PLAYOUTS`."""
 
 # --------------------------------------------------------------------------- search state: st
 
@@ -202,7 +229,13 @@ W_BITS = 25
 (``B = 0``) when the pair test walks cells."""
 W_SCAN_BITS = 26
 """``uint64[B]``, Shisen-Sho scan: the bitsets of :data:`W_SCAN_GRID`, as :data:`W_BITS`."""
-N_WORKSPACE = 27
+W_STACKED = 27
+"""``uint8[n]``, Mahjong playouts with the policy ``"safe"``: bit ``k`` of tile
+``t`` is set when ``t`` and the ``k``-th member of its group lie one above the other,
+directly or through other tiles (written at the start of each playout kernel by
+:func:`mjsat.search.kernels._stack_masks`, which uses :data:`W_SCAN_QUEUE` and
+:data:`W_SCAN_QUEUED` as its scratch)."""
+N_WORKSPACE = 28
 """Length of ``ws``."""
 
 # --------------------------------------------------------------------------- Shisen-Sho pair test

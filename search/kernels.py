@@ -78,12 +78,15 @@ from mjsat.search.config import (
     JIT_FLAGS,
     N_RULES,
     N_WORKSPACE,
+    PLAYOUT_SAFE,
+    PLAYOUT_UNIFORM,
     R_CRITICAL,
     R_FREEZE,
     R_FREEZE_PAIR,
     R_JOINT,
     R_LOOSE,
     R_LOOSE_PAIR,
+    R_PLAYOUT,
     R_SCAN,
     S_DEPTH,
     S_MOVES,
@@ -115,6 +118,7 @@ from mjsat.search.config import (
     W_SCAN_QUEUE,
     W_SCAN_QUEUED,
     W_SCAN_TWO,
+    W_STACKED,
     W_TWO,
     W_WEIGHT,
 )
@@ -250,6 +254,7 @@ def workspace(n: int, ngroups: int, cells: int, bit_words: int = 0) -> tuple[np.
         W_RNG: np.zeros(1, np.uint64),
         W_BITS: np.zeros(bit_words, np.uint64),
         W_SCAN_BITS: np.zeros(bit_words, np.uint64),
+        W_STACKED: np.zeros(n, u8),
     }
     return tuple(slots[k] for k in range(N_WORKSPACE))
 
@@ -316,10 +321,13 @@ def rules(
     freeze_pair: bool = False,
     loose_pair: bool = False,
     joint: bool = False,
+    playout: int = PLAYOUT_UNIFORM,
 ) -> np.ndarray:
     """The ``opts`` array of the kernels: the rules switched on, at the slots ``R_*`` of
-    :mod:`mjsat.search.config`."""
+    :mod:`mjsat.search.config`; ``playout`` is the index of a policy of
+    :data:`~mjsat.search.config.PLAYOUTS`."""
     opts = np.zeros(N_RULES, dtype=np.int64)
+    opts[R_PLAYOUT] = playout
     opts[R_FREEZE], opts[R_LOOSE], opts[R_SCAN], opts[R_CRITICAL] = freeze, loose, scan, critical
     opts[R_FREEZE_PAIR], opts[R_LOOSE_PAIR], opts[R_JOINT] = freeze_pair, loose_pair, joint
     return opts
@@ -552,6 +560,74 @@ def _mj_legal(gr, pres, partner, na, no, nt, legal):
 
 
 @njit(**JIT_FLAGS)
+def _stack_masks(gr, mj, ws):
+    """Fill ``ws[W_STACKED]``: bit ``k`` of tile ``t`` when ``t`` and the ``k``-th member of
+    its group lie one above the other, directly or through other tiles (such two can never
+    be free together). ``gr``, ``mj``, ``ws``: see the module docstring; the walk up from
+    each tile uses ``ws[W_SCAN_QUEUE]`` and ``ws[W_SCAN_QUEUED]``.
+
+    Notes
+    -----
+    :math:`O(\\sum_t |up(t)|)`, ``up(t)`` the tiles above ``t`` directly or not.
+    """
+    group, gptr, gidx = gr[0], gr[1], gr[2]
+    aptr, aidx = mj[0], mj[1]
+    stk, todo, seen = ws[W_STACKED], ws[W_SCAN_QUEUE], ws[W_SCAN_QUEUED]
+    n = group.shape[0]
+    stk[:] = 0
+    seen[:] = 0
+    for t in range(n):
+        tail = 0
+        head = 0
+        for k in range(aptr[t], aptr[t + 1]):
+            u = aidx[k]
+            if seen[u] == 0:
+                seen[u] = 1
+                todo[tail] = u
+                tail += 1
+        while head < tail:
+            u = todo[head]
+            head += 1
+            for k in range(aptr[u], aptr[u + 1]):
+                v = aidx[k]
+                if seen[v] == 0:
+                    seen[v] = 1
+                    todo[tail] = v
+                    tail += 1
+        g = group[t]
+        for k in range(gptr[g], gptr[g + 1]):
+            u = gidx[k]
+            if seen[u]:
+                stk[t] |= np.uint8(1 << (k - gptr[g]))
+                for j in range(gptr[g], gptr[g + 1]):
+                    if gidx[j] == t:
+                        stk[u] |= np.uint8(1 << (j - gptr[g]))
+        for k in range(tail):
+            seen[todo[k]] = 0
+
+
+@njit(**JIT_FLAGS)
+def _fatal(x, y, gr, pres, stk):
+    """True iff taking the pair ``(x, y)`` leaves its group exactly two tiles that lie one
+    above the other (they can never go together). ``gr``, ``pres``: see the module
+    docstring; ``stk``: ``ws[W_STACKED]`` (:func:`_stack_masks`)."""
+    group, gptr, gidx = gr[0], gr[1], gr[2]
+    g = group[x]
+    c = -1
+    d = -1
+    left = 0
+    for k in range(gptr[g], gptr[g + 1]):
+        u = gidx[k]
+        if pres[u] == 1 and u != x and u != y:
+            left += 1
+            if c < 0:
+                c = u
+            else:
+                d = k - gptr[g]
+    return left == 2 and (stk[c] >> d) & 1 == 1
+
+
+@njit(**JIT_FLAGS)
 def _mj_events(mode, gr, mj, pres, partner, moves, mptr, opts, ws):
     """The Mahjong event loop: the job ``mode`` on ``pres``, in place (called only through
     the entry points below it, each with its constant ``mode``).
@@ -560,8 +636,9 @@ def _mj_events(mode, gr, mj, pres, partner, moves, mptr, opts, ws):
     ``moves`` from ``mptr`` on, and returns the new ``mptr``. ``_SCAN`` plays the relaxed
     game and returns the number of tiles it could not remove. ``_PLAYOUT`` is an apply
     that, whenever it is stuck, plays a random playable pair of a group without a pairing
-    (state in ``ws[W_RNG]``) and goes on, keeping its counters: one playout costs about one
-    apply.
+    (state in ``ws[W_RNG]``; drawn by the policy ``opts[R_PLAYOUT]``, with ``"safe"`` from
+    the masks ``ws[W_STACKED]``) and goes on, keeping its counters: one playout costs about
+    one apply.
 
     Three more jobs start from the counters an apply left in ``ws[W_ABOVE]``,
     ``ws[W_ONE]``, ``ws[W_TWO]`` for ``pres``: ``_SCAN_FROM_APPLY`` scans (``pres`` is
@@ -863,7 +940,19 @@ def _mj_events(mode, gr, mj, pres, partner, moves, mptr, opts, ws):
             m = _mj_legal(gr, pres, partner, na, no, nt, legal)
             if m == 0:
                 break
-            pick = legal[np.int64(_xorshift(ws[W_RNG]) % np.uint64(m))]
+            if opts[R_PLAYOUT] == PLAYOUT_UNIFORM:
+                pick = legal[np.int64(_xorshift(ws[W_RNG]) % np.uint64(m))]
+            else:  # PLAYOUT_SAFE: a uniform draw, a fatal pair put aside
+                pick = -1
+                while m > 0:
+                    i = np.int64(_xorshift(ws[W_RNG]) % np.uint64(m))
+                    if not _fatal(legal[i] // n, legal[i] % n, gr, pres, ws[W_STACKED]):
+                        pick = legal[i]
+                        break
+                    m -= 1
+                    legal[i] = legal[m]
+                if pick < 0:  # every pair is fatal
+                    break
             x, y = pick // n, pick % n
             pres[x] = 0
             pres[y] = 0
@@ -926,7 +1015,8 @@ def _mj_scan_from_apply(gr, mj, pres, partner, moves, opts, ws):
 @njit(**JIT_FLAGS)
 def _mj_playout(gr, mj, pres, partner, moves, opts, ws):
     """One random playout (Mahjong) from ``pres``: the apply, with a random playable pair of
-    a group without a pairing whenever it is stuck (xorshift state ``ws[W_RNG]``). The
+    a group without a pairing whenever it is stuck (xorshift state ``ws[W_RNG]``, policy
+    ``opts[R_PLAYOUT]``; with ``"safe"``, ``ws[W_STACKED]`` filled by :func:`_stack_masks`). The
     number of moves in ``moves``; the playout cleared the board when it is ``n // 2``.
     Arguments as :func:`_mj_events`."""
     return _mj_events(_PLAYOUT, gr, mj, pres, partner, moves, 0, opts, ws)
@@ -1097,11 +1187,14 @@ def _fresh_playouts(guided, kind, gr, mj, sh, opts, count, rng, pres, partner, m
 @njit(**JIT_FLAGS)
 def _attempts(kind, gr, mj, sh, opts, count, rng, pres, partner, moves, ws):
     """Random playouts with the cleaning rules (on Mahjong one incremental playout each,
-    :func:`_mj_playout`); the number of the one that cleared, or -1. Arguments as
+    :func:`_mj_playout`, drawing by the policy ``opts[R_PLAYOUT]``; the other games draw
+    uniformly); the number of the one that cleared, or -1. Arguments as
     :func:`_fresh_playouts`.
     """
     n = pres.shape[0]
     if kind == MAHJONG:  # one incremental playout each (see _mj_events)
+        if opts[R_PLAYOUT] == PLAYOUT_SAFE:
+            _stack_masks(gr, mj, ws)
         ws[W_RNG][0] = rng[0]
         for a in range(count):
             pres[:] = 1
@@ -1403,7 +1496,8 @@ def _dfs(kind, gr, mj, sh, pt, opts, P, Q, bg, bgr, allow, nxt, mend, moves, st,
 @njit(**JIT_FLAGS)
 def _mj_guided(gr, mj, sh, opts, count, rng, pres, partner, moves, ws):
     """:func:`_guided` for Mahjong with incremental counters: each move costs one
-    :func:`_mj_scan_after_move` per candidate and one :func:`_mj_apply_after_move`.
+    :func:`_mj_scan_after_move` per candidate and one :func:`_mj_apply_after_move`; with
+    the policy ``"safe"`` (``opts[R_PLAYOUT]``) a fatal candidate is put aside unscanned.
     Arguments as :func:`_fresh_playouts`.
     """
     legal = ws[W_LEGAL]
@@ -1411,6 +1505,10 @@ def _mj_guided(gr, mj, sh, opts, count, rng, pres, partner, moves, ws):
     ps = ws[W_SCAN_PRESENT]
     group = gr[0]
     n = pres.shape[0]
+    stk = ws[W_STACKED]
+    safe = opts[R_PLAYOUT] == PLAYOUT_SAFE
+    if safe:
+        _stack_masks(gr, mj, ws)
     for a in range(count):
         pres[:] = 1
         partner[:] = -1
@@ -1425,15 +1523,16 @@ def _mj_guided(gr, mj, sh, opts, count, rng, pres, partner, moves, ws):
             while m > 0:
                 i = np.int64(_xorshift(rng) % np.uint64(m))
                 x, y = legal[i] // n, legal[i] % n
-                ps[:] = pres
-                ps[x] = 0
-                ps[y] = 0
-                rs[0] = x
-                rs[1] = y
-                # _mj_scan_after_move's job, without its call layer: this runs once per
-                # candidate move, and every call passes the reference counts of ~40 arrays
-                if _mj_events(_SCAN_AFTER_MOVE, gr, mj, ps, partner, moves, 0, opts, ws) == 0:
-                    break
+                if not (safe and _fatal(x, y, gr, pres, stk)):  # a fatal pair is put aside unscanned
+                    ps[:] = pres
+                    ps[x] = 0
+                    ps[y] = 0
+                    rs[0] = x
+                    rs[1] = y
+                    # _mj_scan_after_move's job, without its call layer: this runs once per
+                    # candidate move, and every call passes the reference counts of ~40 arrays
+                    if _mj_events(_SCAN_AFTER_MOVE, gr, mj, ps, partner, moves, 0, opts, ws) == 0:
+                        break
                 x = -1
                 m -= 1
                 legal[i] = legal[m]

@@ -291,6 +291,7 @@ def _workspace(n, ngroups):
         np.zeros((ngroups + 2, max(ngroups, 1)), i32),  # W_JOINT_AT
         np.zeros(0, np.uint64),  # W_BITS (Mahjong: none)
         np.zeros(0, np.uint64),  # W_SCAN_BITS
+        np.zeros(n, u8),  # W_STACKED
     )
 
 
