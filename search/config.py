@@ -140,7 +140,9 @@ of a group without a pairing:
   four whose other two lie one above the other, directly or through other tiles (they can
   never be free together, so the playout could not clear the board): a fatal pair drawn is
   put aside and another one drawn (a guided playout puts it aside without its scan); a
-  playout left with only fatal pairs stops.
+  playout left with only fatal pairs stops. The plain playout draws from its counts of
+  free tiles per group (:data:`W_FREE_SEEN`) instead of listing every playable pair, and
+  lists them only after drawing a fatal one.
 """
 PLAYOUT_UNIFORM, PLAYOUT_SAFE = range(len(PLAYOUTS))
 """The indices of :data:`PLAYOUTS`."""
@@ -197,7 +199,9 @@ present at its start here."""
 W_OPENED = 12
 """``uint8[G]``, scan: the groups that played their first pair."""
 W_FREE_SEEN = 13
-"""``int32[G]``, Mahjong scan: free tiles seen in each group not opened yet."""
+"""``int32[G]``, Mahjong scan: free tiles seen in each group not opened yet; Mahjong
+playout with the policy ``"safe"``: the free tiles of each group without a pairing (0 once
+it has one), from which it draws its pairs."""
 W_SCAN_GRID = 14
 """``uint8[C]``, Shisen-Sho scan: its occupancy grid."""
 W_LEGAL = 15

@@ -837,10 +837,12 @@ def _mj_events(mode, gr, mj, pres, partner, moves, mptr, opts, ws):
                             rs[rtop] = u
                             rtop += 1
                             left -= 1
-            elif gq[g] == 0:
-                gq[g] = 1
-                gstack[gtop] = g
-                gtop += 1
+            else:
+                nfree[g] += 1  # the playout's count of free tiles of a group without a pairing
+                if gq[g] == 0:
+                    gq[g] = 1
+                    gstack[gtop] = g
+                    gtop += 1
             continue
         if gtop > 0:  # cleaning rules on a group without a pairing (apply only)
             gtop -= 1
@@ -875,6 +877,7 @@ def _mj_events(mode, gr, mj, pres, partner, moves, mptr, opts, ws):
                             mptr += 1
                             first = -1
                 left -= live
+                nfree[g] = 0
                 continue
             if opts[R_LOOSE] and live == 4 and nf == 3:  # a loose tile waits for the fourth
                 loose = -1
@@ -906,11 +909,13 @@ def _mj_events(mode, gr, mj, pres, partner, moves, mptr, opts, ws):
                     left -= 2
                     partner[loose] = last
                     partner[last] = loose
+                    nfree[g] = 0
                     continue
             if nv and live == 4 and nf >= 2:  # one pair ahead: the pair rules
                 code, pa, pb, pc, pd = _mj_pair_rules(g, gr, mj, pres, opts, na, no, nt)
                 if code == _PAIR_NONE:
                     continue
+                nfree[g] = 0
                 pres[pa] = 0
                 pres[pb] = 0
                 rs[rtop] = pa
@@ -937,13 +942,40 @@ def _mj_events(mode, gr, mj, pres, partner, moves, mptr, opts, ws):
         if relaxed == _PLAYOUT and left > 0:  # random playout: a random playable pair
             legal = ws[W_LEGAL]
             n = pres.shape[0]
-            m = _mj_legal(gr, pres, partner, na, no, nt, legal)
-            if m == 0:
-                break
+            pick = -1
+            m = 0
+            if opts[R_PLAYOUT] == PLAYOUT_SAFE:  # a pair drawn from the counts of free tiles
+                total = 0
+                for h in range(ngroups):
+                    total += nfree[h] * (nfree[h] - 1) // 2
+                if total == 0:
+                    break
+                r = np.int64(_xorshift(ws[W_RNG]) % np.uint64(total))
+                h = 0
+                while r >= nfree[h] * (nfree[h] - 1) // 2:
+                    r -= nfree[h] * (nfree[h] - 1) // 2
+                    h += 1
+                for k in range(gptr[h], gptr[h + 1]):
+                    u = gidx[k]
+                    if not (pres[u] == 1 and na[u] == 0 and (no[u] == 0 or nt[u] == 0)):
+                        continue
+                    for j in range(k + 1, gptr[h + 1]):
+                        v = gidx[j]
+                        if pres[v] == 1 and na[v] == 0 and (no[v] == 0 or nt[v] == 0):
+                            if r == 0:
+                                pick = u * n + v
+                            r -= 1
+                    if pick >= 0:
+                        break
+                if pick >= 0 and _fatal(pick // n, pick % n, gr, pres, ws[W_STACKED]):
+                    pick = -1  # fatal: draw again from the list of every pair
+            if pick < 0:
+                m = _mj_legal(gr, pres, partner, na, no, nt, legal)
+                if m == 0:
+                    break
             if opts[R_PLAYOUT] == PLAYOUT_UNIFORM:
                 pick = legal[np.int64(_xorshift(ws[W_RNG]) % np.uint64(m))]
-            else:  # PLAYOUT_SAFE: a uniform draw, a fatal pair put aside
-                pick = -1
+            elif pick < 0:  # PLAYOUT_SAFE: a uniform draw, a fatal pair put aside
                 while m > 0:
                     i = np.int64(_xorshift(ws[W_RNG]) % np.uint64(m))
                     if not _fatal(legal[i] // n, legal[i] % n, gr, pres, ws[W_STACKED]):
@@ -964,8 +996,10 @@ def _mj_events(mode, gr, mj, pres, partner, moves, mptr, opts, ws):
             moves[mptr, 1] = y
             mptr += 1
             g = group[x]
+            nfree[g] -= 2
             live, a, b = _last_two(g, gr, pres)
             if live == 2:  # the last two go together: look at them again
+                nfree[g] = 0
                 partner[a] = b
                 partner[b] = a
                 queued[a] = 0
