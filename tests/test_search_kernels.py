@@ -360,11 +360,13 @@ def _playout(board, policy, state, opts_extra=None):
 
 def test_safe_playout_never_takes_a_fatal_pair():
     """On the trap board a uniform playout takes the fatal pair (2, 3) about one time in
-    three and fails; the safe one never does, and its moves replay to an empty board."""
+    three and fails; the safe one never does, draws both other pairs, and its moves replay
+    to an empty board."""
     from mjsat.replay import replay
 
     board = _playout_board(_TRAP, [0, 0, 0, 0])
     uniform_failed = 0
+    safe_first = set()
     for state in range(1, 61):
         hit, moves, _ = _playout(board, "uniform", state)
         uniform_failed += hit < 0
@@ -373,8 +375,10 @@ def test_safe_playout_never_takes_a_fatal_pair():
         hit, moves, _ = _playout(board, "safe", state)
         assert hit == 0
         assert [2, 3] not in moves
+        safe_first.add(tuple(moves[0]))
         replay(board, [tuple(m) for m in moves], require_clear=True)
     assert 10 <= uniform_failed <= 35
+    assert safe_first == {(1, 2), (1, 3)}
 
 
 def test_safe_playout_stops_when_every_pair_is_fatal():
