@@ -68,7 +68,7 @@ ENGINES = ("numba", "python")
 FAST_PLAIN_SHARE = 0.5
 """With the incremental kernels (numba, Mahjong) the default is this share of de Bondt's
 number as plain playouts (18 on the turtle), then de Bondt's number of scan-guided ones
-(36): a guided playout costs about five plain ones and clears far more deals (the figures
+(36): a guided playout costs several plain ones and clears far more deals (the figures
 are in benchmarks/README.md, section search)."""
 
 GUIDED_ATTEMPTS = 0
