@@ -28,6 +28,7 @@ BENCHMARKS: dict[str, str] = {
     "batch": "benchmarks.bench_batch",
     "shisen": "benchmarks.bench_shisen",
     "pairs": "benchmarks.bench_pairs",
+    "playout": "benchmarks.bench_playout",
 }
 
 

@@ -33,7 +33,8 @@ from mjsat.board import Board, InvalidBoardError, Layout, Move, find_variant
 from mjsat.plans import DEFAULT_NODE_BUDGET
 from mjsat.result import SOLVABLE, UNKNOWN, UNSOLVABLE, MethodNotApplicableError, SolveResult
 from mjsat.search import kernels_batch as KB
-from mjsat.search.solver import _playout_state, _stacked_pairs, check_search_options
+from mjsat.search.config import PLAYOUTS
+from mjsat.search.solver import DEFAULT_PLAYOUT, _playout_state, _stacked_pairs, check_search_options
 
 __all__ = [
     "BatchSolver",
@@ -123,7 +124,7 @@ class BatchSolver:
     node_limit : int or None
         Search nodes per deal before it is left undecided; ``None``: no limit (the search
         then decides every deal whose groups have at most eight tiles).
-    attempts, guided, prior, freeze, loose, scan, critical
+    attempts, guided, prior, freeze, loose, scan, critical, playout
         The options of :func:`mjsat.search.solver.solve_search`, with its defaults.
 
     Raises
@@ -151,10 +152,11 @@ class BatchSolver:
         loose: bool = True,
         scan: bool = True,
         critical: bool = True,
+        playout: str | None = None,
     ) -> None:
         from mjsat.search import kernels as K
 
-        check_search_options(attempts=attempts, guided=guided, node_limit=node_limit)
+        check_search_options(attempts=attempts, guided=guided, node_limit=node_limit, playout=playout)
         self.cls: type[Board] = find_variant(game)
         if self.cls.kind != "sides":
             raise MethodNotApplicableError(
@@ -168,7 +170,9 @@ class BatchSolver:
         self.kind = np.int64(0)
         self.sh = (empty, empty, np.int64(1), np.int64(1))
         self.pt = K._PTAB
-        self.opts = K.rules(freeze=freeze, loose=loose, scan=scan, critical=critical)
+        self.opts = K.rules(
+            freeze=freeze, loose=loose, scan=scan, critical=critical, playout=PLAYOUTS.index(playout or DEFAULT_PLAYOUT)
+        )
         self.desc, self.top, self.under = _cover_order(layout)
         self.plan = np.array(
             [int(prior), -1 if attempts is None else int(attempts), -1 if guided is None else int(guided)],

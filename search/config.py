@@ -13,7 +13,7 @@ types a named tuple in Python code, a plain one in C).
 
 * ``opts``, the rules switched on: ``int64[N_RULES]`` indexed by :data:`R_FREEZE`,
   :data:`R_LOOSE`, :data:`R_SCAN`, :data:`R_CRITICAL`, :data:`R_FREEZE_PAIR`,
-  :data:`R_LOOSE_PAIR`, :data:`R_JOINT`;
+  :data:`R_LOOSE_PAIR`, :data:`R_JOINT`, :data:`R_PLAYOUT` (a number of :data:`PLAYOUTS`);
 * ``st``, the resumable counters of a search: ``int64[N_STATS]`` indexed by
   :data:`S_DEPTH`, :data:`S_STEP`, :data:`S_NODES`, :data:`S_SCANS`, :data:`S_MOVES`;
 * ``ws``, the scratch arrays (one per board, reused by every call), a tuple of
@@ -40,7 +40,11 @@ __all__ = [
     "R_FREEZE_PAIR",
     "R_LOOSE_PAIR",
     "R_JOINT",
+    "R_PLAYOUT",
     "N_RULES",
+    "PLAYOUTS",
+    "PLAYOUT_UNIFORM",
+    "PLAYOUT_SAFE",
     "S_DEPTH",
     "S_STEP",
     "S_NODES",
@@ -74,6 +78,7 @@ __all__ = [
     "W_JOINT_AT",
     "W_BITS",
     "W_SCAN_BITS",
+    "W_STACKED",
     "W_HOLD",
     "W_HOLD_BITS",
     "N_WORKSPACE",
@@ -117,8 +122,32 @@ leaves a third one free and loose go; the third waits for the fourth."""
 R_JOINT = 6
 """Without :data:`R_CRITICAL`: a node branches on the pairings of every group without a
 pairing that has a playable pair, jointly (their product), instead of on one group."""
-N_RULES = 7
+R_PLAYOUT = 7
+"""The policy of the Mahjong random playouts (plain and scan-guided), the index of its name
+in :data:`PLAYOUTS` (``PLAYOUT_*``)."""
+N_RULES = 8
 """Length of ``opts``."""
+
+# --------------------------------------------------------------------------- playout policies
+
+PLAYOUTS = ("uniform", "safe")
+"""The policies of the Mahjong random playouts, plain and scan-guided: the option ``playout``
+of :func:`mjsat.search.solver.solve_search` (default:
+:data:`mjsat.search.solver.DEFAULT_PLAYOUT`); ``opts[R_PLAYOUT]`` holds the index of the
+name. When a playout is stuck (no forced move, no cleaning rule), it draws a playable pair
+of a group without a pairing:
+
+* ``"uniform"``: every pair alike;
+* ``"safe"``: every pair alike, less the *fatal* ones, which take two tiles of a group of
+  four whose other two lie one above the other, directly or through other tiles (they can
+  never be free together, so the playout could not clear the board): a fatal pair drawn is
+  put aside and another one drawn (a guided playout puts it aside without its scan); a
+  playout left with only fatal pairs stops. The plain playout draws from its counts of
+  free tiles per group (:data:`W_FREE_SEEN`) instead of listing every playable pair, and
+  lists them only after drawing a fatal one.
+"""
+PLAYOUT_UNIFORM, PLAYOUT_SAFE = range(len(PLAYOUTS))
+"""The indices of :data:`PLAYOUTS`."""
 
 # --------------------------------------------------------------------------- search state: st
 
@@ -172,7 +201,9 @@ present at its start here."""
 W_OPENED = 12
 """``uint8[G]``, scan: the groups that played their first pair."""
 W_FREE_SEEN = 13
-"""``int32[G]``, Mahjong scan: free tiles seen in each group not opened yet."""
+"""``int32[G]``, Mahjong scan: free tiles seen in each group not opened yet; Mahjong
+playout with the policy ``"safe"``: the free tiles of each group without a pairing (0 once
+it has one), from which it draws its pairs."""
 W_SCAN_GRID = 14
 """``uint8[C]``, Shisen-Sho scan: its occupancy grid."""
 W_LEGAL = 15
@@ -204,16 +235,22 @@ W_BITS = 25
 (``B = 0``) when the pair test walks cells."""
 W_SCAN_BITS = 26
 """``uint64[B]``, Shisen-Sho scan: the bitsets of :data:`W_SCAN_GRID`, as :data:`W_BITS`."""
-W_HOLD = 27
+W_STACKED = 27
+"""``uint8[n]``, Mahjong playouts with the policy ``"safe"``: bit ``k`` of tile
+``t`` is set when ``t`` and the ``k``-th member of its group lie one above the other,
+directly or through other tiles (written at the start of each playout kernel by
+:func:`mjsat.search.kernels._stack_masks`, which uses :data:`W_SCAN_QUEUE` and
+:data:`W_SCAN_QUEUED` as its scratch)."""
+W_HOLD = 28
 """``int32[max(5n + 2G, 1 + n + G + C)]``, search: the scan state a hold scan left,
 restored before each probe of the held group's pairings. Mahjong: the scan's copy of the
 position, its three counters and queued tiles (``n`` each), then the opened groups and
 free tiles seen (``G`` each). Shisen-Sho: the tiles left, the scan's copy of the position,
 the opened groups and the scan's grid."""
-W_HOLD_BITS = 28
+W_HOLD_BITS = 29
 """``uint64[B]``, Shisen-Sho search: the scan's bitsets (:data:`W_SCAN_BITS`) a hold scan
 left."""
-N_WORKSPACE = 29
+N_WORKSPACE = 30
 """Length of ``ws``."""
 
 # --------------------------------------------------------------------------- Shisen-Sho pair test

@@ -77,12 +77,15 @@ from mjsat.result import MethodNotApplicableError
 from mjsat.search.config import (
     JIT_FLAGS,
     N_RULES,
+    PLAYOUT_SAFE,
+    PLAYOUT_UNIFORM,
     R_CRITICAL,
     R_FREEZE,
     R_FREEZE_PAIR,
     R_JOINT,
     R_LOOSE,
     R_LOOSE_PAIR,
+    R_PLAYOUT,
     R_SCAN,
     S_DEPTH,
     S_MOVES,
@@ -113,6 +116,7 @@ from mjsat.search.config import (
     W_SCAN_QUEUE,
     W_SCAN_QUEUED,
     W_SCAN_TWO,
+    W_STACKED,
     W_TWO,
     W_WEIGHT,
 )
@@ -259,6 +263,7 @@ def _new_workspace(n, ngroups, cells, bit_words):
         np.zeros((ngroups + 2, max(ngroups, 1)), i32),  # W_JOINT_AT
         np.zeros(bit_words, np.uint64),  # W_BITS
         np.zeros(bit_words, np.uint64),  # W_SCAN_BITS
+        np.zeros(n, u8),  # W_STACKED
         np.zeros(max(5 * n + 2 * ngroups, 1 + n + ngroups + cells), i32),  # W_HOLD
         np.zeros(bit_words, np.uint64),  # W_HOLD_BITS
     )
@@ -326,10 +331,13 @@ def rules(
     freeze_pair: bool = False,
     loose_pair: bool = False,
     joint: bool = False,
+    playout: int = PLAYOUT_UNIFORM,
 ) -> np.ndarray:
     """The ``opts`` array of the kernels: the rules switched on, at the slots ``R_*`` of
-    :mod:`mjsat.search.config`."""
+    :mod:`mjsat.search.config`; ``playout`` is the index of a policy of
+    :data:`~mjsat.search.config.PLAYOUTS`."""
     opts = np.zeros(N_RULES, dtype=np.int64)
+    opts[R_PLAYOUT] = playout
     opts[R_FREEZE], opts[R_LOOSE], opts[R_SCAN], opts[R_CRITICAL] = freeze, loose, scan, critical
     opts[R_FREEZE_PAIR], opts[R_LOOSE_PAIR], opts[R_JOINT] = freeze_pair, loose_pair, joint
     return opts
@@ -562,6 +570,74 @@ def _mj_legal(gr, pres, partner, na, no, nt, legal):
 
 
 @njit(**JIT_FLAGS)
+def _stack_masks(gr, mj, ws):
+    """Fill ``ws[W_STACKED]``: bit ``k`` of tile ``t`` when ``t`` and the ``k``-th member of
+    its group lie one above the other, directly or through other tiles (such two can never
+    be free together). ``gr``, ``mj``, ``ws``: see the module docstring; the walk up from
+    each tile uses ``ws[W_SCAN_QUEUE]`` and ``ws[W_SCAN_QUEUED]``.
+
+    Notes
+    -----
+    :math:`O(\\sum_t |up(t)|)`, ``up(t)`` the tiles above ``t`` directly or not.
+    """
+    group, gptr, gidx = gr[0], gr[1], gr[2]
+    aptr, aidx = mj[0], mj[1]
+    stk, todo, seen = ws[W_STACKED], ws[W_SCAN_QUEUE], ws[W_SCAN_QUEUED]
+    n = group.shape[0]
+    stk[:] = 0
+    seen[:] = 0
+    for t in range(n):
+        tail = 0
+        head = 0
+        for k in range(aptr[t], aptr[t + 1]):
+            u = aidx[k]
+            if seen[u] == 0:
+                seen[u] = 1
+                todo[tail] = u
+                tail += 1
+        while head < tail:
+            u = todo[head]
+            head += 1
+            for k in range(aptr[u], aptr[u + 1]):
+                v = aidx[k]
+                if seen[v] == 0:
+                    seen[v] = 1
+                    todo[tail] = v
+                    tail += 1
+        g = group[t]
+        for k in range(gptr[g], gptr[g + 1]):
+            u = gidx[k]
+            if seen[u]:
+                stk[t] |= np.uint8(1 << (k - gptr[g]))
+                for j in range(gptr[g], gptr[g + 1]):
+                    if gidx[j] == t:
+                        stk[u] |= np.uint8(1 << (j - gptr[g]))
+        for k in range(tail):
+            seen[todo[k]] = 0
+
+
+@njit(**JIT_FLAGS)
+def _fatal(x, y, gr, pres, stk):
+    """True iff taking the pair ``(x, y)`` leaves its group exactly two tiles that lie one
+    above the other (they can never go together). ``gr``, ``pres``: see the module
+    docstring; ``stk``: ``ws[W_STACKED]`` (:func:`_stack_masks`)."""
+    group, gptr, gidx = gr[0], gr[1], gr[2]
+    g = group[x]
+    c = -1
+    d = -1
+    left = 0
+    for k in range(gptr[g], gptr[g + 1]):
+        u = gidx[k]
+        if pres[u] == 1 and u != x and u != y:
+            left += 1
+            if c < 0:
+                c = u
+            else:
+                d = k - gptr[g]
+    return left == 2 and (stk[c] >> d) & 1 == 1
+
+
+@njit(**JIT_FLAGS)
 def _mj_events(mode, gr, mj, pres, partner, moves, mptr, opts, ws, hold):
     """The Mahjong event loop: the job ``mode`` on ``pres``, in place (called only through
     the entry points below it, each with its constant ``mode``).
@@ -570,8 +646,9 @@ def _mj_events(mode, gr, mj, pres, partner, moves, mptr, opts, ws, hold):
     ``moves`` from ``mptr`` on, and returns the new ``mptr``. ``_SCAN`` plays the relaxed
     game and returns the number of tiles it could not remove. ``_PLAYOUT`` is an apply
     that, whenever it is stuck, plays a random playable pair of a group without a pairing
-    (state in ``ws[W_RNG]``) and goes on, keeping its counters: one playout costs about one
-    apply.
+    (state in ``ws[W_RNG]``; drawn by the policy ``opts[R_PLAYOUT]``, with ``"safe"`` from
+    the masks ``ws[W_STACKED]``) and goes on, keeping its counters: one playout costs about
+    one apply.
 
     Three more jobs start from the counters an apply left in ``ws[W_ABOVE]``,
     ``ws[W_ONE]``, ``ws[W_TWO]`` for ``pres`` (copied, not counted again):
@@ -794,10 +871,12 @@ def _mj_events(mode, gr, mj, pres, partner, moves, mptr, opts, ws, hold):
                             rs[rtop] = u
                             rtop += 1
                             left -= 1
-            elif gq[g] == 0:
-                gq[g] = 1
-                gstack[gtop] = g
-                gtop += 1
+            else:
+                nfree[g] += 1  # the playout's count of free tiles of a group without a pairing
+                if gq[g] == 0:
+                    gq[g] = 1
+                    gstack[gtop] = g
+                    gtop += 1
             continue
         if gtop > 0:  # cleaning rules on a group without a pairing (apply only)
             gtop -= 1
@@ -832,6 +911,7 @@ def _mj_events(mode, gr, mj, pres, partner, moves, mptr, opts, ws, hold):
                             mptr += 1
                             first = -1
                 left -= live
+                nfree[g] = 0
                 continue
             if opts[R_LOOSE] and live == 4 and nf == 3:  # a loose tile waits for the fourth
                 loose = -1
@@ -863,11 +943,13 @@ def _mj_events(mode, gr, mj, pres, partner, moves, mptr, opts, ws, hold):
                     left -= 2
                     partner[loose] = last
                     partner[last] = loose
+                    nfree[g] = 0
                     continue
             if nv and live == 4 and nf >= 2:  # one pair ahead: the pair rules
                 code, pa, pb, pc, pd = _mj_pair_rules(g, gr, mj, pres, opts, na, no, nt)
                 if code == _PAIR_NONE:
                     continue
+                nfree[g] = 0
                 pres[pa] = 0
                 pres[pb] = 0
                 rs[rtop] = pa
@@ -894,10 +976,49 @@ def _mj_events(mode, gr, mj, pres, partner, moves, mptr, opts, ws, hold):
         if relaxed == _PLAYOUT and left > 0:  # random playout: a random playable pair
             legal = ws[W_LEGAL]
             n = pres.shape[0]
-            m = _mj_legal(gr, pres, partner, na, no, nt, legal)
-            if m == 0:
-                break
-            pick = legal[np.int64(_xorshift(ws[W_RNG]) % np.uint64(m))]
+            pick = -1
+            m = 0
+            if opts[R_PLAYOUT] == PLAYOUT_SAFE:  # a pair drawn from the counts of free tiles
+                total = 0
+                for h in range(ngroups):
+                    total += nfree[h] * (nfree[h] - 1) // 2
+                if total == 0:
+                    break
+                r = np.int64(_xorshift(ws[W_RNG]) % np.uint64(total))
+                h = 0
+                while r >= nfree[h] * (nfree[h] - 1) // 2:
+                    r -= nfree[h] * (nfree[h] - 1) // 2
+                    h += 1
+                for k in range(gptr[h], gptr[h + 1]):
+                    u = gidx[k]
+                    if not (pres[u] == 1 and na[u] == 0 and (no[u] == 0 or nt[u] == 0)):
+                        continue
+                    for j in range(k + 1, gptr[h + 1]):
+                        v = gidx[j]
+                        if pres[v] == 1 and na[v] == 0 and (no[v] == 0 or nt[v] == 0):
+                            if r == 0:
+                                pick = u * n + v
+                            r -= 1
+                    if pick >= 0:
+                        break
+                if pick >= 0 and _fatal(pick // n, pick % n, gr, pres, ws[W_STACKED]):
+                    pick = -1  # fatal: draw again from the list of every pair
+            if pick < 0:
+                m = _mj_legal(gr, pres, partner, na, no, nt, legal)
+                if m == 0:
+                    break
+            if opts[R_PLAYOUT] == PLAYOUT_UNIFORM:
+                pick = legal[np.int64(_xorshift(ws[W_RNG]) % np.uint64(m))]
+            elif pick < 0:  # PLAYOUT_SAFE: a uniform draw, a fatal pair put aside
+                while m > 0:
+                    i = np.int64(_xorshift(ws[W_RNG]) % np.uint64(m))
+                    if not _fatal(legal[i] // n, legal[i] % n, gr, pres, ws[W_STACKED]):
+                        pick = legal[i]
+                        break
+                    m -= 1
+                    legal[i] = legal[m]
+                if pick < 0:  # every pair is fatal
+                    break
             x, y = pick // n, pick % n
             pres[x] = 0
             pres[y] = 0
@@ -909,8 +1030,10 @@ def _mj_events(mode, gr, mj, pres, partner, moves, mptr, opts, ws, hold):
             moves[mptr, 1] = y
             mptr += 1
             g = group[x]
+            nfree[g] -= 2
             live, a, b = _last_two(g, gr, pres)
             if live == 2:  # the last two go together: look at them again
+                nfree[g] = 0
                 partner[a] = b
                 partner[b] = a
                 queued[a] = 0
@@ -951,7 +1074,8 @@ def _mj_scan(gr, mj, pres, partner, moves, opts, ws):
 @njit(**JIT_FLAGS)
 def _mj_playout(gr, mj, pres, partner, moves, opts, ws):
     """One random playout (Mahjong) from ``pres``: the apply, with a random playable pair of
-    a group without a pairing whenever it is stuck (xorshift state ``ws[W_RNG]``). The
+    a group without a pairing whenever it is stuck (xorshift state ``ws[W_RNG]``, policy
+    ``opts[R_PLAYOUT]``; with ``"safe"``, ``ws[W_STACKED]`` filled by :func:`_stack_masks`). The
     number of moves in ``moves``; the playout cleared the board when it is ``n // 2``.
     Arguments as :func:`_mj_events`."""
     return _mj_events(_PLAYOUT, gr, mj, pres, partner, moves, 0, opts, ws, -1)
@@ -1122,11 +1246,14 @@ def _fresh_playouts(guided, kind, gr, mj, sh, opts, count, rng, pres, partner, m
 @njit(**JIT_FLAGS)
 def _attempts(kind, gr, mj, sh, opts, count, rng, pres, partner, moves, ws):
     """Random playouts with the cleaning rules (on Mahjong one incremental playout each,
-    :func:`_mj_playout`); the number of the one that cleared, or -1. Arguments as
+    :func:`_mj_playout`, drawing by the policy ``opts[R_PLAYOUT]``; the other games draw
+    uniformly); the number of the one that cleared, or -1. Arguments as
     :func:`_fresh_playouts`.
     """
     n = pres.shape[0]
     if kind == MAHJONG:  # one incremental playout each (see _mj_events)
+        if opts[R_PLAYOUT] == PLAYOUT_SAFE:
+            _stack_masks(gr, mj, ws)
         ws[W_RNG][0] = rng[0]
         for a in range(count):
             pres[:] = 1
@@ -1509,7 +1636,8 @@ def _dfs(kind, gr, mj, sh, pt, opts, P, Q, bg, bgr, allow, nxt, mend, moves, st,
 @njit(**JIT_FLAGS)
 def _mj_guided(gr, mj, sh, opts, count, rng, pres, partner, moves, ws):
     """:func:`_guided` for Mahjong with incremental counters: each move costs one
-    :func:`_mj_scan_after_move` per candidate and one :func:`_mj_apply_after_move`.
+    :func:`_mj_scan_after_move` per candidate and one :func:`_mj_apply_after_move`; with
+    the policy ``"safe"`` (``opts[R_PLAYOUT]``) a fatal candidate is put aside unscanned.
     Arguments as :func:`_fresh_playouts`.
     """
     legal = ws[W_LEGAL]
@@ -1517,6 +1645,10 @@ def _mj_guided(gr, mj, sh, opts, count, rng, pres, partner, moves, ws):
     ps = ws[W_SCAN_PRESENT]
     group = gr[0]
     n = pres.shape[0]
+    stk = ws[W_STACKED]
+    safe = opts[R_PLAYOUT] == PLAYOUT_SAFE
+    if safe:
+        _stack_masks(gr, mj, ws)
     for a in range(count):
         pres[:] = 1
         partner[:] = -1
@@ -1531,15 +1663,16 @@ def _mj_guided(gr, mj, sh, opts, count, rng, pres, partner, moves, ws):
             while m > 0:
                 i = np.int64(_xorshift(rng) % np.uint64(m))
                 x, y = legal[i] // n, legal[i] % n
-                ps[:] = pres
-                ps[x] = 0
-                ps[y] = 0
-                rs[0] = x
-                rs[1] = y
-                # _mj_scan_after_move's job, without its call layer: this runs once per
-                # candidate move, and every call passes the reference counts of ~40 arrays
-                if _mj_events(_SCAN_AFTER_MOVE, gr, mj, ps, partner, moves, 0, opts, ws, -1) == 0:
-                    break
+                if not (safe and _fatal(x, y, gr, pres, stk)):  # a fatal pair is put aside unscanned
+                    ps[:] = pres
+                    ps[x] = 0
+                    ps[y] = 0
+                    rs[0] = x
+                    rs[1] = y
+                    # _mj_scan_after_move's job, without its call layer: this runs once per
+                    # candidate move, and every call passes the reference counts of ~40 arrays
+                    if _mj_events(_SCAN_AFTER_MOVE, gr, mj, ps, partner, moves, 0, opts, ws, -1) == 0:
+                        break
                 x = -1
                 m -= 1
                 legal[i] = legal[m]

@@ -42,7 +42,7 @@ import numpy as np
 
 from mjsat.board import Board, Layout, Move
 from mjsat.result import SOLVABLE, UNKNOWN, UNSOLVABLE, SolveResult
-from mjsat.search.config import N_STATS, PAIR_TESTS, S_MOVES, S_NODES, S_SCANS
+from mjsat.search.config import N_STATS, PAIR_TESTS, PLAYOUTS, S_MOVES, S_NODES, S_SCANS
 from mjsat.search.pairing import MAHJONG, SH3D, SHISEN, Geometry, PythonSearch, SearchLimit, geometry, pairings
 
 __all__ = [
@@ -52,6 +52,8 @@ __all__ = [
     "UnknownEngineError",
     "SearchOptionError",
     "UnknownPairTestError",
+    "UnknownPlayoutError",
+    "DEFAULT_PLAYOUT",
     "check_search_options",
     "default_attempts",
     "prior_conflict",
@@ -66,7 +68,7 @@ ENGINES = ("numba", "python")
 FAST_PLAIN_SHARE = 0.5
 """With the incremental kernels (numba, Mahjong) the default is this share of de Bondt's
 number as plain playouts (18 on the turtle), then de Bondt's number of scan-guided ones
-(36): a guided playout costs about five plain ones and clears far more deals (the figures
+(36): a guided playout costs several plain ones and clears far more deals (the figures
 are in benchmarks/README.md, section search)."""
 
 GUIDED_ATTEMPTS = 0
@@ -77,6 +79,11 @@ FREEZE_PAIR_KINDS = (SH3D,)
 """The kinds of geometry on which ``freeze_pair`` is on by default: Shisen-Sho on the
 Mahjong grid, where it saves time; on Mahjong and on rectangular Shisen-Sho it does not
 (figures in benchmarks/README.md, section search)."""
+
+DEFAULT_PLAYOUT = "safe"
+"""The default policy of the Mahjong random playouts (:data:`mjsat.search.config.PLAYOUTS`):
+``"safe"`` clears more turtle deals per playout at no more CPU (the figures are in
+benchmarks/README.md, section search)."""
 
 CHUNK_NODES = 200
 """Nodes the numba kernel runs between two looks at the clock."""
@@ -97,6 +104,11 @@ class SearchOptionError(ValueError):
     """A count option of the ``search`` method that is not a non-negative integer."""
 
 
+class UnknownPlayoutError(ValueError):
+    """A ``playout`` option of the ``search`` method that is not one of
+    :data:`mjsat.search.config.PLAYOUTS`."""
+
+
 class UnknownPairTestError(ValueError):
     """A ``pair_test`` option of the ``search`` method that is not one of
     :data:`mjsat.search.config.PAIR_TESTS`."""
@@ -110,6 +122,7 @@ def check_search_options(
     presearch: int = 0,
     node_limit: int | None = None,
     pair_test: str | None = None,
+    playout: str | None = None,
     **switches: Any,
 ) -> None:
     """Check the options of :func:`solve_search` without a board (registered in
@@ -124,6 +137,8 @@ def check_search_options(
         integer (``None`` stands for the default where the option has one).
     UnknownPairTestError
         ``pair_test`` is neither ``None`` nor one of :data:`mjsat.search.config.PAIR_TESTS`.
+    UnknownPlayoutError
+        ``playout`` is neither ``None`` nor one of :data:`mjsat.search.config.PLAYOUTS`.
 
     Notes
     -----
@@ -133,6 +148,8 @@ def check_search_options(
         raise UnknownEngineError(f"unknown engine {engine!r} (known: {', '.join(ENGINES)})")
     if pair_test is not None and pair_test not in PAIR_TESTS:
         raise UnknownPairTestError(f"unknown pair_test {pair_test!r} (known: {', '.join(PAIR_TESTS)})")
+    if playout is not None and playout not in PLAYOUTS:
+        raise UnknownPlayoutError(f"unknown playout {playout!r} (known: {', '.join(PLAYOUTS)})")
     for label, value in (
         ("attempts", attempts),
         ("guided", guided),
@@ -301,6 +318,7 @@ def solve_search(
     guided: int | None = None,
     presearch: int = 0,
     pair_test: str | None = None,
+    playout: str | None = None,
     engine: str = "numba",
 ) -> SolveResult:
     """Decide ``board`` with the pairing-set search (seeds 000, 001, 002).
@@ -359,6 +377,10 @@ def solve_search(
         :data:`DEFAULT_PAIR_TEST`. A grid with a row or column longer than
         :data:`mjsat.search.kernels_bits.LINE_BITS` cells walks cells; ``stats`` names the
         test that ran as ``pair_test``.
+    playout : {None, "uniform", "safe"}
+        numba engine, Mahjong: how a random playout, plain or scan-guided, draws a pair when
+        it is stuck (:data:`mjsat.search.config.PLAYOUTS`); ``None``:
+        :data:`DEFAULT_PLAYOUT`. The Python engine and the other games draw uniformly.
     engine : {"numba", "python"}
         The compiled kernels or the pure-Python reference.
 
@@ -400,6 +422,7 @@ def solve_search(
         presearch=presearch,
         engine=engine,
         pair_test=pair_test,
+        playout=playout,
     ).advance(time_limit)
 
 
@@ -428,7 +451,7 @@ class SearchRun:
     ----------
     board : Board
         As :func:`solve_search`; the run reads it once, at the first :meth:`advance`.
-    seed, node_limit, attempts, freeze, loose, prior, scan, critical, bondt, freeze_pair, loose_pair, joint, guided, presearch, engine, pair_test
+    seed, node_limit, attempts, freeze, loose, prior, scan, critical, bondt, freeze_pair, loose_pair, joint, guided, presearch, engine, pair_test, playout
         As :func:`solve_search`.
 
     Raises
@@ -471,6 +494,7 @@ class SearchRun:
         presearch: int = 0,
         engine: str = "numba",
         pair_test: str | None = None,
+        playout: str | None = None,
     ) -> None:
         check_search_options(
             engine=engine,
@@ -479,7 +503,9 @@ class SearchRun:
             presearch=presearch,
             node_limit=node_limit,
             pair_test=pair_test,
+            playout=playout,
         )
+        self._playout = PLAYOUTS.index(playout or DEFAULT_PLAYOUT)
         self._pair_test = pair_test
         self._clock = _Clock()
         self._seconds = 0.0
@@ -567,6 +593,8 @@ class SearchRun:
         else:
             n_guided = int(guided)
         opts = dict(rules)
+        if engine == "numba":
+            opts["playout"] = self._playout
         if rules["freeze_pair"] is None:
             opts["freeze_pair"] = geo.kind in FREEZE_PAIR_KINDS
         if engine == "python":

@@ -12,6 +12,7 @@ from mjsat.methods import solve
 from mjsat.replay import InvalidSolutionError, check_solution
 from mjsat.search import kernels as K, kernels_batch as KB
 from mjsat.search.batch import TAIL_STEPS, BatchInputError, BatchSolver, solve_batch
+from mjsat.search.config import PLAYOUTS
 from mjsat.search.pairing import geometry
 from mjsat.search.solver import FAST_PLAIN_SHARE, prior_conflict
 
@@ -216,7 +217,8 @@ def test_the_workspace_has_each_slot_s_array():
         C.W_REMOVED: (i32, (n + 1,)), C.W_GROUP_STACK: (i32, (g + 1,)), C.W_GROUP_QUEUED: (u8, (g,)),
         C.W_WEIGHT: (np.float64, (g,)), C.W_FOURS_ALIVE: (u8, (g + 2, g)), C.W_RNG: (u64, (1,)),
         C.W_JOINT_AT: (i32, (g + 2, g)), C.W_BITS: (u64, (words,)), C.W_SCAN_BITS: (u64, (words,)),
-        C.W_HOLD: (i32, (max(5 * n + 2 * g, 1 + n + g + cells),)), C.W_HOLD_BITS: (u64, (words,)),
+        C.W_STACKED: (u8, (n,)), C.W_HOLD: (i32, (max(5 * n + 2 * g, 1 + n + g + cells),)),
+        C.W_HOLD_BITS: (u64, (words,)),
     }  # fmt: skip
     ws = K.workspace(n, g, cells, words)
     assert len(ws) == C.N_WORKSPACE == len(want)
@@ -237,3 +239,23 @@ def test_under_a_node_budget_the_batch_answers_as_the_search_does():
             assert res.status[i] == ref.status
             unknown += ref.status == "unknown"
     assert unknown > 0
+
+
+@pytest.mark.parametrize("playout", PLAYOUTS)
+def test_batch_draws_its_playouts_by_the_search_s_policy(playout):
+    """The same policy, seed and deal: the batch path clears by the playout ``solve`` finds."""
+    from mjsat.deal import deal_random
+    from mjsat.layouts import load_layout
+
+    layout = load_layout("turtle")
+    boards = [deal_random(layout, seed=s) for s in range(6)]
+    deals = np.array([b.groups for b in boards], dtype=np.int64)
+    res = solve_batch(layout, deals, seed=3, node_limit=0, tail=False, playout=playout)
+    by_playout = 0
+    for i, b in enumerate(boards):
+        ref = solve(b, "search", seed=3, node_limit=0, playout=playout)
+        assert res.status[i] == ref.status
+        if ref.status == "solvable":
+            assert res.moves(i) == [tuple(sorted(m)) for m in ref.moves]
+            by_playout += 1
+    assert by_playout > 0

@@ -10,7 +10,17 @@ from naive import naive_free, naive_moves, naive_xorshift
 from mjsat.board import Layout, MahjongBoard
 from mjsat.generate import random_grid_board, random_small_board
 from mjsat.search import kernels as K, kernels_shisen as KS
-from mjsat.search.config import W_ABOVE, W_ONE, W_REMOVED, W_SCAN_PRESENT, W_TWO
+from mjsat.search.config import (
+    PLAYOUTS,
+    W_ABOVE,
+    W_ONE,
+    W_REMOVED,
+    W_RNG,
+    W_SCAN_PRESENT,
+    W_SCAN_QUEUED,
+    W_STACKED,
+    W_TWO,
+)
 from mjsat.search.pairing import PythonSearch, geometry
 from mjsat.shisen import connectable
 
@@ -373,3 +383,125 @@ def test_probe_scans_answer_as_full_scans(game, flags):
                     for t in live:
                         partner[t] = -1
     assert probes > 200 and 0 < failed < probes
+
+
+def _stack_masks_naive(board, geo):
+    """Bit ``k`` of tile ``t``: ``t`` and the ``k``-th member of its group lie one above the
+    other, read from the layout's descendants."""
+    desc = board.layout.descendants
+    want = [0] * geo.n
+    for tiles in geo.members:
+        for t in tiles:
+            for k, u in enumerate(tiles):
+                if u != t and ((desc[t] >> u) & 1 or (desc[u] >> t) & 1):
+                    want[t] |= 1 << k
+    return want
+
+
+def test_stack_masks_kernel_equals_the_layout_descendants():
+    from mjsat.deal import deal_random
+    from mjsat.layouts import load_layout
+
+    boards = [deal_random(load_layout("turtle"), seed=s) for s in range(3)]
+    boards += [b for b, _ in _boards(31, 60) if b.game != "shisen-sho"]
+    stacked = 0
+    for board in boards:
+        geo = geometry(board)
+        kind, gr, mj, sh, ws, moves = kernel_args(geo)
+        ws[W_STACKED][:] = 0xA5  # garbage: the kernel writes every byte
+        ws[W_SCAN_QUEUED][:] = 1
+        K._stack_masks(gr, mj, ws)
+        want = _stack_masks_naive(board, geo)
+        assert ws[W_STACKED].tolist() == want, repr(board)
+        stacked += sum(1 for m in want if m)
+    assert stacked > 0
+
+
+def _playout_board(positions, groups):
+    return MahjongBoard(Layout(positions), groups)
+
+
+# one group of four: tile 1 lies on tile 0, tiles 2 and 3 stand alone; taking (2, 3) first
+# leaves 0 and 1, which can never go together
+_TRAP = [(0, 0, 0), (0, 0, 1), (4, 0, 0), (8, 0, 0)]
+
+
+def _playout(board, policy, state, opts_extra=None):
+    geo = geometry(board)
+    kind, gr, mj, sh, ws, moves = kernel_args(geo)
+    opts = K.rules(freeze=False, loose=False, playout=PLAYOUTS.index(policy), **(opts_extra or {}))
+    pres = np.ones(geo.n, dtype=np.uint8)
+    partner = np.full(geo.n, -1, dtype=np.int32)
+    rng = np.array([state], dtype=np.uint64)
+    hit = K._attempts(kind, gr, mj, sh, opts, 1, rng, pres, partner, moves, ws)
+    return hit, moves[: geo.n // 2].tolist(), int(rng[0])
+
+
+def test_safe_playout_never_takes_a_fatal_pair():
+    """On the trap board a uniform playout takes the fatal pair (2, 3) about one time in
+    three and fails; the safe one never does, draws both other pairs, and its moves replay
+    to an empty board."""
+    from mjsat.replay import replay
+
+    board = _playout_board(_TRAP, [0, 0, 0, 0])
+    uniform_failed = 0
+    safe_first = set()
+    for state in range(1, 61):
+        hit, moves, _ = _playout(board, "uniform", state)
+        uniform_failed += hit < 0
+        if hit < 0:
+            assert moves[0] == [2, 3]
+        hit, moves, _ = _playout(board, "safe", state)
+        assert hit == 0
+        assert [2, 3] not in moves
+        safe_first.add(tuple(moves[0]))
+        replay(board, [tuple(m) for m in moves], require_clear=True)
+    assert 10 <= uniform_failed <= 35
+    assert safe_first == {(1, 2), (1, 3)}
+
+
+def test_safe_playout_stops_when_every_pair_is_fatal():
+    """Tiles 0, 1, 2 stacked, tile 3 alone: the only playable pair, the top tile and tile 3,
+    leaves two stacked tiles; the safe playout plays nothing, the uniform one plays it."""
+    board = _playout_board([(0, 0, 0), (0, 0, 1), (0, 0, 2), (4, 0, 0)], [0, 0, 0, 0])
+    geo = geometry(board)
+    kind, gr, mj, sh, ws, moves = kernel_args(geo)
+    for policy, played in (("uniform", 1), ("safe", 0)):
+        opts = K.rules(freeze=False, loose=False, playout=PLAYOUTS.index(policy))
+        pres = np.ones(geo.n, dtype=np.uint8)
+        partner = np.full(geo.n, -1, dtype=np.int32)
+        ws[W_RNG][0] = 99
+        K._stack_masks(gr, mj, ws)
+        assert K._mj_playout(gr, mj, pres, partner, moves, opts, ws) == played
+        if played:
+            assert moves[0].tolist() == [2, 3]
+
+
+@pytest.mark.parametrize("guided", [False, True], ids=["plain", "guided"])
+def test_safe_playouts_are_deterministic_and_replay(guided):
+    """The same state gives the same playouts (moves and generator state); the clearing ones
+    replay to an empty board."""
+    from mjsat.deal import deal_random
+    from mjsat.layouts import load_layout
+    from mjsat.replay import replay
+
+    kernel = K._guided if guided else K._attempts
+    cleared = {"uniform": 0, "safe": 0}
+    for seed in range(12):
+        board = deal_random(load_layout("turtle"), seed=seed)
+        geo = geometry(board)
+        kind, gr, mj, sh, ws, moves = kernel_args(geo)
+        for policy in cleared:
+            opts = K.rules(playout=PLAYOUTS.index(policy))
+            runs = []
+            for _ in range(2):
+                pres = np.ones(geo.n, dtype=np.uint8)
+                partner = np.full(geo.n, -1, dtype=np.int32)
+                rng = np.array([1234567 + seed], dtype=np.uint64)
+                hit = kernel(kind, gr, mj, sh, opts, 8 if not guided else 2, rng, pres, partner, moves, ws)
+                runs.append((hit, moves.tolist(), int(rng[0])))
+            assert runs[0] == runs[1]
+            if runs[0][0] >= 0:
+                cleared[policy] += 1
+                replay(board, [tuple(m) for m in runs[0][1][: geo.n // 2]], require_clear=True)
+    assert cleared["safe"] > 0

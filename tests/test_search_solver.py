@@ -210,6 +210,30 @@ def test_bad_engine_and_attempts():
         solve_search(board, attempts=-1)
 
 
+def test_playout_option():
+    """Both policies decide turtle deals by playouts whose moves replay; the default is
+    :data:`DEFAULT_PLAYOUT`; a name outside :data:`PLAYOUTS` is refused before any board."""
+    from mjsat.layouts import load_layout
+    from mjsat.search.config import PLAYOUTS
+    from mjsat.search.solver import DEFAULT_PLAYOUT, UnknownPlayoutError, check_search_options
+
+    with pytest.raises(UnknownPlayoutError, match="unknown playout 'greedy'"):
+        check_search_options(playout="greedy")
+    board = deal_random(load_layout("turtle"), seed=2)
+    with pytest.raises(UnknownPlayoutError):
+        solve_search(board, playout="greedy")
+    assert DEFAULT_PLAYOUT in PLAYOUTS
+    for seed in range(4):
+        board = deal_random(load_layout("turtle"), seed=seed)
+        runs = {p: solve(board, "search", seed=5, node_limit=0, playout=p) for p in PLAYOUTS}
+        for r in runs.values():
+            assert r.status in ("solvable", "unknown", "unsolvable")
+            if r.status == "solvable":
+                assert r.verified and r.reason.startswith(("random", "guided"))
+        default = solve(board, "search", seed=5, node_limit=0)
+        assert (default.status, default.moves) == (runs[DEFAULT_PLAYOUT].status, runs[DEFAULT_PLAYOUT].moves)
+
+
 def test_registered_method_and_options():
     from mjsat.methods import method_options
 
