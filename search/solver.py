@@ -261,6 +261,8 @@ def warm_up() -> None:
 
     line = Layout([(0, 0, 0), (0, 2, 0), (0, 4, 0), (0, 6, 0)])
     board = find_variant("mahjong")(line, [0, 1, 1, 0])
+    for game in ("mahjong", "shisen-sho", "shisen-sho-3d"):
+        _call_phase_kernels(find_variant(game)(line, [0, 1, 1, 0]))
     solve_search(board, attempts=1)
     solve_search(board, attempts=0, guided=1)
     solve_search(board, attempts=0, guided=0)
@@ -271,6 +273,30 @@ def warm_up() -> None:
     from mjsat.search.batch import solve_batch
 
     solve_batch(line, np.array([[0, 1, 1, 0]]), tail=False)
+
+
+def _call_phase_kernels(board: Board) -> None:
+    """Call each kernel that a run calls from Python once on ``board`` (a run that ends
+    early reaches only some of them: the attempts after the first eight, the guided ones,
+    the scan without the attempts)."""
+    from mjsat.search import kernels as K
+
+    geo = geometry(board)
+    kind, gr, mj, sh, _ = K.arrays(geo)
+    scratch = _SCRATCH.take(K, (geo.n, len(geo.members), int(sh[2] * sh[3]), 0))
+    try:
+        flags, rng = K.rules(), scratch.rng
+        pres, partner, moves, ws = scratch.pres, scratch.partner, scratch.moves, scratch.ws
+        rng[0] = _playout_state(0)
+        K._opening(kind, gr, mj, sh, flags, 1, rng, pres, partner, moves, ws)
+        K._attempts(kind, gr, mj, sh, flags, 1, rng, pres, partner, moves, ws)
+        K._guided(kind, gr, mj, sh, flags, 1, rng, pres, partner, moves, ws)
+        pres.fill(1)
+        partner.fill(-1)
+        K._autopair(gr, pres, partner)
+        K._scan(kind, gr, mj, sh, pres, partner, moves, flags, ws)
+    finally:
+        _SCRATCH.give_back(scratch)
 
 
 _PREPARED = {"done": False}
