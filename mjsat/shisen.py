@@ -105,6 +105,13 @@ def connectable(occ: np.ndarray, a: tuple[int, int], b: tuple[int, int]) -> bool
     return False
 
 
+def _clear_run(mask: int, p: int, size: int) -> tuple[int, int]:
+    """The run ``lo..hi`` of clear bits of ``mask`` (bits ``0..size-1``) around its clear bit ``p``."""
+    high = mask >> p
+    hi = p + (high & -high).bit_length() - 2 if high else size - 1
+    return (mask & ((1 << p) - 1)).bit_length(), hi
+
+
 def connectable_masks(rows: Sequence[int], cols: Sequence[int], a: tuple[int, int], b: tuple[int, int]) -> bool:
     """:func:`connectable` on the grid as bit masks, which a caller playing many moves on a
     small grid keeps and updates itself.
@@ -134,31 +141,19 @@ def connectable_masks(rows: Sequence[int], cols: Sequence[int], a: tuple[int, in
     if a == b:
         return False
     (ya, xa), (yb, xb) = a, b
-    # lo..hi: the rows (then the columns) that both tiles reach through empty cells along
-    # their column (row): the run of clear bits of the mask around the tile's own bit
     h, w = len(rows), len(cols)
-    ca, cb = cols[xa], cols[xb]
-    high = ca >> ya
-    lo = (ca & ((1 << ya) - 1)).bit_length()
-    hi = ya + (high & -high).bit_length() - 2 if high else h - 1
-    high = cb >> yb
-    lo = max(lo, (cb & ((1 << yb) - 1)).bit_length())
-    hi = min(hi, yb + (high & -high).bit_length() - 2 if high else h - 1)
+    ua, da = _clear_run(cols[xa], ya, h)
+    ub, db = _clear_run(cols[xb], yb, h)
     x0, x1 = (xa, xb) if xa <= xb else (xb, xa)
     span = ((2 << (x1 - x0)) - 1) << x0
-    for y in range(lo, hi + 1):  # middle segment on row y
+    for y in range(max(ua, ub), min(da, db) + 1):  # middle segment on row y
         if not rows[y] & span:
             return True
-    ra, rb = rows[ya], rows[yb]
-    high = ra >> xa
-    lo = (ra & ((1 << xa) - 1)).bit_length()
-    hi = xa + (high & -high).bit_length() - 2 if high else w - 1
-    high = rb >> xb
-    lo = max(lo, (rb & ((1 << xb) - 1)).bit_length())
-    hi = min(hi, xb + (high & -high).bit_length() - 2 if high else w - 1)
+    la, ra = _clear_run(rows[ya], xa, w)
+    lb, rb = _clear_run(rows[yb], xb, w)
     y0, y1 = (ya, yb) if ya <= yb else (yb, ya)
     span = ((2 << (y1 - y0)) - 1) << y0
-    for x in range(lo, hi + 1):  # middle segment on column x
+    for x in range(max(la, lb), min(ra, rb) + 1):  # middle segment on column x
         if not cols[x] & span:
             return True
     return False

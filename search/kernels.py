@@ -394,6 +394,20 @@ def _mj_init(pres, mj, na, no, nt, queue, queued):
 
 
 @njit(**JIT_FLAGS)
+def _queue_free(g, gr, pres, na, no, nt, queue, queued, tail):
+    """Queue the present free tiles of group ``g`` (free by the counters ``na``, ``no``,
+    ``nt``) at ``queue[tail:]``, marking them in ``queued``; the new tail."""
+    gptr, gidx = gr[1], gr[2]
+    for k in range(gptr[g], gptr[g + 1]):
+        u = gidx[k]
+        if pres[u] == 1 and na[u] == 0 and (no[u] == 0 or nt[u] == 0):
+            queue[tail] = u
+            tail += 1
+            queued[u] = 1
+    return tail
+
+
+@njit(**JIT_FLAGS)
 def _mj_free(t, pres, na, no, nt):
     """True iff tile ``t`` is present and free by the counters ``na``, ``no``, ``nt``
     (``int32[n]``, as :func:`_mj_init` fills them); ``pres``: see the module docstring.
@@ -746,13 +760,7 @@ def _mj_events(mode, gr, mj, pres, partner, moves, mptr, opts, ws, hold):
     elif resume:
         tail = 0
     elif cont:  # the held group's free tiles, passed over by the hold scan
-        tail = 0
-        for k in range(gptr[hold], gptr[hold + 1]):
-            u = gidx[k]
-            if pres[u] == 1 and na[u] == 0 and (no[u] == 0 or nt[u] == 0):
-                queue[tail] = u
-                tail += 1
-                queued[u] = 1
+        tail = _queue_free(hold, gr, pres, na, no, nt, queue, queued, 0)
     else:
         tail = _mj_init(pres, mj, na, no, nt, queue, queued)
     head = 0
@@ -763,12 +771,7 @@ def _mj_events(mode, gr, mj, pres, partner, moves, mptr, opts, ws, hold):
         gq[g] = 1
         gstack[0] = g
         gtop = 1
-        for k in range(gptr[g], gptr[g + 1]):
-            u = gidx[k]
-            if pres[u] == 1 and na[u] == 0 and (no[u] == 0 or nt[u] == 0):
-                queue[tail] = u
-                tail += 1
-                queued[u] = 1
+        tail = _queue_free(g, gr, pres, na, no, nt, queue, queued, tail)
     ev = 1 if ((opts[R_LOOSE] or opts[R_LOOSE_PAIR]) and relaxed != _SCAN) else 0
     # the rules that look one pair ahead also follow the counters of the group's own
     # tiles: a tile may become free once the pair is gone without becoming free now
