@@ -601,14 +601,10 @@ def _stack_masks(gr, mj, ws):
     stk[:] = 0
     seen[:] = 0
     for t in range(n):
-        tail = 0
+        todo[0] = t  # the walk starts at t, which is then left out of what it saw
+        seen[t] = 1
+        tail = 1
         head = 0
-        for k in range(aptr[t], aptr[t + 1]):
-            u = aidx[k]
-            if seen[u] == 0:
-                seen[u] = 1
-                todo[tail] = u
-                tail += 1
         while head < tail:
             u = todo[head]
             head += 1
@@ -618,6 +614,7 @@ def _stack_masks(gr, mj, ws):
                     seen[v] = 1
                     todo[tail] = v
                     tail += 1
+        seen[t] = 0
         g = group[t]
         for k in range(gptr[g], gptr[g + 1]):
             u = gidx[k]
