@@ -26,7 +26,9 @@ from mjsat.encoders.solvers import (
     CERTIFY_SOLVER,
     PROOF_SOLVERS,
     SOLVERS,
+    SolverLimitError,
     UnknownSolverError,
+    can_stop,
     canonical_solver,
     open_solver,
     run_solver,
@@ -161,7 +163,9 @@ def solve_sat(
         :data:`AUTO_FIRST_CONFLICTS` conflicts and :data:`AUTO_FIRST_SECONDS` seconds
         (fast on solvable deals), then the exhaustive acyclicity encoding (fast proofs of
         ``unsolvable``: a stepped encoding at the proved bound is far slower to refute a
-        deal than the acyclicity CNF). ``layered`` alone tries
+        deal than the acyclicity CNF; a solver that cannot stop at a conflict budget,
+        :func:`~mjsat.encoders.solvers.can_stop`, goes to the acyclicity CNF at once).
+        ``layered`` alone tries
         ``ceil(2 sqrt(n))`` steps, ``parity`` alone ``ceil(5 sqrt(n) / 3)``, then
         the proved bound. Shisen-Sho boards with ``auto``, ``acyclic`` or ``order``: the
         exact requirements without the held-tile rule within
@@ -198,6 +202,8 @@ def solve_sat(
         Options that cannot work (see :func:`check_sat_options`).
     MethodNotApplicableError
         A game without an encoding (none of :data:`mjsat.board.GAMES`).
+    SolverLimitError
+        A ``time_limit`` for a solver that cannot stop at one.
 
     Notes
     -----
@@ -206,6 +212,8 @@ def solve_sat(
     """
     name, solver_name = _checked_options(encoding, solver, certify, steps)
     check_encodable(board, "sat")
+    if time_limit is not None and not can_stop(solver_name):
+        raise SolverLimitError(solver_name)
     if steps is not None:
         MAX_STEP_CELLS.check(int(steps) * len(board), f"{steps} steps on a board of {len(board)} tiles", verb="makes")
     deadline = None if time_limit is None else time.perf_counter() + time_limit
@@ -244,7 +252,9 @@ def solve_sat(
             first_steps = ENCODINGS[stepped].first_steps
             assert first_steps is not None, "a stepped encoding has a first number of steps"
             first = min(first_steps(len(board)), bound)
-            if name == "auto":
+            if name == "auto" and not can_stop(solver_name):  # no conflict budget: the exhaustive CNF
+                plan = [(AUTO_EXHAUSTIVE, None, False, False)]
+            elif name == "auto":
                 plan = [(AUTO_FIRST, first, True, False), (AUTO_EXHAUSTIVE, None, False, False)]
             else:
                 plan = [(name, first, False, False)]

@@ -23,7 +23,7 @@ import time
 from collections.abc import Iterable, Iterator, Sequence
 
 from pysat.formula import CNF
-from pysat.solvers import Solver, SolverNames
+from pysat.solvers import NoSuchSolverError, Solver, SolverNames
 
 from mjsat.encoders.errors import EncodingError
 
@@ -33,7 +33,9 @@ __all__ = [
     "CERTIFY_SOLVER",
     "PROOF_SOLVERS",
     "UnknownSolverError",
+    "SolverLimitError",
     "solver_names",
+    "can_stop",
     "canonical_solver",
     "open_solver",
     "run_solver",
@@ -65,21 +67,66 @@ PROOF_SOLVERS: tuple[str, ...] = (
 
 _NO_INTERRUPT = frozenset({"cadical103", "cadical153", "cadical195", "cadical300", "kissat404"})
 """python-sat solvers without ``interrupt()``: time limits run as conflict-budget slices."""
+_NO_LIMIT = frozenset({"lingeling"})
+"""python-sat solvers with neither ``interrupt()`` nor a conflict budget: they cannot stop
+at a limit."""
 _CONFLICT_SLICE = 1000
 
 
 class UnknownSolverError(ValueError):
-    """A SAT solver name python-sat does not know."""
+    """A SAT solver name python-sat does not know, or one its build does not include."""
+
+
+class SolverLimitError(ValueError):
+    """A time or conflict limit asked of a solver that cannot stop at one.
+
+    Attributes
+    ----------
+    solver : str
+        The solver's canonical name.
+    """
+
+    def __init__(self, solver: str, what: str = "a time limit") -> None:
+        self.solver = solver
+        stoppable = ", ".join(n for n in solver_names() if can_stop(n))
+        super().__init__(
+            f"SAT solver {solver!r} cannot stop at {what} (python-sat gives it no interrupt and no"
+            f" conflict budget): run it without one, or use one of {stoppable}"
+        )
+
+
+def _names() -> list[str]:
+    return sorted(k for k in vars(SolverNames) if not k.startswith("_"))
+
+
+@functools.lru_cache(maxsize=None)
+def _built(name: str) -> bool:
+    """Whether this build of python-sat makes solver ``name`` (some are optional)."""
+    try:
+        with Solver(name=name):
+            return True
+    except NoSuchSolverError:
+        return False
 
 
 def solver_names() -> list[str]:
-    """The canonical python-sat solver names."""
-    return sorted(k for k in vars(SolverNames) if not k.startswith("_"))
+    """The canonical names of the python-sat solvers this build of python-sat makes.
+
+    Notes
+    -----
+    Each solver is made once per process to see that it exists (a few milliseconds in all).
+    """
+    return [k for k in _names() if _built(k)]
+
+
+def can_stop(name: str) -> bool:
+    """Whether the solver of canonical name ``name`` can stop at a time or conflict limit."""
+    return name not in _NO_LIMIT
 
 
 @functools.lru_cache(maxsize=64)
 def _canonical(key: str) -> str | None:
-    for canon in solver_names():
+    for canon in _names():
         if key == canon or key in getattr(SolverNames, canon):
             return canon
     return None
@@ -100,6 +147,10 @@ def canonical_solver(name: str | None) -> str:
     canon = _canonical(name.strip().lower())
     if canon is None:
         raise UnknownSolverError(f"unknown SAT solver {name!r} (known: {', '.join(solver_names())})")
+    if not _built(canon):
+        raise UnknownSolverError(
+            f"SAT solver {name!r} is not in this build of python-sat (it has: {', '.join(solver_names())})"
+        )
     return canon
 
 
@@ -196,6 +247,8 @@ def run_solver(
     Raises
     ------
     UnknownSolverError
+    SolverLimitError
+        A limit asked of a solver that cannot stop at one (:func:`can_stop`).
     EncodingError
         ``proof`` asked of a solver that cannot log one.
 
@@ -208,6 +261,8 @@ def run_solver(
     name = canonical_solver(solver)
     if proof:
         _check_proof_solver(name)
+    if not can_stop(name) and (time_limit is not None or conflict_limit is not None):
+        raise SolverLimitError(name, "a time limit" if conflict_limit is None else "a conflict limit")
     if time_limit is not None and time_limit <= 0:
         return None, None, None
     clauses = cnf.clauses if isinstance(cnf, CNF) else cnf

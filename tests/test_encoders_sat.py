@@ -103,6 +103,31 @@ def test_stats_and_errors():
         solve(board, "sat", node_limit=5)
 
 
+def test_a_solver_without_limits_runs_only_without_one(tmp_path):
+    """Lingeling (no interrupt, no conflict budget in python-sat): ``auto`` skips its
+    conflict-limited first CNF and answers from the exhaustive one, the same verdicts as
+    MiniSat, moves replayed; with a time limit it is refused in one line (exit 2)."""
+    from click.testing import CliRunner
+
+    from mjsat.boardio import board_to_json
+    from mjsat.cli import cli
+    from mjsat.encoders.solvers import SolverLimitError
+
+    for board in small_boards(7, 6):
+        res = solve(board, "sat", solver="lingeling")
+        assert not any(t.startswith("parity") for t in res.stats["tried"])
+        assert res.status == solve(board, "sat").status
+        if res.status == "solvable":
+            replay(board, res.moves)
+    with pytest.raises(SolverLimitError, match="cannot stop at a time limit"):
+        solve(board, "sat", solver="lingeling", time_limit=5.0)
+    path = tmp_path / "b.json"
+    path.write_text(board_to_json(board))
+    out = CliRunner().invoke(cli, ["solve", str(path), "--method", "sat", "--solver", "lingeling", "--time-limit", "5"])
+    assert out.exit_code == 2 and "Traceback" not in out.output
+    assert out.output.count("\n") == 1 and "'lingeling' cannot stop at a time limit" in out.output
+
+
 def test_building_formulas_leaves_python_sat_s_process_wide_pool_alone(tmp_path):
     """Every encoding, the DIMACS reader and the formula parser build their CNFs without
     python-sat's process-wide variable pool: each formula recorded there grows a list that

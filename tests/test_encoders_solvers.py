@@ -9,10 +9,13 @@ from pysat.formula import CNF
 from pysat.solvers import Solver
 
 from mjsat.encoders.errors import EncodingError
+from mjsat.encoders import solvers as solvers_module
 from mjsat.encoders.solvers import (
     PROOF_SOLVERS,
     SOLVERS,
+    SolverLimitError,
     UnknownSolverError,
+    can_stop,
     canonical_solver,
     is_satisfiable,
     open_solver,
@@ -53,6 +56,30 @@ def test_solver_names_and_aliases():
         canonical_solver("nosuch")
     with pytest.raises(EncodingError, match="cannot log a DRUP proof"):
         run_solver([[1]], solver="minisat22", proof=True)
+
+
+def test_solver_names_are_the_solvers_this_python_sat_makes(monkeypatch):
+    """Every listed name opens a solver that answers; a name python-sat knows but its build
+    lacks is refused by name, before any clause is loaded."""
+    for name in solver_names():
+        with open_solver([[1, 2], [-1]], solver=name) as s:
+            assert s.solve() and s.get_model()[:2] == [-1, 2]
+    monkeypatch.setattr(solvers_module, "_built", lambda name: name != "glucose3")
+    assert "glucose3" not in solver_names() and "glucose4" in solver_names()
+    with pytest.raises(UnknownSolverError, match="'g3' is not in this build of python-sat"):
+        canonical_solver("g3")
+
+
+def test_a_solver_that_cannot_stop_refuses_limits():
+    """python-sat's Lingeling has neither an interrupt nor a conflict budget: a limit is
+    refused with :class:`SolverLimitError` (a ValueError: one line from the CLI), not left to
+    python-sat's NotImplementedError; without one it solves."""
+    assert not can_stop("lingeling") and all(can_stop(n) for n in SOLVERS)
+    for kw in ({"time_limit": 5.0}, {"conflict_limit": 100}):
+        with pytest.raises(SolverLimitError, match="'lingeling' cannot stop at a") as err:
+            run_solver([[1, 2], [-1]], solver="lingeling", **kw)
+        assert err.value.solver == "lingeling" and "minisat22" in str(err.value)
+    assert run_solver([[1, 2], [-1]], solver="lingeling")[:2] == (True, [-1, 2])
 
 
 @pytest.mark.parametrize(
