@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+import gc
+from collections.abc import Callable, Iterator
 
 from pysat.card import CardEnc, EncType
 from pysat.formula import CNF, IDPool
@@ -11,7 +13,33 @@ from mjsat.board import Move, TileId
 from mjsat.encoders.requirements import Requirements
 from mjsat.encoders.shisen_paths import bits_members
 
-__all__ = ["cnf_of", "pair_vars", "add_matching", "add_precedence"]
+__all__ = ["cnf_of", "gc_paused", "pair_vars", "add_matching", "add_precedence"]
+
+
+@contextlib.contextmanager
+def gc_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector off inside the block (as it was after it).
+
+    A CNF is tens of thousands of small lists: each allocation counts towards the
+    collector's next pass, which walks every tracked object of the process, so a build
+    pays passes over the whole heap that find nothing (lists of ints make no cycles).
+
+    Examples
+    --------
+    >>> import gc
+    >>> with gc_paused():
+    ...     gc.isenabled()
+    False
+    >>> gc.isenabled()
+    True
+    """
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
 
 
 def cnf_of(clauses: list[list[int]]) -> CNF:

@@ -99,7 +99,7 @@ def _names() -> list[str]:
     return sorted(k for k in vars(SolverNames) if not k.startswith("_"))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _built(name: str) -> bool:
     """Whether this build of python-sat makes solver ``name`` (some are optional)."""
     try:

@@ -31,6 +31,12 @@ def test_elimination_later_neighbours_are_cliques_of_a_supergraph(n, data):
         assert v in later[u]
     for v in order:  # perfect elimination order of the filled graph
         assert all(frozenset(e) in filled for e in itertools.combinations(later[v], 2))
+    alive = set(range(n))  # least degree first in what is left of the filled graph, ties by number
+    for v in order:
+        degree = {x: sum(1 for y in alive if y != x and frozenset((x, y)) in filled) for x in alive}
+        assert (degree[v], v) == min((d, x) for x, d in degree.items())
+        assert later[v] == sorted(y for y in alive if y != v and frozenset((v, y)) in filled)
+        alive.remove(v)
 
 
 def test_models_decode_without_cycles_and_cover_every_edge():

@@ -8,8 +8,8 @@ import pytest
 from pysat.formula import CNF
 from pysat.solvers import Solver
 
-from mjsat.encoders.errors import EncodingError
 from mjsat.encoders import solvers as solvers_module
+from mjsat.encoders.errors import EncodingError
 from mjsat.encoders.solvers import (
     PROOF_SOLVERS,
     SOLVERS,
