@@ -66,16 +66,16 @@ TRUE = 1
 
 
 def first_parity_steps(n: int) -> int:
-    """The first number of steps the ``sat`` method tries with this encoding: ``ceil(5 sqrt(n) / 3)``.
+    """The first number of steps the ``sat`` method tries with this encoding: ``ceil(2 sqrt(n))``.
 
     A compromise, not a bound: a deal that needs more goes on to an exhaustive CNF.
     Fewer steps make a smaller CNF (the time follows the size), more steps send fewer
     deals on (``benchmarks/README.md`` measures the share).
 
     >>> first_parity_steps(144)
-    20
+    24
     """
-    return max(2, math.ceil(5 * math.sqrt(max(n, 1)) / 3))
+    return max(2, math.ceil(2 * math.sqrt(max(n, 1))))
 
 
 def layout_windows(req: Requirements, steps: int, deadline: float | None = None) -> tuple[list[int], list[int]]:

@@ -159,7 +159,7 @@ def solve_sat(
     seed : int
         Unused (python-sat's solvers are deterministic); kept for the common interface.
     encoding : {'auto', 'layered', 'parity', 'order', 'acyclic'}, optional
-        ``auto`` (the default) tries the parity encoding with ``ceil(5 sqrt(n) / 3)``
+        ``auto`` (the default) tries the parity encoding with ``ceil(2 sqrt(n))``
         steps (:func:`mjsat.encoders.parity.first_parity_steps`) for at most
         :data:`AUTO_FIRST_CONFLICTS` conflicts and :data:`AUTO_FIRST_SECONDS` seconds
         (fast on solvable deals), then the exhaustive acyclicity encoding (fast proofs of
@@ -167,7 +167,7 @@ def solve_sat(
         deal than the acyclicity CNF; a solver that cannot stop at a conflict budget,
         :func:`~mjsat.encoders.solvers.can_stop`, goes to the acyclicity CNF at once).
         ``layered`` alone tries
-        ``ceil(2 sqrt(n))`` steps, ``parity`` alone ``ceil(5 sqrt(n) / 3)``, then
+        ``ceil(2 sqrt(n))`` steps, ``parity`` alone ``ceil(2 sqrt(n))`` too, then
         the proved bound. Shisen-Sho boards with ``auto``, ``acyclic`` or ``order``: the
         exact requirements without the held-tile rule within
         :data:`QUICK_REFUTE_SECONDS` (their locked core may refute the board at once), then a
@@ -192,7 +192,7 @@ def solve_sat(
     -------
     SolveResult
         ``stats`` holds ``encoding``, ``solver``, ``tried`` (the CNFs solved, e.g.
-        ``['parity:20', 'acyclic']``), ``variables`` and ``clauses`` (of the last),
+        ``['parity:24', 'acyclic']``), ``variables`` and ``clauses`` (of the last),
         ``build_seconds`` and ``solve_seconds`` (wall, summed), ``build_cpu_seconds``
         and ``solve_cpu_seconds`` (CPU time of this process; build includes the
         requirements), ``step_bound``, and proof figures when certifying.

@@ -98,9 +98,9 @@ def test_first_parity_steps_and_the_auto_plan():
     from mjsat.encoders.parity import first_parity_steps
     from mjsat.methods import solve
 
-    assert first_parity_steps(144) == 20 and first_parity_steps(4) == 4 and first_parity_steps(0) == 2
+    assert first_parity_steps(144) == 24 and first_parity_steps(4) == 4 and first_parity_steps(0) == 2
     layout = load_layout("turtle")
-    res = solve(deal_random(layout, seed=11), "sat")  # unsolvable: parity 20 steps, then acyclic
-    assert res.status == "unsolvable" and res.stats["tried"] == ["parity:20", "acyclic"]
+    res = solve(deal_random(layout, seed=11), "sat")  # unsolvable: parity 24 steps, then acyclic
+    assert res.status == "unsolvable" and res.stats["tried"] == ["parity:24", "acyclic"]
     res = solve(deal_random(layout, seed=1), "sat")
-    assert res.status == "solvable" and res.verified and res.stats["tried"] == ["parity:20"]
+    assert res.status == "solvable" and res.verified and res.stats["tried"] == ["parity:24"]
