@@ -81,6 +81,7 @@ __all__ = [
     "W_STACKED",
     "W_HOLD",
     "W_HOLD_BITS",
+    "W_PLAYOUT_START",
     "N_WORKSPACE",
     "PAIR_TESTS",
 ]
@@ -250,7 +251,14 @@ the opened groups and the scan's grid."""
 W_HOLD_BITS = 29
 """``uint64[B]``, Shisen-Sho search: the scan's bitsets (:data:`W_SCAN_BITS`) a hold scan
 left."""
-N_WORKSPACE = 30
+W_PLAYOUT_START = 30
+"""``int32[7n + G + 1]``, Mahjong playouts: the state of the first playout of a call of
+:func:`mjsat.search.kernels._attempts` at its first random draw, from which the call's
+other playouts start (every playout of a deal plays the same moves up to its first draw):
+the position, the partners, the three counters, the queued tiles and the moves made
+(``n`` each, the moves as pairs), the free tiles seen per group (``G``), then the number
+of moves."""
+N_WORKSPACE = 31
 """Length of ``ws``."""
 
 # --------------------------------------------------------------------------- Shisen-Sho pair test

@@ -105,6 +105,7 @@ from mjsat.search.config import (
     W_LIVE,
     W_ONE,
     W_OPENED,
+    W_PLAYOUT_START,
     W_PROBE_OK,
     W_QUEUE,
     W_QUEUED,
@@ -144,6 +145,7 @@ _SCAN_HOLD = 3
 _SCAN_AFTER_MOVE = 4
 _APPLY_AFTER_MOVE = 5
 _SCAN_RESUME = 6
+_PLAYOUT_AGAIN = 7
 
 
 class GroupTooLargeError(MethodNotApplicableError):
@@ -266,6 +268,7 @@ def _new_workspace(n, ngroups, cells, bit_words):
         np.zeros(n, u8),  # W_STACKED
         np.zeros(max(5 * n + 2 * ngroups, 1 + n + ngroups + cells), i32),  # W_HOLD
         np.zeros(bit_words, np.uint64),  # W_HOLD_BITS
+        np.zeros(7 * n + ngroups + 1, i32),  # W_PLAYOUT_START
     )
 
 
@@ -649,6 +652,59 @@ def _fatal(x, y, gr, pres, stk):
 
 
 @njit(**JIT_FLAGS)
+def _playout_start(start, pres, partner, na, no, nt, queued, nfree, moves, save, mptr):
+    """Copy a playout's state at a draw into ``start``
+    (:data:`~mjsat.search.config.W_PLAYOUT_START`, ``save``) or back from it; the number of
+    moves made (``mptr`` when saving).
+
+    Parameters
+    ----------
+    start : int32[7n + G + 1]
+        The kept state (layout in :data:`~mjsat.search.config.W_PLAYOUT_START`).
+    pres, partner, na, no, nt, queued : arrays of ``n``
+        The playout's position, partners, counters and queued tiles.
+    nfree : int32[G]
+        Free tiles seen per group without a pairing.
+    moves : int32[n // 2 + 1, 2]
+        The moves; rows ``0..mptr-1`` are copied.
+    save : bool
+    mptr : int
+        Saving: the number of moves made.
+    """
+    n = pres.shape[0]
+    ng = nfree.shape[0]
+    if save:
+        for t in range(n):
+            start[t] = pres[t]
+            start[n + t] = partner[t]
+            start[2 * n + t] = na[t]
+            start[3 * n + t] = no[t]
+            start[4 * n + t] = nt[t]
+            start[5 * n + t] = queued[t]
+        for i in range(mptr):
+            start[6 * n + 2 * i] = moves[i, 0]
+            start[6 * n + 2 * i + 1] = moves[i, 1]
+        for g in range(ng):
+            start[7 * n + g] = nfree[g]
+        start[7 * n + ng] = mptr
+        return mptr
+    for t in range(n):
+        pres[t] = start[t]
+        partner[t] = start[n + t]
+        na[t] = start[2 * n + t]
+        no[t] = start[3 * n + t]
+        nt[t] = start[4 * n + t]
+        queued[t] = start[5 * n + t]
+    mptr = start[7 * n + ng]
+    for i in range(mptr):
+        moves[i, 0] = start[6 * n + 2 * i]
+        moves[i, 1] = start[6 * n + 2 * i + 1]
+    for g in range(ng):
+        nfree[g] = start[7 * n + g]
+    return mptr
+
+
+@njit(**JIT_FLAGS)
 def _mj_events(mode, gr, mj, pres, partner, moves, mptr, opts, ws, hold):
     """The Mahjong event loop: the job ``mode`` on ``pres``, in place (called only through
     the entry points below it, each with its constant ``mode``).
@@ -659,7 +715,10 @@ def _mj_events(mode, gr, mj, pres, partner, moves, mptr, opts, ws, hold):
     that, whenever it is stuck, plays a random playable pair of a group without a pairing
     (state in ``ws[W_RNG]``; drawn by the policy ``opts[R_PLAYOUT]``, with ``"safe"`` from
     the masks ``ws[W_STACKED]``) and goes on, keeping its counters: one playout costs about
-    one apply.
+    one apply; it keeps its state at its first random draw in ``ws[W_PLAYOUT_START]``.
+    ``_PLAYOUT_AGAIN`` is a playout from that state (the position, counters and moves
+    that every playout from the same start reaches before its first draw), without the
+    apply that led there.
 
     Three more jobs start from the counters an apply left in ``ws[W_ABOVE]``,
     ``ws[W_ONE]``, ``ws[W_TWO]`` for ``pres`` (copied, not counted again):
@@ -683,7 +742,7 @@ def _mj_events(mode, gr, mj, pres, partner, moves, mptr, opts, ws, hold):
     ----------
     mode : int
         The job, one of ``_APPLY``, ``_SCAN``, ``_PLAYOUT``, ``_SCAN_HOLD``,
-        ``_SCAN_AFTER_MOVE``, ``_APPLY_AFTER_MOVE``, ``_SCAN_RESUME``.
+        ``_SCAN_AFTER_MOVE``, ``_APPLY_AFTER_MOVE``, ``_SCAN_RESUME``, ``_PLAYOUT_AGAIN``.
     gr : tuple of int32 arrays
         The groups (``group``, ``gptr``, ``gidx``; see the module docstring).
     mj : tuple of twelve int32 arrays
@@ -717,11 +776,15 @@ def _mj_events(mode, gr, mj, pres, partner, moves, mptr, opts, ws, hold):
     pending = mode == _SCAN_AFTER_MOVE or mode == _APPLY_AFTER_MOVE
     resume = mode == _APPLY_AFTER_MOVE
     cont = mode == _SCAN_RESUME  # the scan state is the one a hold scan left
+    keep = mode == _PLAYOUT  # keep the state at the first draw
+    again = mode == _PLAYOUT_AGAIN  # start from that state
     relaxed = mode  # what the loop does: _APPLY, _SCAN or _PLAYOUT
     if warm or cont:
         relaxed = _SCAN
     if resume:
         relaxed = _APPLY
+    if again:
+        relaxed = _PLAYOUT
     if relaxed == _SCAN:
         na, no, nt, queue, queued = (
             ws[W_SCAN_ABOVE],
@@ -735,13 +798,17 @@ def _mj_events(mode, gr, mj, pres, partner, moves, mptr, opts, ws, hold):
     rs = ws[W_REMOVED]
     opened, nfree, gstack, gq = ws[W_OPENED], ws[W_FREE_SEEN], ws[W_GROUP_STACK], ws[W_GROUP_QUEUED]
     ngroups = gptr.shape[0] - 1
+    start = ws[W_PLAYOUT_START]
+    if again:
+        mptr = _playout_start(start, pres, partner, na, no, nt, queued, nfree, moves, False, 0)
     left = 0
     for t in range(pres.shape[0]):
         left += pres[t]
     for g in range(ngroups):
         if not cont:
             opened[g] = 0
-            nfree[g] = 0
+            if not again:
+                nfree[g] = 0
         gq[g] = 0
     if warm:
         na[:] = ws[W_ABOVE]
@@ -758,6 +825,8 @@ def _mj_events(mode, gr, mj, pres, partner, moves, mptr, opts, ws, hold):
         tail = 0
     elif cont:  # the held group's free tiles, passed over by the hold scan
         tail = _queue_free(hold, gr, pres, na, no, nt, queue, queued, 0)
+    elif again:  # the kept state is at a draw: nothing queued
+        tail = 0
     else:
         tail = _mj_init(pres, mj, na, no, nt, queue, queued)
     head = 0
@@ -773,7 +842,7 @@ def _mj_events(mode, gr, mj, pres, partner, moves, mptr, opts, ws, hold):
     # the rules that look one pair ahead also follow the counters of the group's own
     # tiles: a tile may become free once the pair is gone without becoming free now
     nv = 1 if ((opts[R_FREEZE_PAIR] or opts[R_LOOSE_PAIR]) and relaxed != _SCAN) else 0
-    if ev and not resume:  # the loose-tile rule looks at every group once, then by events:
+    if ev and not resume and not again:  # the loose-tile rule looks at every group once, then by events:
         # removing x changes the looseness only of x's row neighbours and of their
         # neighbours on the far side (the tiles a tile lies on cannot go while it is
         # there), so only their groups are looked at again
@@ -974,6 +1043,9 @@ def _mj_events(mode, gr, mj, pres, partner, moves, mptr, opts, ws, hold):
                     partner[pd] = pc
             continue
         if relaxed == _PLAYOUT and left > 0:  # random playout: a random playable pair
+            if keep:  # the first draw: keep the state for the next playouts
+                _playout_start(start, pres, partner, na, no, nt, queued, nfree, moves, True, mptr)
+                keep = False
             legal = ws[W_LEGAL]
             n = pres.shape[0]
             pick = -1
@@ -1077,8 +1149,18 @@ def _mj_playout(gr, mj, pres, partner, moves, opts, ws):
     a group without a pairing whenever it is stuck (xorshift state ``ws[W_RNG]``, policy
     ``opts[R_PLAYOUT]``; with ``"safe"``, ``ws[W_STACKED]`` filled by :func:`_stack_masks`). The
     number of moves in ``moves``; the playout cleared the board when it is ``n // 2``.
-    Arguments as :func:`_mj_events`."""
+    It keeps its state at its first draw for :func:`_mj_playout_again`. Arguments as
+    :func:`_mj_events`."""
     return _mj_events(_PLAYOUT, gr, mj, pres, partner, moves, 0, opts, ws, -1)
+
+
+@njit(**JIT_FLAGS)
+def _mj_playout_again(gr, mj, pres, partner, moves, opts, ws):
+    """Another random playout from the start the last :func:`_mj_playout` reached: its
+    state at its first draw (:data:`~mjsat.search.config.W_PLAYOUT_START`; ``pres``,
+    ``partner`` and ``moves`` are overwritten with it). The number of moves, as
+    :func:`_mj_playout`. Arguments as :func:`_mj_events`."""
+    return _mj_events(_PLAYOUT_AGAIN, gr, mj, pres, partner, moves, 0, opts, ws, -1)
 
 
 @njit(**JIT_FLAGS)
@@ -1246,9 +1328,9 @@ def _fresh_playouts(guided, kind, gr, mj, sh, opts, count, rng, pres, partner, m
 @njit(**JIT_FLAGS)
 def _attempts(kind, gr, mj, sh, opts, count, rng, pres, partner, moves, ws):
     """Random playouts with the cleaning rules (on Mahjong one incremental playout each,
-    :func:`_mj_playout`, drawing by the policy ``opts[R_PLAYOUT]``; the other games draw
-    uniformly); the number of the one that cleared, or -1. Arguments as
-    :func:`_fresh_playouts`.
+    :func:`_mj_playout`, then :func:`_mj_playout_again` from its first draw, drawing by the
+    policy ``opts[R_PLAYOUT]``; the other games draw uniformly); the number of the one that
+    cleared, or -1. Arguments as :func:`_fresh_playouts`.
     """
     n = pres.shape[0]
     if kind == MAHJONG:  # one incremental playout each (see _mj_events)
@@ -1256,10 +1338,14 @@ def _attempts(kind, gr, mj, sh, opts, count, rng, pres, partner, moves, ws):
             _stack_masks(gr, mj, ws)
         ws[W_RNG][0] = rng[0]
         for a in range(count):
-            pres[:] = 1
-            partner[:] = -1
-            _autopair(gr, pres, partner)
-            if 2 * _mj_playout(gr, mj, pres, partner, moves, opts, ws) == n:
+            if a == 0:
+                pres[:] = 1
+                partner[:] = -1
+                _autopair(gr, pres, partner)
+                mptr = _mj_playout(gr, mj, pres, partner, moves, opts, ws)
+            else:  # every playout plays the first one's moves up to its first draw
+                mptr = _mj_playout_again(gr, mj, pres, partner, moves, opts, ws)
+            if 2 * mptr == n:
                 rng[0] = ws[W_RNG][0]
                 return a
         rng[0] = ws[W_RNG][0]

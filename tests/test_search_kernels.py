@@ -437,6 +437,43 @@ def _playout(board, policy, state, opts_extra=None):
     return hit, moves[: geo.n // 2].tolist(), int(rng[0])
 
 
+@pytest.mark.parametrize("policy", PLAYOUTS)
+@pytest.mark.parametrize("rules", [True, False], ids=["rules", "no-rules"])
+def test_playouts_from_the_kept_start_are_playouts_from_the_deal(policy, rules):
+    """``_attempts`` plays its second and later playouts from the first one's state at its
+    first draw (``_mj_playout_again``): each must be the playout a fresh start gives
+    (``_mj_playout`` from the full deal, the random state going on): the same playout
+    clears, with the same moves, after the same number of draws."""
+    from mjsat.deal import deal_random
+    from mjsat.layouts import load_layout
+
+    boards = [deal_random(load_layout("turtle"), seed=s) for s in range(6)]
+    boards += [random_small_board(np.random.default_rng(s), max_tiles=24) for s in range(6)]
+    opts = K.rules(freeze=rules, loose=rules, playout=PLAYOUTS.index(policy))
+    for board in boards:
+        geo = geometry(board)
+        kind, gr, mj, sh, ws, moves = kernel_args(geo)
+        n = geo.n
+        for state in (7, 12345):
+            pres = np.ones(n, dtype=np.uint8)
+            partner = np.full(n, -1, dtype=np.int32)
+            rng = np.array([state], dtype=np.uint64)
+            hit = K._attempts(kind, gr, mj, sh, opts, 12, rng, pres, partner, moves, ws)
+            got = (hit, int(rng[0]), moves[: n // 2].tolist() if hit >= 0 else None)
+            K._stack_masks(gr, mj, ws)
+            ws[W_RNG][0] = state
+            want = (-1, None, None)
+            for a in range(12):
+                pres[:] = 1
+                partner[:] = -1
+                K._autopair(gr, pres, partner)
+                if 2 * K._mj_playout(gr, mj, pres, partner, moves, opts, ws) == n:
+                    want = (a, None, moves[: n // 2].tolist())
+                    break
+            want = (want[0], int(ws[W_RNG][0]), want[2])
+            assert got == want
+
+
 def test_safe_playout_never_takes_a_fatal_pair():
     """On the trap board a uniform playout takes the fatal pair (2, 3) about one time in
     three and fails; the safe one never does, draws both other pairs, and its moves replay
