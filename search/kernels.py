@@ -1332,13 +1332,29 @@ def _attempts(kind, gr, mj, sh, opts, count, rng, pres, partner, moves, ws):
     policy ``opts[R_PLAYOUT]``; the other games draw uniformly); the number of the one that
     cleared, or -1. Arguments as :func:`_fresh_playouts`.
     """
+    return _mj_or_fresh_attempts(True, kind, gr, mj, sh, opts, count, rng, pres, partner, moves, ws)
+
+
+@njit(**JIT_FLAGS)
+def _more_attempts(kind, gr, mj, sh, opts, count, rng, pres, partner, moves, ws):
+    """More playouts of the deal of the last :func:`_attempts` (or :func:`_opening`) on
+    ``ws``, which cleared nothing, as if that call had gone on: on Mahjong all from its
+    first playout's state at its first draw and with its stack masks. Arguments and answer
+    as :func:`_attempts`.
+    """
+    return _mj_or_fresh_attempts(False, kind, gr, mj, sh, opts, count, rng, pres, partner, moves, ws)
+
+
+@njit(**JIT_FLAGS)
+def _mj_or_fresh_attempts(first, kind, gr, mj, sh, opts, count, rng, pres, partner, moves, ws):
+    """:func:`_attempts` (``first``) and :func:`_more_attempts`."""
     n = pres.shape[0]
     if kind == MAHJONG:  # one incremental playout each (see _mj_events)
-        if opts[R_PLAYOUT] == PLAYOUT_SAFE:
+        if first and opts[R_PLAYOUT] == PLAYOUT_SAFE:
             _stack_masks(gr, mj, ws)
         ws[W_RNG][0] = rng[0]
         for a in range(count):
-            if a == 0:
+            if a == 0 and first:
                 pres[:] = 1
                 partner[:] = -1
                 _autopair(gr, pres, partner)

@@ -290,6 +290,7 @@ def _call_phase_kernels(board: Board) -> None:
         rng[0] = _playout_state(0)
         K._opening(kind, gr, mj, sh, flags, 1, rng, pres, partner, moves, ws)
         K._attempts(kind, gr, mj, sh, flags, 1, rng, pres, partner, moves, ws)
+        K._more_attempts(kind, gr, mj, sh, flags, 1, rng, pres, partner, moves, ws)
         K._guided(kind, gr, mj, sh, flags, 1, rng, pres, partner, moves, ws)
         pres.fill(1)
         partner.fill(-1)
@@ -811,6 +812,8 @@ def _phases(
                     return dfs.result(code, stats, "")
                 next_at, grant = 2 * next_at, 2 * grant
             step = min(8, count - done)
+            if key == "attempts" and done > 0:  # the deal's playouts go on from their kept start
+                kernel = K._more_attempts
             hit = kernel(kind, gr, mj, sh, flags, step, rng, pres, partner, moves, ws)
             if hit >= 0:
                 return _cleared(stats, moves, n, key, done + hit + 1, t)

@@ -441,9 +441,10 @@ def _playout(board, policy, state, opts_extra=None):
 @pytest.mark.parametrize("rules", [True, False], ids=["rules", "no-rules"])
 def test_playouts_from_the_kept_start_are_playouts_from_the_deal(policy, rules):
     """``_attempts`` plays its second and later playouts from the first one's state at its
-    first draw (``_mj_playout_again``): each must be the playout a fresh start gives
-    (``_mj_playout`` from the full deal, the random state going on): the same playout
-    clears, with the same moves, after the same number of draws."""
+    first draw (``_mj_playout_again``), and ``_more_attempts`` goes on from there: each must
+    be the playout a fresh start gives (``_mj_playout`` from the full deal, the random
+    state going on): the same playout clears, with the same moves, after the same number
+    of draws, in one call or in two."""
     from mjsat.deal import deal_random
     from mjsat.layouts import load_layout
 
@@ -460,6 +461,12 @@ def test_playouts_from_the_kept_start_are_playouts_from_the_deal(policy, rules):
             rng = np.array([state], dtype=np.uint64)
             hit = K._attempts(kind, gr, mj, sh, opts, 12, rng, pres, partner, moves, ws)
             got = (hit, int(rng[0]), moves[: n // 2].tolist() if hit >= 0 else None)
+            rng[0] = state
+            split = K._attempts(kind, gr, mj, sh, opts, 5, rng, pres, partner, moves, ws)
+            if split < 0:
+                more = K._more_attempts(kind, gr, mj, sh, opts, 7, rng, pres, partner, moves, ws)
+                split = 5 + more if more >= 0 else -1
+            assert (split, int(rng[0]), moves[: n // 2].tolist() if split >= 0 else None) == got
             K._stack_masks(gr, mj, ws)
             ws[W_RNG][0] = state
             want = (-1, None, None)
