@@ -29,6 +29,7 @@ BENCHMARKS: dict[str, str] = {
     "shisen": "benchmarks.bench_shisen",
     "pairs": "benchmarks.bench_pairs",
     "playout": "benchmarks.bench_playout",
+    "tail": "benchmarks.bench_tail",
 }
 
 
