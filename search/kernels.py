@@ -798,17 +798,13 @@ def _mj_events(mode, gr, mj, pres, partner, moves, mptr, opts, ws, hold):
     rs = ws[W_REMOVED]
     opened, nfree, gstack, gq = ws[W_OPENED], ws[W_FREE_SEEN], ws[W_GROUP_STACK], ws[W_GROUP_QUEUED]
     ngroups = gptr.shape[0] - 1
-    start = ws[W_PLAYOUT_START]
-    if again:
-        mptr = _playout_start(start, pres, partner, na, no, nt, queued, nfree, moves, False, 0)
     left = 0
     for t in range(pres.shape[0]):
         left += pres[t]
     for g in range(ngroups):
         if not cont:
             opened[g] = 0
-            if not again:
-                nfree[g] = 0
+            nfree[g] = 0
         gq[g] = 0
     if warm:
         na[:] = ws[W_ABOVE]
@@ -825,7 +821,11 @@ def _mj_events(mode, gr, mj, pres, partner, moves, mptr, opts, ws, hold):
         tail = 0
     elif cont:  # the held group's free tiles, passed over by the hold scan
         tail = _queue_free(hold, gr, pres, na, no, nt, queue, queued, 0)
-    elif again:  # the kept state is at a draw: nothing queued
+    elif again:  # the kept state, at a draw: nothing queued
+        mptr = _playout_start(ws[W_PLAYOUT_START], pres, partner, na, no, nt, queued, nfree, moves, False, 0)
+        left = 0
+        for t in range(pres.shape[0]):
+            left += pres[t]
         tail = 0
     else:
         tail = _mj_init(pres, mj, na, no, nt, queue, queued)
@@ -1044,7 +1044,7 @@ def _mj_events(mode, gr, mj, pres, partner, moves, mptr, opts, ws, hold):
             continue
         if relaxed == _PLAYOUT and left > 0:  # random playout: a random playable pair
             if keep:  # the first draw: keep the state for the next playouts
-                _playout_start(start, pres, partner, na, no, nt, queued, nfree, moves, True, mptr)
+                _playout_start(ws[W_PLAYOUT_START], pres, partner, na, no, nt, queued, nfree, moves, True, mptr)
                 keep = False
             legal = ws[W_LEGAL]
             n = pres.shape[0]
