@@ -252,9 +252,11 @@ W_HOLD_BITS = 29
 """``uint64[B]``, Shisen-Sho search: the scan's bitsets (:data:`W_SCAN_BITS`) a hold scan
 left."""
 W_PLAYOUT_START = 30
-"""``int32[7n + G + 1]``, Mahjong playouts: the state of the first playout of a call of
-:func:`mjsat.search.kernels._attempts` at its first random draw, from which the call's
-other playouts start (every playout of a deal plays the same moves up to its first draw):
+"""``int32[7n + G + 1]``, Mahjong playouts: the state of the last
+:func:`mjsat.search.kernels._mj_playout` at its first random draw, from which
+:func:`~mjsat.search.kernels._mj_playout_again` starts (the later playouts of ``_attempts``
+and those of ``_more_attempts``: every playout of a deal plays the same moves up to its
+first draw):
 the position, the partners, the three counters, the queued tiles and the moves made
 (``n`` each, the moves as pairs), the free tiles seen per group (``G``), then the number
 of moves."""

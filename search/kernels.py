@@ -1332,7 +1332,7 @@ def _attempts(kind, gr, mj, sh, opts, count, rng, pres, partner, moves, ws):
     policy ``opts[R_PLAYOUT]``; the other games draw uniformly); the number of the one that
     cleared, or -1. Arguments as :func:`_fresh_playouts`.
     """
-    return _mj_or_fresh_attempts(True, kind, gr, mj, sh, opts, count, rng, pres, partner, moves, ws)
+    return _plain_playouts(True, kind, gr, mj, sh, opts, count, rng, pres, partner, moves, ws)
 
 
 @njit(**JIT_FLAGS)
@@ -1342,12 +1342,12 @@ def _more_attempts(kind, gr, mj, sh, opts, count, rng, pres, partner, moves, ws)
     first playout's state at its first draw and with its stack masks. Arguments and answer
     as :func:`_attempts`.
     """
-    return _mj_or_fresh_attempts(False, kind, gr, mj, sh, opts, count, rng, pres, partner, moves, ws)
+    return _plain_playouts(False, kind, gr, mj, sh, opts, count, rng, pres, partner, moves, ws)
 
 
 @njit(**JIT_FLAGS)
-def _mj_or_fresh_attempts(first, kind, gr, mj, sh, opts, count, rng, pres, partner, moves, ws):
-    """:func:`_attempts` (``first``) and :func:`_more_attempts`."""
+def _plain_playouts(first, kind, gr, mj, sh, opts, count, rng, pres, partner, moves, ws):
+    """The plain playouts of :func:`_attempts` (``first``) and :func:`_more_attempts`."""
     n = pres.shape[0]
     if kind == MAHJONG:  # one incremental playout each (see _mj_events)
         if first and opts[R_PLAYOUT] == PLAYOUT_SAFE:
