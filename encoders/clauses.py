@@ -20,9 +20,10 @@ __all__ = ["cnf_of", "gc_paused", "pair_vars", "add_matching", "add_precedence"]
 def gc_paused() -> Iterator[None]:
     """Python's cyclic garbage collector off inside the block (as it was after it).
 
-    A CNF is tens of thousands of small lists: each allocation counts towards the
-    collector's next pass, which walks every tracked object of the process, so a build
-    pays passes over the whole heap that find nothing (lists of ints make no cycles).
+    A CNF is tens of thousands of small lists, a reduction's board millions of small
+    tuples: each allocation counts towards the collector's next pass, which walks every
+    tracked object of the process, so a build pays passes over the whole heap that find
+    nothing (lists and tuples of ints make no cycles).
 
     Examples
     --------

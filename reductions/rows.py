@@ -31,9 +31,10 @@ from typing import Any
 import numpy as np
 
 from mjsat.board import Layout, MahjongBoard, Move, TileId
+from mjsat.encoders.clauses import gc_paused
 from mjsat.limits import MAX_TILES
 from mjsat.reductions.cnf import Formula3
-from mjsat.reductions.stacks import StackReduction, _no_gc, _provenance, flow_positions, reduce_to_stacks
+from mjsat.reductions.stacks import StackReduction, _provenance, flow_positions, reduce_to_stacks
 
 __all__ = ["RowReduction", "reduce_to_rows", "row_sizes", "rows_from_stacks"]
 
@@ -142,7 +143,7 @@ def rows_from_stacks(
     pos[:, :, 1] = pos_rc[:, 1, None] + 2 * np.arange(ROW, dtype=np.int64)
     out_names = dict(names or {})
     out_names.update({base + k: f"c{k}" for k in range(n_rows)})
-    with _no_gc():
+    with gc_paused():
         layout = Layout(pos.reshape(-1, 3), name="isolated-rows")
         return MahjongBoard(layout, groups.reshape(-1), names=out_names)
 

@@ -40,17 +40,16 @@ References
 
 from __future__ import annotations
 
-import contextlib
-import gc
 import itertools
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from functools import cached_property
 from typing import Any
 
 import numpy as np
 
 from mjsat.board import Layout, MahjongBoard, TileId
+from mjsat.encoders.clauses import gc_paused
 from mjsat.limits import MAX_TILES
 from mjsat.reductions.cnf import Formula3
 
@@ -75,22 +74,6 @@ def stack_sizes(n: int, m: int) -> dict[str, int]:
     {'stacks': 140, 'tiles': 420, 'groups': 105}
     """
     return {"stacks": 8 + 12 * n + 12 * m, "tiles": 24 + 36 * n + 36 * m, "groups": 6 + 9 * n + 9 * m}
-
-
-@contextlib.contextmanager
-def _no_gc() -> Iterator[None]:
-    """Pause the cyclic garbage collector while building big boards.
-
-    A 10,000-clause board allocates a few million small tuples and ints, none in a cycle;
-    the collector's repeated passes over them cost about a third of the build.
-    """
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
 
 
 def flow_positions(
@@ -181,7 +164,7 @@ def board_from_stacks(
     if positions is None:
         positions = flow_positions([len(stacks)], item_width=4, line_height=4)
     pos, groups = _stack_tiles(stacks, np.asarray(positions, dtype=np.int64).reshape(-1, 2))
-    with _no_gc():
+    with gc_paused():  # millions of small tuples and ints, none in a cycle
         layout = Layout(pos, name="isolated-stacks")
         return MahjongBoard(layout, groups, names=names, meta=meta)
 
