@@ -265,68 +265,68 @@ def solve_sat(
         plan = [(name, None, False, False)]
     stats["tried"] = []
     last_reason = ""
-    with gc_paused():  # the CNFs: many small lists
-        for enc, T, limited, weaker in plan:
-            t0 = time.perf_counter()
-            try:
-                if weaker:
-                    step_req = requirements(board, cap=WEAK_PATH_CAP, deadline=deadline)
-                else:
-                    step_req = req = requirements(board, deadline=deadline) if req is None else req
+    for enc, T, limited, weaker in plan:
+        t0 = time.perf_counter()
+        try:
+            if weaker:
+                step_req = requirements(board, cap=WEAK_PATH_CAP, deadline=deadline)
+            else:
+                step_req = req = requirements(board, deadline=deadline) if req is None else req
+            with gc_paused():  # a CNF: tens of thousands of small lists
                 if T is not None:
                     cnf, dec = ENCODINGS[enc].encode(board, steps=T, req=step_req, deadline=deadline)
                 else:
                     cnf, dec = ENCODINGS[enc].encode(board, req=step_req, deadline=deadline)
-            except BuildTimeLimit as exc:
-                stats["build_seconds"] += time.perf_counter() - t0
-                stats["time_limit_hit"] = str(exc)  # where: "... (building the <encoding>)"
-                return SolveResult(UNKNOWN, "sat", stats=stats, reason="time limit")
-            t1 = time.perf_counter()
-            c1 = time.process_time()
-            stats["build_cpu_seconds"] += c1 - c0
-            stats["tried"].append((dec.encoding + ("-weak" if weaker else "")) if T is None else f"{dec.encoding}:{T}")
-            stats["build_seconds"] += t1 - t0
-            stats["variables"] = cnf.nv
-            stats["clauses"] = len(cnf.clauses)
-            remaining = None if deadline is None else deadline - time.perf_counter()
-            limit = AUTO_FIRST_CONFLICTS if limited else None
-            slot = remaining
-            if limit is not None:
-                slot = AUTO_FIRST_SECONDS if remaining is None else min(remaining, AUTO_FIRST_SECONDS)
-            sat, model, _ = run_solver(cnf, solver=solver_name, time_limit=slot, conflict_limit=limit)
-            stats["solve_seconds"] += time.perf_counter() - t1
-            c0 = time.process_time()
-            stats["solve_cpu_seconds"] += c0 - c1
-            if sat is None:
-                if limit is not None and (deadline is None or time.perf_counter() < deadline):
-                    last_reason = "the first attempt ran out of its budget"
-                    continue  # auto: the budget of the first attempt ran out, go on
-                return SolveResult(UNKNOWN, "sat", stats=stats, reason="time limit")
-            if sat:
-                assert model is not None, "run_solver returns the model of a satisfiable answer"
-                if not weaker:
-                    return SolveResult(SOLVABLE, "sat", moves=dec.decode(model).moves, stats=stats)
-                moves = linearize(board, dec.pairing(model))
-                if moves is not None:
-                    return SolveResult(SOLVABLE, "sat", moves=moves, stats=stats)
-                last_reason = "the weaker CNF's pairing does not clear the board"
-                continue  # go on with the exact CNF
-            if dec.params.get("exhaustive"):
-                certified = False
-                if certify:
-                    t2 = time.perf_counter()
-                    check = certify_unsat(cnf.clauses, solver=solver_name)
-                    certified = check.valid
-                    stats.update(
-                        certify_seconds=time.perf_counter() - t2,
-                        proof_core_clauses=check.core,
-                        proof_lemmas=check.lemmas,
-                        proof_check_seconds=check.seconds,
-                        proof=check.message,
-                    )
-                return SolveResult(UNSOLVABLE, "sat", stats=stats, certified=certified)
-            last_reason = f"unsatisfiable with {T} steps, below the proved bound {stats['step_bound']}"
-        return SolveResult(UNKNOWN, "sat", stats=stats, reason=last_reason)
+        except BuildTimeLimit as exc:
+            stats["build_seconds"] += time.perf_counter() - t0
+            stats["time_limit_hit"] = str(exc)  # where: "... (building the <encoding>)"
+            return SolveResult(UNKNOWN, "sat", stats=stats, reason="time limit")
+        t1 = time.perf_counter()
+        c1 = time.process_time()
+        stats["build_cpu_seconds"] += c1 - c0
+        stats["tried"].append((dec.encoding + ("-weak" if weaker else "")) if T is None else f"{dec.encoding}:{T}")
+        stats["build_seconds"] += t1 - t0
+        stats["variables"] = cnf.nv
+        stats["clauses"] = len(cnf.clauses)
+        remaining = None if deadline is None else deadline - time.perf_counter()
+        limit = AUTO_FIRST_CONFLICTS if limited else None
+        slot = remaining
+        if limit is not None:
+            slot = AUTO_FIRST_SECONDS if remaining is None else min(remaining, AUTO_FIRST_SECONDS)
+        sat, model, _ = run_solver(cnf, solver=solver_name, time_limit=slot, conflict_limit=limit)
+        stats["solve_seconds"] += time.perf_counter() - t1
+        c0 = time.process_time()
+        stats["solve_cpu_seconds"] += c0 - c1
+        if sat is None:
+            if limit is not None and (deadline is None or time.perf_counter() < deadline):
+                last_reason = "the first attempt ran out of its budget"
+                continue  # auto: the budget of the first attempt ran out, go on
+            return SolveResult(UNKNOWN, "sat", stats=stats, reason="time limit")
+        if sat:
+            assert model is not None, "run_solver returns the model of a satisfiable answer"
+            if not weaker:
+                return SolveResult(SOLVABLE, "sat", moves=dec.decode(model).moves, stats=stats)
+            moves = linearize(board, dec.pairing(model))
+            if moves is not None:
+                return SolveResult(SOLVABLE, "sat", moves=moves, stats=stats)
+            last_reason = "the weaker CNF's pairing does not clear the board"
+            continue  # go on with the exact CNF
+        if dec.params.get("exhaustive"):
+            certified = False
+            if certify:
+                t2 = time.perf_counter()
+                check = certify_unsat(cnf.clauses, solver=solver_name)
+                certified = check.valid
+                stats.update(
+                    certify_seconds=time.perf_counter() - t2,
+                    proof_core_clauses=check.core,
+                    proof_lemmas=check.lemmas,
+                    proof_check_seconds=check.seconds,
+                    proof=check.message,
+                )
+            return SolveResult(UNSOLVABLE, "sat", stats=stats, certified=certified)
+        last_reason = f"unsatisfiable with {T} steps, below the proved bound {stats['step_bound']}"
+    return SolveResult(UNKNOWN, "sat", stats=stats, reason=last_reason)
 
 
 def enumerate_solutions(
