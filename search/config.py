@@ -45,6 +45,7 @@ __all__ = [
     "PLAYOUTS",
     "PLAYOUT_UNIFORM",
     "PLAYOUT_SAFE",
+    "PLAYOUT_ROWS",
     "S_DEPTH",
     "S_STEP",
     "S_NODES",
@@ -82,6 +83,7 @@ __all__ = [
     "W_HOLD",
     "W_HOLD_BITS",
     "W_PLAYOUT_START",
+    "W_RUNS",
     "N_WORKSPACE",
     "PAIR_TESTS",
 ]
@@ -131,7 +133,7 @@ N_RULES = 8
 
 # --------------------------------------------------------------------------- playout policies
 
-PLAYOUTS = ("uniform", "safe")
+PLAYOUTS = ("uniform", "safe", "rows")
 """The policies of the Mahjong random playouts, plain and scan-guided: the option ``playout``
 of :func:`mjsat.search.solver.solve_search` (default:
 :data:`mjsat.search.solver.DEFAULT_PLAYOUT`); ``opts[R_PLAYOUT]`` holds the index of the
@@ -146,8 +148,14 @@ of a group without a pairing:
   playout left with only fatal pairs stops. The plain playout draws from its counts of
   free tiles per group (:data:`W_FREE_SEEN`) instead of listing every playable pair, and
   lists them only after drawing a fatal one.
+* ``"rows"``: as ``"safe"``, and a pair is fatal too when the group's other two tiles, then
+  paired, would cross another pair in a row: four present tiles ``c < u < d < p`` of one
+  unbroken row (each tile with exactly one neighbour on each side of it, and that
+  neighbour with exactly one back, :data:`W_RUNS`), ``c`` with ``d`` and ``u`` with ``p``.
+  Only the ends of such a row can go, so ``d`` waits for ``p``, ``p`` for ``u``, and ``u``
+  for ``c`` or ``d``: neither pair can ever go.
 """
-PLAYOUT_UNIFORM, PLAYOUT_SAFE = range(len(PLAYOUTS))
+PLAYOUT_UNIFORM, PLAYOUT_SAFE, PLAYOUT_ROWS = range(len(PLAYOUTS))
 """The indices of :data:`PLAYOUTS`."""
 
 # --------------------------------------------------------------------------- search state: st
@@ -260,7 +268,12 @@ first draw):
 the position, the partners, the three counters, the queued tiles and the moves made
 (``n`` each, the moves as pairs), the free tiles seen per group (``G``), then the number
 of moves."""
-N_WORKSPACE = 31
+W_RUNS = 31
+"""``int32[2n]``, Mahjong playouts with the policy ``"rows"``: ``[t]`` the one tile on the
+second side of ``t`` when there is exactly one and ``t`` is the only tile on its first
+side, else -1; ``[n + t]`` the same towards the first side (written with
+:data:`W_STACKED` by :func:`mjsat.search.kernels._stack_masks`)."""
+N_WORKSPACE = 32
 """Length of ``ws``."""
 
 # --------------------------------------------------------------------------- Shisen-Sho pair test

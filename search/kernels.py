@@ -77,6 +77,7 @@ from mjsat.result import MethodNotApplicableError
 from mjsat.search.config import (
     JIT_FLAGS,
     N_RULES,
+    PLAYOUT_ROWS,
     PLAYOUT_SAFE,
     PLAYOUT_UNIFORM,
     R_CRITICAL,
@@ -111,6 +112,7 @@ from mjsat.search.config import (
     W_QUEUED,
     W_REMOVED,
     W_RNG,
+    W_RUNS,
     W_SCAN_ABOVE,
     W_SCAN_ONE,
     W_SCAN_PRESENT,
@@ -269,6 +271,7 @@ def _new_workspace(n, ngroups, cells, bit_words):
         np.zeros(max(5 * n + 2 * ngroups, 1 + n + ngroups + cells), i32),  # W_HOLD
         np.zeros(bit_words, np.uint64),  # W_HOLD_BITS
         np.zeros(7 * n + ngroups + 1, i32),  # W_PLAYOUT_START
+        np.zeros(2 * n, i32),  # W_RUNS
     )
 
 
@@ -590,19 +593,27 @@ def _mj_legal(gr, pres, partner, na, no, nt, legal):
 def _stack_masks(gr, mj, ws):
     """Fill ``ws[W_STACKED]``: bit ``k`` of tile ``t`` when ``t`` and the ``k``-th member of
     its group lie one above the other, directly or through other tiles (such two can never
-    be free together). ``gr``, ``mj``, ``ws``: see the module docstring; the walk up from
-    each tile uses ``ws[W_SCAN_QUEUE]`` and ``ws[W_SCAN_QUEUED]``.
+    be free together); and the row links ``ws[W_RUNS]``. ``gr``, ``mj``, ``ws``: see the
+    module docstring; the walk up from each tile uses ``ws[W_SCAN_QUEUE]`` and
+    ``ws[W_SCAN_QUEUED]``.
 
     Notes
     -----
     :math:`O(\\sum_t |up(t)|)`, ``up(t)`` the tiles above ``t`` directly or not.
     """
     group, gptr, gidx = gr[0], gr[1], gr[2]
-    aptr, aidx = mj[0], mj[1]
-    stk, todo, seen = ws[W_STACKED], ws[W_SCAN_QUEUE], ws[W_SCAN_QUEUED]
+    aptr, aidx, optr, oidx, tptr, tidx = mj[0], mj[1], mj[2], mj[3], mj[4], mj[5]
+    stk, todo, seen, runs = ws[W_STACKED], ws[W_SCAN_QUEUE], ws[W_SCAN_QUEUED], ws[W_RUNS]
     n = group.shape[0]
     stk[:] = 0
     seen[:] = 0
+    runs[:] = -1
+    for t in range(n):  # the row links: one tile on t's second side, t alone on its first
+        if tptr[t + 1] - tptr[t] == 1:
+            u = tidx[tptr[t]]
+            if optr[u + 1] - optr[u] == 1:
+                runs[t] = u
+                runs[n + u] = t
     for t in range(n):
         todo[0] = t  # the walk starts at t, which is then left out of what it saw
         seen[t] = 1
@@ -649,6 +660,76 @@ def _fatal(x, y, gr, pres, stk):
             else:
                 d = k - gptr[g]
     return left == 2 and (stk[c] >> d) & 1 == 1
+
+
+@njit(**JIT_FLAGS)
+def _in_row(p, t, step, x, y, pres, runs):
+    """True iff tile ``p`` lies beyond tile ``t`` in ``t``'s unbroken row of present tiles
+    (``x`` and ``y`` counted as gone), walking the links ``runs[step:step + n]`` (``step``
+    0: towards the second side, ``n``: the first). ``pres``: see the module docstring;
+    ``runs``: ``ws[W_RUNS]``."""
+    u = runs[step + t]
+    while u >= 0 and pres[u] == 1 and u != x and u != y:
+        if u == p:
+            return True
+        u = runs[step + u]
+    return False
+
+
+@njit(**JIT_FLAGS)
+def _crossing(x, y, c, d, pres, partner, runs):
+    """True iff pairing ``c`` with ``d`` once ``x`` and ``y`` are gone crosses a pair of
+    ``partner`` in an unbroken row (the policy ``"rows"`` of
+    :data:`~mjsat.search.config.PLAYOUTS`: neither pair could ever go). ``pres``,
+    ``partner``: see the module docstring; ``runs``: ``ws[W_RUNS]``.
+
+    Notes
+    -----
+    :math:`O(L^2)` for a row of :math:`L` tiles.
+    """
+    n = pres.shape[0]
+    lo = -1
+    hi = -1
+    if _in_row(d, c, 0, x, y, pres, runs):
+        lo, hi = c, d
+    elif _in_row(c, d, 0, x, y, pres, runs):
+        lo, hi = d, c
+    else:
+        return False
+    u = runs[lo]
+    while u != hi:
+        p = partner[u]
+        if p >= 0 and (_in_row(p, hi, 0, x, y, pres, runs) or _in_row(p, lo, n, x, y, pres, runs)):
+            return True
+        u = runs[u]
+    return False
+
+
+@njit(**JIT_FLAGS)
+def _doomed(x, y, gr, pres, partner, ws, rows):
+    """:func:`_fatal`, and with ``rows`` :func:`_crossing` for the two tiles the pair
+    ``(x, y)`` leaves its group (the policies ``"safe"`` and ``"rows"``). ``gr``, ``pres``,
+    ``partner``, ``ws``: see the module docstring."""
+    if _fatal(x, y, gr, pres, ws[W_STACKED]):
+        return True
+    if not rows:
+        return False
+    group, gptr, gidx = gr[0], gr[1], gr[2]
+    g = group[x]
+    c = -1
+    d = -1
+    for k in range(gptr[g], gptr[g + 1]):
+        u = gidx[k]
+        if pres[u] == 1 and u != x and u != y:
+            if c < 0:
+                c = u
+            elif d < 0:
+                d = u
+            else:
+                return False  # more than two left: no pairing yet
+    if d < 0:
+        return False
+    return _crossing(x, y, c, d, pres, partner, ws[W_RUNS])
 
 
 @njit(**JIT_FLAGS)
@@ -1050,7 +1131,8 @@ def _mj_events(mode, gr, mj, pres, partner, moves, mptr, opts, ws, hold):
             n = pres.shape[0]
             pick = -1
             m = 0
-            if opts[R_PLAYOUT] == PLAYOUT_SAFE:  # a pair drawn from the counts of free tiles
+            rows = opts[R_PLAYOUT] == PLAYOUT_ROWS
+            if opts[R_PLAYOUT] != PLAYOUT_UNIFORM:  # a pair drawn from the counts of free tiles
                 total = 0
                 for h in range(ngroups):
                     total += nfree[h] * (nfree[h] - 1) // 2
@@ -1073,7 +1155,7 @@ def _mj_events(mode, gr, mj, pres, partner, moves, mptr, opts, ws, hold):
                             r -= 1
                     if pick >= 0:
                         break
-                if pick >= 0 and _fatal(pick // n, pick % n, gr, pres, ws[W_STACKED]):
+                if pick >= 0 and _doomed(pick // n, pick % n, gr, pres, partner, ws, rows):
                     pick = -1  # fatal: draw again from the list of every pair
             if pick < 0:
                 m = _mj_legal(gr, pres, partner, na, no, nt, legal)
@@ -1081,10 +1163,10 @@ def _mj_events(mode, gr, mj, pres, partner, moves, mptr, opts, ws, hold):
                     break
             if opts[R_PLAYOUT] == PLAYOUT_UNIFORM:
                 pick = legal[np.int64(_xorshift(ws[W_RNG]) % np.uint64(m))]
-            elif pick < 0:  # PLAYOUT_SAFE: a uniform draw, a fatal pair put aside
+            elif pick < 0:  # PLAYOUT_SAFE, PLAYOUT_ROWS: a uniform draw, a fatal pair put aside
                 while m > 0:
                     i = np.int64(_xorshift(ws[W_RNG]) % np.uint64(m))
-                    if not _fatal(legal[i] // n, legal[i] % n, gr, pres, ws[W_STACKED]):
+                    if not _doomed(legal[i] // n, legal[i] % n, gr, pres, partner, ws, rows):
                         pick = legal[i]
                         break
                     m -= 1
@@ -1350,7 +1432,7 @@ def _plain_playouts(first, kind, gr, mj, sh, opts, count, rng, pres, partner, mo
     """The plain playouts of :func:`_attempts` (``first``) and :func:`_more_attempts`."""
     n = pres.shape[0]
     if kind == MAHJONG:  # one incremental playout each (see _mj_events)
-        if first and opts[R_PLAYOUT] == PLAYOUT_SAFE:
+        if first and opts[R_PLAYOUT] != PLAYOUT_UNIFORM:
             _stack_masks(gr, mj, ws)
         ws[W_RNG][0] = rng[0]
         for a in range(count):
@@ -1747,8 +1829,8 @@ def _mj_guided(gr, mj, sh, opts, count, rng, pres, partner, moves, ws):
     ps = ws[W_SCAN_PRESENT]
     group = gr[0]
     n = pres.shape[0]
-    stk = ws[W_STACKED]
-    safe = opts[R_PLAYOUT] == PLAYOUT_SAFE
+    safe = opts[R_PLAYOUT] != PLAYOUT_UNIFORM
+    rows = opts[R_PLAYOUT] == PLAYOUT_ROWS
     if safe:
         _stack_masks(gr, mj, ws)
     for a in range(count):
@@ -1765,7 +1847,7 @@ def _mj_guided(gr, mj, sh, opts, count, rng, pres, partner, moves, ws):
             while m > 0:
                 i = np.int64(_xorshift(rng) % np.uint64(m))
                 x, y = legal[i] // n, legal[i] % n
-                if not (safe and _fatal(x, y, gr, pres, stk)):  # a fatal pair is put aside unscanned
+                if not (safe and _doomed(x, y, gr, pres, partner, ws, rows)):  # put aside unscanned
                     ps[:] = pres
                     ps[x] = 0
                     ps[y] = 0

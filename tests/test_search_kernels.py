@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from kernel_states import kernel_args, random_state
-from naive import naive_free, naive_moves, naive_xorshift
+from naive import naive_free, naive_mahjong_moves, naive_moves, naive_xorshift
 
 from mjsat.board import Layout, MahjongBoard
 from mjsat.generate import random_grid_board, random_small_board
@@ -16,6 +16,7 @@ from mjsat.search.config import (
     W_ONE,
     W_REMOVED,
     W_RNG,
+    W_RUNS,
     W_SCAN_PRESENT,
     W_SCAN_QUEUED,
     W_STACKED,
@@ -549,3 +550,171 @@ def test_safe_playouts_are_deterministic_and_replay(guided):
                 cleared[policy] += 1
                 replay(board, [tuple(m) for m in runs[0][1][: geo.n // 2]], require_clear=True)
     assert cleared["safe"] > 0
+
+
+def _run_links_naive(board):
+    """``W_RUNS`` by the layout's side relations: ``[t]`` the one tile on ``t``'s second side
+    when ``t`` is the only tile on that tile's first side, ``[n + t]`` the reverse."""
+    lay = board.layout
+    one, two = (lay.front, lay.rear) if board.game == "mahjong-transposed" else (lay.left, lay.right)
+    n = len(lay)
+    want = [-1] * (2 * n)
+    for t in range(n):
+        if len(two[t]) == 1 and len(one[two[t][0]]) == 1:
+            want[t] = two[t][0]
+            want[n + two[t][0]] = t
+    return want
+
+
+def test_run_links_kernel_equals_the_layout_sides():
+    from mjsat.deal import deal_random
+    from mjsat.layouts import load_layout
+
+    boards = [deal_random(load_layout("turtle"), seed=0)]
+    boards += [b for b, _ in _boards(33, 60) if b.game != "shisen-sho"]
+    links = 0
+    for board in boards:
+        geo = geometry(board)
+        kind, gr, mj, sh, ws, moves = kernel_args(geo)
+        ws[W_RUNS][:] = 77  # garbage: the kernel writes every entry
+        K._stack_masks(gr, mj, ws)
+        want = _run_links_naive(board)
+        assert ws[W_RUNS].tolist() == want, repr(board)
+        links += sum(1 for v in want if v >= 0)
+    assert links > 100
+
+
+def _row_of(board, present, t, skip):
+    """The unbroken row of present tiles through ``t`` (naive: by the side relations, every
+    link unique both ways), tiles in ``skip`` counted as gone; ``t``'s index in it."""
+    w = _run_links_naive(board)
+    n = len(present)
+    row = [t]
+    u = w[t]
+    while u >= 0 and present[u] and u not in skip:
+        row.append(u)
+        u = w[u]
+    u = w[n + t]
+    at = 0
+    while u >= 0 and present[u] and u not in skip:
+        row.insert(0, u)
+        at += 1
+        u = w[n + u]
+    return row, at
+
+
+def _crossing_naive(board, present, partner, x, y, c, d):
+    row, _ = _row_of(board, present, c, {x, y})
+    if d not in row:
+        return False
+    lo, hi = sorted((row.index(c), row.index(d)))
+    for i in range(lo + 1, hi):
+        p = partner[row[i]]
+        if p >= 0 and p in row and not lo <= row.index(p) <= hi:
+            return True
+    return False
+
+
+def _row_boards(seed, count):
+    """Boards of a few rows on level 0 (tiles of a row side by side), some tiles on level 1,
+    groups of two and four: many pairs in one row."""
+    rng = np.random.default_rng(seed)
+    for _ in range(count):
+        pos = []
+        for r in range(int(rng.integers(1, 4))):
+            start = int(rng.integers(0, 3))
+            for k in range(int(rng.integers(3, 8))):
+                pos.append((2 * r, start + 2 * k, 0))
+        for r, c, _lev in list(pos):
+            if rng.random() < 0.15:
+                pos.append((r, c, 1))
+        if len(pos) % 2:
+            pos.pop()
+        groups = []
+        g = 0
+        while len(groups) < len(pos):
+            size = 4 if len(pos) - len(groups) >= 4 and rng.random() < 0.6 else 2
+            groups += [g] * size
+            g += 1
+        rng.shuffle(groups)
+        game = "mahjong" if rng.random() < 0.5 else "mahjong-transposed"
+        if game == "mahjong-transposed":
+            pos = [(c, r, lev) for r, c, lev in pos]
+        from mjsat.board import find_variant
+
+        yield find_variant(game)(Layout(pos), [int(v) for v in groups]), rng
+
+
+def _clearable(board, present, partner):
+    """Whether the tiles ``present`` can all go, each tile with a partner only with it (naive
+    rules, memoised on the position)."""
+    from functools import lru_cache
+
+    positions = board.layout.positions
+    groups = board.groups
+    transposed = board.game == "mahjong-transposed"
+
+    @lru_cache(maxsize=None)
+    def rec(live):
+        if not live:
+            return True
+        pres = [t in live for t in range(len(positions))]
+        for a, b in naive_mahjong_moves(positions, groups, pres, transposed=transposed):
+            if (partner[a] >= 0 and partner[a] != b) or (partner[b] >= 0 and partner[b] != a):
+                continue
+            if rec(live - {a, b}):
+                return True
+        return False
+
+    return rec(frozenset(t for t in range(len(present)) if present[t]))
+
+
+def test_crossing_kernel_equals_naive_and_is_sound():
+    """``_doomed`` with ``rows`` on random positions of row boards: its crossing answer is
+    the naive one (rows by the side relations), and every position it calls doomed by a
+    crossing (the pair taken, the group's other two then partners) cannot be cleared."""
+    crossed = 0
+    for board, rng in _row_boards(41, 400):
+        geo = geometry(board)
+        kind, gr, mj, sh, ws, moves = kernel_args(geo)
+        K._stack_masks(gr, mj, ws)
+        for _ in range(8):
+            present, partner = random_state(geo, rng)
+            for x, y in naive_mahjong_moves(
+                board.layout.positions, board.groups, present, transposed=board.game == "mahjong-transposed"
+            ):
+                if partner[x] >= 0:
+                    continue
+                left = [u for u in geo.members[geo.group[x]] if present[u] and u not in (x, y)]
+                got = K._doomed(x, y, gr, present, partner, ws, True)
+                fatal = K._doomed(x, y, gr, present, partner, ws, False)
+                cross = len(left) == 2 and _crossing_naive(board, present, partner, x, y, *left)
+                assert got == (fatal or cross), (repr(board), present.tolist(), partner.tolist(), x, y)
+                if cross and not fatal:
+                    crossed += 1
+                    after, pairs = present.copy(), partner.copy()
+                    after[[x, y]] = 0
+                    pairs[left[0]], pairs[left[1]] = left[1], left[0]
+                    assert not _clearable(board, after, pairs)
+    assert crossed > 10
+
+
+# tiles 0-3 in one row (groups A B A B), tiles 4-7 alone (A A B B): taking (4, 5) and then
+# (6, 7) leaves A on 0 and 2 and B on 1 and 3, crossing
+_ROW_TRAP = [(0, 0, 0), (0, 2, 0), (0, 4, 0), (0, 6, 0), (4, 0, 0), (8, 0, 0), (12, 0, 0), (16, 0, 0)]
+
+
+def test_rows_playout_never_crosses_pairs_in_a_row():
+    """On the row trap a safe playout leaves crossing pairs about one time in four and
+    fails; the rows playout never does, and its moves replay to an empty board."""
+    from mjsat.replay import replay
+
+    board = _playout_board(_ROW_TRAP, [0, 1, 0, 1, 0, 0, 1, 1])
+    safe_failed = 0
+    for state in range(1, 81):
+        hit, moves, _ = _playout(board, "safe", state)
+        safe_failed += hit < 0
+        hit, moves, _ = _playout(board, "rows", state)
+        assert hit == 0
+        replay(board, [tuple(m) for m in moves], require_clear=True)
+    assert 5 <= safe_failed <= 60
