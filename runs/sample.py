@@ -327,9 +327,11 @@ def solve_deals_batch(
     by the batch path (:func:`mjsat.search.batch.solve_batch`, each deal's solver seed its
     own): one compiled call for the deals, the ``auto`` plan for those it leaves undecided.
 
-    ``seconds`` and ``cpu_seconds`` of a deal the compiled call decided are the call's
-    time divided by its deals; a deal of the tail adds its own. ``reason`` names the
-    phase that decided (``batch: attempts``, ...) or is the tail's.
+    ``cpu_seconds`` of a deal is its CPU time in the compiled call
+    (:attr:`~mjsat.search.batch.BatchResult.cpu_seconds`) plus an equal share of what the
+    call cost around the deals; ``seconds`` is the call's wall time divided by its deals.
+    A deal of the tail adds its own. ``reason`` names the phase that decided (``batch:
+    attempts``, ...) or is the tail's.
     """
     from mjsat.methods import solve
     from mjsat.search.batch import TAIL_STEPS, solve_batch
@@ -339,9 +341,11 @@ def solve_deals_batch(
     wall, cpu = time.perf_counter(), time.process_time()
     res = solve_batch(layout, groups, game=game, seed=[int(s) for s in seeds], time_limit=time_limit, tail=False)
     k = max(1, len(seeds))
-    wall, cpu = (time.perf_counter() - wall) / k, (time.process_time() - cpu) / k
+    wall, cpu = (time.perf_counter() - wall) / k, time.process_time() - cpu
+    around = max(0.0, cpu - float(res.cpu_seconds.sum())) / k  # the call's share per deal
     rows = []
     for i, seed in enumerate(seeds):
+        cpu = float(res.cpu_seconds[i]) + around
         row = {
             "seed": int(seed), "status": res.status[i], "seconds": round(wall, 6), "cpu_seconds": round(cpu, 6),
             "nodes": int(res.nodes[i]), "scans": 0, "attempts": 0, "reason": f"batch: {res.decided_by[i]}",

@@ -24,6 +24,7 @@ verdict, and ``unsolvable`` comes only from exhaustive code.
 from __future__ import annotations
 
 import dataclasses
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -94,6 +95,8 @@ class BatchResult:
         The number of moves of each deal in ``move_array`` (0 when not solved there).
     tail : dict of int to SolveResult
         The ``auto`` plan's results of the deals the batch left undecided, by row.
+    cpu_seconds : numpy.ndarray
+        CPU seconds of each deal (see the attribute).
     """
 
     status: list[str]
@@ -102,6 +105,10 @@ class BatchResult:
     move_array: np.ndarray
     nmoves: np.ndarray
     tail: dict[int, SolveResult]
+    cpu_seconds: np.ndarray
+    """CPU seconds of each deal: its time in the compiled call (read inside the loop,
+    without the call's dispatch and the Python around it, which the block pays once), plus
+    the tail's (``time.process_time``) for a deal the batch left undecided."""
 
     def moves(self, i: int) -> list[Move] | None:
         """The moves that clear deal ``i`` (``None`` unless it is ``solvable``)."""
@@ -217,8 +224,9 @@ class BatchSolver:
         Returns
         -------
         tuple of numpy.ndarray
-            ``(status, phase, moves, nmoves, nodes)``, the codes of
-            :mod:`mjsat.search.kernels_batch`.
+            ``(status, phase, moves, nmoves, nodes, cpu_ns)``, the codes of
+            :mod:`mjsat.search.kernels_batch` and each deal's CPU time in nanoseconds
+            (read inside the compiled loop).
         """
         d = deals.shape[0]
         status = np.zeros(d, dtype=np.int64)
@@ -226,11 +234,12 @@ class BatchSolver:
         moves = np.zeros((d, self.n // 2, 2), dtype=np.int32)
         nmoves = np.zeros(d, dtype=np.int64)
         nodes = np.zeros(d, dtype=np.int64)
+        cpu = np.zeros(d, dtype=np.int64)
         KB._solve_chunk(
             self.kind, deals, states, self.mj, self.sh, self.pt, self.opts, self.desc, self.top, self.under,
-            self.plan, self.node_limit, status, phase, moves, nmoves, nodes,
+            self.plan, self.node_limit, KB.CPU_CLOCK, status, phase, moves, nmoves, nodes, cpu,
         )  # fmt: skip
-        return status, phase, moves, nmoves, nodes
+        return status, phase, moves, nmoves, nodes, cpu
 
     def board(self, row: np.ndarray) -> Board:
         """The board of one deal."""
@@ -320,10 +329,11 @@ def solve_batch(
     seeds = [int(seed)] * d if isinstance(seed, (int, np.integer)) else [int(s) for s in seed]
     parts = [bs.run(deals[a : a + chunk], states[a : a + chunk]) for a in range(0, d, max(1, int(chunk)))]
     if parts:
-        status, phase, moves, nmoves, nodes = (np.concatenate(p) for p in zip(*parts))
+        status, phase, moves, nmoves, nodes, cpu_ns = (np.concatenate(p) for p in zip(*parts))
     else:
-        status = phase = nmoves = nodes = np.zeros(0, dtype=np.int64)
+        status = phase = nmoves = nodes = cpu_ns = np.zeros(0, dtype=np.int64)
         moves = np.zeros((0, bs.n // 2, 2), dtype=np.int32)
+    cpu = cpu_ns / 1e9
     for i in np.flatnonzero(status == KB.BAD_DEAL).tolist():
         try:
             bs.board(deals[i])
@@ -337,8 +347,10 @@ def solve_batch(
     if tail:
         steps = ",".join(TAIL_STEPS)
         for i in np.flatnonzero(status == KB.UNDECIDED).tolist():
+            c0 = time.process_time()
             res = solve(bs.board(deals[i]), "auto", time_limit=time_limit, seed=seeds[i], plan_steps=steps)
+            cpu[i] += time.process_time() - c0
             tails[i] = res
             out[i] = res.status
             by[i] = "auto"
-    return BatchResult(out, by, nodes, moves, nmoves, tails)
+    return BatchResult(out, by, nodes, moves, nmoves, tails, cpu)

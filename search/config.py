@@ -84,6 +84,7 @@ __all__ = [
     "W_HOLD_BITS",
     "W_PLAYOUT_START",
     "W_RUNS",
+    "W_ORDER",
     "N_WORKSPACE",
     "PAIR_TESTS",
 ]
@@ -149,11 +150,13 @@ of a group without a pairing:
   free tiles per group (:data:`W_FREE_SEEN`) instead of listing every playable pair, and
   lists them only after drawing a fatal one.
 * ``"rows"``: as ``"safe"``, and a pair is fatal too when the group's other two tiles, then
-  paired, would cross another pair in a row: four present tiles ``c < u < d < p`` of one
-  unbroken row (each tile with exactly one neighbour on each side of it, and that
-  neighbour with exactly one back, :data:`W_RUNS`), ``c`` with ``d`` and ``u`` with ``p``.
-  Only the ends of such a row can go, so ``d`` waits for ``p``, ``p`` for ``u``, and ``u``
-  for ``c`` or ``d``: neither pair can ever go.
+  paired, and a pair already made would each have to go before the other: a tile of one
+  lies on a tile of the other, or by their unbroken rows (each tile with exactly one
+  neighbour on each side, and that neighbour with exactly one back, :data:`W_RUNS`), where
+  only the two end tiles can be free: a pair of one row waits for every tile of the row
+  outside it, and a tile between the two tiles of a pair of its row waits for that pair.
+  So two pairs of one row must be nested (``c < u < p < d``); crossing (``c < u < d < p``)
+  or side by side (``c < d < u < p``), neither could ever go.
 """
 PLAYOUT_UNIFORM, PLAYOUT_SAFE, PLAYOUT_ROWS = range(len(PLAYOUTS))
 """The indices of :data:`PLAYOUTS`."""
@@ -273,7 +276,11 @@ W_RUNS = 31
 second side of ``t`` when there is exactly one and ``t`` is the only tile on its first
 side, else -1; ``[n + t]`` the same towards the first side (written with
 :data:`W_STACKED` by :func:`mjsat.search.kernels._stack_masks`)."""
-N_WORKSPACE = 32
+W_ORDER = 32
+"""``int32[4n]``, Mahjong playouts with the policy ``"rows"``: scratch of
+:func:`mjsat.search.kernels._pair_cycle` (a row's tiles, their places, the pairs before and
+after a new pair); its second quarter is kept at 0."""
+N_WORKSPACE = 33
 """Length of ``ws``."""
 
 # --------------------------------------------------------------------------- Shisen-Sho pair test

@@ -113,6 +113,7 @@ from mjsat.search.config import (
     W_REMOVED,
     W_RNG,
     W_RUNS,
+    W_ORDER,
     W_SCAN_ABOVE,
     W_SCAN_ONE,
     W_SCAN_PRESENT,
@@ -272,6 +273,7 @@ def _new_workspace(n, ngroups, cells, bit_words):
         np.zeros(bit_words, np.uint64),  # W_HOLD_BITS
         np.zeros(7 * n + ngroups + 1, i32),  # W_PLAYOUT_START
         np.zeros(2 * n, i32),  # W_RUNS
+        np.zeros(4 * n, i32),  # W_ORDER
     )
 
 
@@ -593,8 +595,8 @@ def _mj_legal(gr, pres, partner, na, no, nt, legal):
 def _stack_masks(gr, mj, ws):
     """Fill ``ws[W_STACKED]``: bit ``k`` of tile ``t`` when ``t`` and the ``k``-th member of
     its group lie one above the other, directly or through other tiles (such two can never
-    be free together); and the row links ``ws[W_RUNS]``. ``gr``, ``mj``, ``ws``: see the
-    module docstring; the walk up from each tile uses ``ws[W_SCAN_QUEUE]`` and
+    be free together); the row links ``ws[W_RUNS]``, and ``ws[W_ORDER]`` at 0. ``gr``,
+    ``mj``, ``ws``: see the module docstring; the walk up from each tile uses ``ws[W_SCAN_QUEUE]`` and
     ``ws[W_SCAN_QUEUED]``.
 
     Notes
@@ -608,6 +610,7 @@ def _stack_masks(gr, mj, ws):
     stk[:] = 0
     seen[:] = 0
     runs[:] = -1
+    ws[W_ORDER][:] = 0
     for t in range(n):  # the row links: one tile on t's second side, t alone on its first
         if tptr[t + 1] - tptr[t] == 1:
             u = tidx[tptr[t]]
@@ -663,53 +666,133 @@ def _fatal(x, y, gr, pres, stk):
 
 
 @njit(**JIT_FLAGS)
-def _in_row(p, t, step, x, y, pres, runs):
-    """True iff tile ``p`` lies beyond tile ``t`` in ``t``'s unbroken row of present tiles
-    (``x`` and ``y`` counted as gone), walking the links ``runs[step:step + n]`` (``step``
-    0: towards the second side, ``n``: the first). ``pres``: see the module docstring;
-    ``runs``: ``ws[W_RUNS]``."""
-    u = runs[step + t]
+def _row_order(z, c, d, x, y, pres, partner, runs, order, nb, na):
+    """The pairs of ``partner`` that must go before or after the new pair ``(c, d)`` because
+    of tile ``z`` (``c`` or ``d``) and its unbroken row of present tiles (``x`` and ``y``
+    counted as gone); appended, by their lower tile, to ``order[2n:2n + nb]`` (before) and
+    ``order[3n:3n + na]`` (after). Only the two end tiles of an unbroken row can be free
+    (each inner tile has a neighbour on both sides), so a pair ``(q1, q2)`` of one row
+    waits for every tile of the row outside ``[q1, q2]``, and a tile strictly between ``q1``
+    and ``q2`` waits for the pair. ``order[:n]`` lists the row, ``order[n:2n]`` holds each
+    listed tile's place plus one (0 again on return). The new ``(nb, na)``.
+    """
+    n = pres.shape[0]
+    s = z
+    u = runs[n + s]
     while u >= 0 and pres[u] == 1 and u != x and u != y:
-        if u == p:
-            return True
-        u = runs[step + u]
-    return False
+        s = u
+        u = runs[n + s]
+    m = 0
+    u = s
+    while u >= 0 and pres[u] == 1 and u != x and u != y:
+        order[m] = u
+        m += 1
+        order[n + u] = m
+        u = runs[u]
+    if m > 2:
+        pc = order[n + c]
+        pd = order[n + d]
+        lo = min(pc, pd) if pc > 0 and pd > 0 else 0
+        hi = max(pc, pd) if lo > 0 else 0
+        for i in range(m):
+            u = order[i]
+            q = partner[u]
+            if q < 0 or u == c or u == d:
+                continue
+            pu = i + 1
+            pq = order[n + q]
+            key = min(u, q)
+            if pq > 0:  # (u, q) lies in this row: each of c, d inside or outside it
+                if u > q:
+                    continue
+                qlo = min(pu, pq)
+                qhi = max(pu, pq)
+                for pz in (pc, pd):
+                    if pz == 0:
+                        continue
+                    if qlo < pz < qhi:
+                        order[2 * n + nb] = key
+                        nb += 1
+                    else:
+                        order[3 * n + na] = key
+                        na += 1
+            if lo > 0:  # c and d in this row: u inside or outside them
+                if lo < pu < hi:
+                    order[3 * n + na] = key
+                    na += 1
+                else:
+                    order[2 * n + nb] = key
+                    nb += 1
+    for i in range(m):
+        order[n + order[i]] = 0
+    return nb, na
 
 
 @njit(**JIT_FLAGS)
-def _crossing(x, y, c, d, pres, partner, runs):
-    """True iff pairing ``c`` with ``d`` once ``x`` and ``y`` are gone crosses a pair of
-    ``partner`` in an unbroken row (the policy ``"rows"`` of
-    :data:`~mjsat.search.config.PLAYOUTS`: neither pair could ever go). ``pres``,
-    ``partner``: see the module docstring; ``runs``: ``ws[W_RUNS]``.
+def _pair_cycle(x, y, c, d, pres, partner, mj, runs, order):
+    """True iff the new pair ``(c, d)`` (the group's last two once ``x`` and ``y`` go) and a
+    pair of ``partner`` must each go before the other (the policy ``"rows"`` of
+    :data:`~mjsat.search.config.PLAYOUTS`: neither could ever go).
+
+    One pair must go before another when a tile of the first lies on a tile of the second,
+    or by their unbroken rows (:func:`_row_order`): two pairs of one row that are not
+    nested, or a pair of one row, a tile of another pair strictly between its tiles and the
+    other pair's second tile lying on one of them, wait for each other.
+
+    Parameters
+    ----------
+    x, y : int
+        The pair about to go.
+    c, d : int
+        The two tiles its group keeps.
+    pres, partner, mj : see the module docstring.
+    runs : int32[2n]
+        ``ws[W_RUNS]``.
+    order : int32[4n]
+        ``ws[W_ORDER]``, scratch; ``order[n:2n]`` must be 0.
 
     Notes
     -----
-    :math:`O(L^2)` for a row of :math:`L` tiles.
+    :math:`O(L)` for rows of :math:`L` tiles, plus the tiles on and under ``c`` and ``d``,
+    plus the product of the two lists of pairs.
     """
     n = pres.shape[0]
-    lo = -1
-    hi = -1
-    if _in_row(d, c, 0, x, y, pres, runs):
-        lo, hi = c, d
-    elif _in_row(c, d, 0, x, y, pres, runs):
-        lo, hi = d, c
-    else:
-        return False
-    u = runs[lo]
-    while u != hi:
-        p = partner[u]
-        if p >= 0 and (_in_row(p, hi, 0, x, y, pres, runs) or _in_row(p, lo, n, x, y, pres, runs)):
-            return True
+    aptr, aidx, cptr, cidx = mj[0], mj[1], mj[6], mj[7]
+    nb, na = _row_order(c, c, d, x, y, pres, partner, runs, order, 0, 0)
+    in_row = False
+    u = runs[n + c]
+    while u >= 0 and not in_row:
+        in_row = u == d
+        u = runs[n + u]
+    u = runs[c]
+    while u >= 0 and not in_row:
+        in_row = u == d
         u = runs[u]
+    if not in_row:  # d's own row (the same row was listed once, by c)
+        nb, na = _row_order(d, c, d, x, y, pres, partner, runs, order, nb, na)
+    for z in (c, d):
+        for k in range(aptr[z], aptr[z + 1]):  # a paired tile on z goes first
+            w = aidx[k]
+            if pres[w] == 1 and partner[w] >= 0:
+                order[2 * n + nb] = min(w, partner[w])
+                nb += 1
+        for k in range(cptr[z], cptr[z + 1]):  # a paired tile under z goes after
+            w = cidx[k]
+            if pres[w] == 1 and partner[w] >= 0:
+                order[3 * n + na] = min(w, partner[w])
+                na += 1
+    for i in range(nb):
+        for j in range(na):
+            if order[2 * n + i] == order[3 * n + j]:
+                return True
     return False
 
 
 @njit(**JIT_FLAGS)
-def _doomed(x, y, gr, pres, partner, ws, rows):
-    """:func:`_fatal`, and with ``rows`` :func:`_crossing` for the two tiles the pair
+def _doomed(x, y, gr, pres, partner, mj, ws, rows):
+    """:func:`_fatal`, and with ``rows`` :func:`_pair_cycle` for the two tiles the pair
     ``(x, y)`` leaves its group (the policies ``"safe"`` and ``"rows"``). ``gr``, ``pres``,
-    ``partner``, ``ws``: see the module docstring."""
+    ``partner``, ``mj``, ``ws``: see the module docstring."""
     if _fatal(x, y, gr, pres, ws[W_STACKED]):
         return True
     if not rows:
@@ -729,7 +812,7 @@ def _doomed(x, y, gr, pres, partner, ws, rows):
                 return False  # more than two left: no pairing yet
     if d < 0:
         return False
-    return _crossing(x, y, c, d, pres, partner, ws[W_RUNS])
+    return _pair_cycle(x, y, c, d, pres, partner, mj, ws[W_RUNS], ws[W_ORDER])
 
 
 @njit(**JIT_FLAGS)
@@ -1155,7 +1238,7 @@ def _mj_events(mode, gr, mj, pres, partner, moves, mptr, opts, ws, hold):
                             r -= 1
                     if pick >= 0:
                         break
-                if pick >= 0 and _doomed(pick // n, pick % n, gr, pres, partner, ws, rows):
+                if pick >= 0 and _doomed(pick // n, pick % n, gr, pres, partner, mj, ws, rows):
                     pick = -1  # fatal: draw again from the list of every pair
             if pick < 0:
                 m = _mj_legal(gr, pres, partner, na, no, nt, legal)
@@ -1166,7 +1249,7 @@ def _mj_events(mode, gr, mj, pres, partner, moves, mptr, opts, ws, hold):
             elif pick < 0:  # PLAYOUT_SAFE, PLAYOUT_ROWS: a uniform draw, a fatal pair put aside
                 while m > 0:
                     i = np.int64(_xorshift(ws[W_RNG]) % np.uint64(m))
-                    if not _doomed(legal[i] // n, legal[i] % n, gr, pres, partner, ws, rows):
+                    if not _doomed(legal[i] // n, legal[i] % n, gr, pres, partner, mj, ws, rows):
                         pick = legal[i]
                         break
                     m -= 1
@@ -1847,7 +1930,7 @@ def _mj_guided(gr, mj, sh, opts, count, rng, pres, partner, moves, ws):
             while m > 0:
                 i = np.int64(_xorshift(rng) % np.uint64(m))
                 x, y = legal[i] // n, legal[i] % n
-                if not (safe and _doomed(x, y, gr, pres, partner, ws, rows)):  # put aside unscanned
+                if not (safe and _doomed(x, y, gr, pres, partner, mj, ws, rows)):  # put aside unscanned
                     ps[:] = pres
                     ps[x] = 0
                     ps[y] = 0

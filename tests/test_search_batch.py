@@ -219,12 +219,37 @@ def test_the_workspace_has_each_slot_s_array():
         C.W_JOINT_AT: (i32, (g + 2, g)), C.W_BITS: (u64, (words,)), C.W_SCAN_BITS: (u64, (words,)),
         C.W_STACKED: (u8, (n,)), C.W_HOLD: (i32, (max(5 * n + 2 * g, 1 + n + g + cells),)),
         C.W_HOLD_BITS: (u64, (words,)), C.W_PLAYOUT_START: (i32, (7 * n + g + 1,)),
+        C.W_RUNS: (i32, (2 * n,)),
     }  # fmt: skip
     ws = K.workspace(n, g, cells, words)
     assert len(ws) == C.N_WORKSPACE == len(want)
     for slot, (dtype, shape) in want.items():
         assert ws[slot].dtype == dtype and ws[slot].shape == shape, slot
         assert (ws[slot] == (255 if slot == C.W_FOURS_ALIVE else 0)).all(), slot
+
+
+def test_each_deal_s_cpu_time_is_read_inside_the_block():
+    """``cpu_seconds``: every deal's time is positive (the thread's CPU clock read in the
+    compiled loop), they add up to no more than the whole call, and the deals the search
+    decides cost more than those the plain playouts clear."""
+    import time
+
+    from mjsat.deal import deal_random
+    from mjsat.layouts import load_layout
+
+    layout = load_layout("turtle")
+    deals = np.array([deal_random(layout, seed=s).groups for s in range(40)], dtype=np.int64)
+    solver = BatchSolver(layout, node_limit=150)
+    solve_batch(layout, deals[:2], solver=solver, tail=False)  # compiled before the clock
+    c0 = time.process_time()
+    res = solve_batch(layout, deals, solver=solver, tail=False)
+    whole = time.process_time() - c0
+    assert res.cpu_seconds.shape == (40,)
+    assert (res.cpu_seconds > 0).all()
+    assert res.cpu_seconds.sum() <= whole + 1e-3
+    by = {p: [c for c, q in zip(res.cpu_seconds, res.decided_by) if q == p] for p in set(res.decided_by)}
+    quick, slow = by.get("attempts", []), by.get("guided", []) + by.get("search", [])
+    assert quick and slow and np.median(quick) < np.median(slow)
 
 
 def test_under_a_node_budget_the_batch_answers_as_the_search_does():

@@ -603,16 +603,36 @@ def _row_of(board, present, t, skip):
     return row, at
 
 
-def _crossing_naive(board, present, partner, x, y, c, d):
-    row, _ = _row_of(board, present, c, {x, y})
-    if d not in row:
-        return False
-    lo, hi = sorted((row.index(c), row.index(d)))
-    for i in range(lo + 1, hi):
-        p = partner[row[i]]
-        if p >= 0 and p in row and not lo <= row.index(p) <= hi:
-            return True
+def _precedes(board, present, skip, a, b):
+    """Whether pair ``a`` must go before pair ``b`` (naive): a tile of ``a`` lies on a tile
+    of ``b``; or both tiles of one pair lie in one unbroken row (:func:`_row_of`) and a
+    tile of the other lies there outside them (``a`` outside ``b``) or strictly between
+    them (``b`` inside ``a``)."""
+    above = board.layout.above
+    if any(u in above[v] for u in a for v in b):
+        return True
+    for inner, outer, want_inside in ((a, b, False), (b, a, True)):
+        row, _ = _row_of(board, present, outer[0], skip)
+        if outer[1] not in row:
+            continue
+        lo, hi = sorted((row.index(outer[0]), row.index(outer[1])))
+        for u in inner:
+            if u in row and (lo < row.index(u) < hi) == want_inside:
+                return True
     return False
+
+
+def _cycle_naive(board, present, partner, x, y, c, d):
+    """Whether the new pair ``(c, d)`` and a pair of ``partner`` must each go before the
+    other (``x`` and ``y`` gone)."""
+    skip = {x, y}
+    pairs = {(min(u, int(q)), max(u, int(q))) for u, q in enumerate(partner) if q >= 0 and present[u] and u not in skip}
+    new = (c, d)
+    return any(
+        _precedes(board, present, skip, new, q) and _precedes(board, present, skip, q, new)
+        for q in pairs
+        if not set(q) & {c, d}
+    )
 
 
 def _row_boards(seed, count):
@@ -669,10 +689,11 @@ def _clearable(board, present, partner):
     return rec(frozenset(t for t in range(len(present)) if present[t]))
 
 
-def test_crossing_kernel_equals_naive_and_is_sound():
-    """``_doomed`` with ``rows`` on random positions of row boards: its crossing answer is
-    the naive one (rows by the side relations), and every position it calls doomed by a
-    crossing (the pair taken, the group's other two then partners) cannot be cleared."""
+def test_pair_cycle_kernel_equals_naive_and_is_sound():
+    """``_doomed`` with ``rows`` on random positions of row boards: its answer is the naive
+    one (two pairs that must each go before the other, rows by the side relations), and
+    every position it calls doomed by such a cycle (the pair taken, the group's other two
+    then partners) cannot be cleared."""
     crossed = 0
     for board, rng in _row_boards(41, 400):
         geo = geometry(board)
@@ -686,9 +707,9 @@ def test_crossing_kernel_equals_naive_and_is_sound():
                 if partner[x] >= 0:
                     continue
                 left = [u for u in geo.members[geo.group[x]] if present[u] and u not in (x, y)]
-                got = K._doomed(x, y, gr, present, partner, ws, True)
-                fatal = K._doomed(x, y, gr, present, partner, ws, False)
-                cross = len(left) == 2 and _crossing_naive(board, present, partner, x, y, *left)
+                got = K._doomed(x, y, gr, present, partner, mj, ws, True)
+                fatal = K._doomed(x, y, gr, present, partner, mj, ws, False)
+                cross = len(left) == 2 and _cycle_naive(board, present, partner, x, y, *left)
                 assert got == (fatal or cross), (repr(board), present.tolist(), partner.tolist(), x, y)
                 if cross and not fatal:
                     crossed += 1
@@ -696,20 +717,22 @@ def test_crossing_kernel_equals_naive_and_is_sound():
                     after[[x, y]] = 0
                     pairs[left[0]], pairs[left[1]] = left[1], left[0]
                     assert not _clearable(board, after, pairs)
-    assert crossed > 10
+    assert crossed > 30
 
 
-# tiles 0-3 in one row (groups A B A B), tiles 4-7 alone (A A B B): taking (4, 5) and then
-# (6, 7) leaves A on 0 and 2 and B on 1 and 3, crossing
+# tiles 0-3 in one row, tiles 4-7 alone (A A B B): taking (4, 5) and then (6, 7) leaves A
+# and B two pairs in the row; with the groups A B A B they cross, with A A B B they stand
+# side by side: either way neither pair can go
 _ROW_TRAP = [(0, 0, 0), (0, 2, 0), (0, 4, 0), (0, 6, 0), (4, 0, 0), (8, 0, 0), (12, 0, 0), (16, 0, 0)]
 
 
-def test_rows_playout_never_crosses_pairs_in_a_row():
-    """On the row trap a safe playout leaves crossing pairs about one time in four and
-    fails; the rows playout never does, and its moves replay to an empty board."""
+@pytest.mark.parametrize("row", [[0, 1, 0, 1], [0, 0, 1, 1]], ids=["crossing", "side-by-side"])
+def test_rows_playout_never_leaves_two_pairs_of_a_row_unnested(row):
+    """On the row trap a safe playout leaves the two pairs in the row about one time in
+    four and fails; the rows playout never does, and its moves replay to an empty board."""
     from mjsat.replay import replay
 
-    board = _playout_board(_ROW_TRAP, [0, 1, 0, 1, 0, 0, 1, 1])
+    board = _playout_board(_ROW_TRAP, [*row, 0, 0, 1, 1])
     safe_failed = 0
     for state in range(1, 81):
         hit, moves, _ = _playout(board, "safe", state)
