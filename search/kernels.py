@@ -78,7 +78,6 @@ from mjsat.search.config import (
     JIT_FLAGS,
     N_RULES,
     PLAYOUT_ROWS,
-    PLAYOUT_SAFE,
     PLAYOUT_UNIFORM,
     R_CRITICAL,
     R_FREEZE,
@@ -106,6 +105,7 @@ from mjsat.search.config import (
     W_LIVE,
     W_ONE,
     W_OPENED,
+    W_ORDER,
     W_PLAYOUT_START,
     W_PROBE_OK,
     W_QUEUE,
@@ -113,7 +113,6 @@ from mjsat.search.config import (
     W_REMOVED,
     W_RNG,
     W_RUNS,
-    W_ORDER,
     W_SCAN_ABOVE,
     W_SCAN_ONE,
     W_SCAN_PRESENT,
@@ -604,7 +603,7 @@ def _stack_masks(gr, mj, ws):
     :math:`O(\\sum_t |up(t)|)`, ``up(t)`` the tiles above ``t`` directly or not.
     """
     group, gptr, gidx = gr[0], gr[1], gr[2]
-    aptr, aidx, optr, oidx, tptr, tidx = mj[0], mj[1], mj[2], mj[3], mj[4], mj[5]
+    aptr, aidx, optr, tptr, tidx = mj[0], mj[1], mj[2], mj[4], mj[5]
     stk, todo, seen, runs = ws[W_STACKED], ws[W_SCAN_QUEUE], ws[W_SCAN_QUEUED], ws[W_RUNS]
     n = group.shape[0]
     stk[:] = 0

@@ -668,13 +668,13 @@ def _row_boards(seed, count):
 def _clearable(board, present, partner):
     """Whether the tiles ``present`` can all go, each tile with a partner only with it (naive
     rules, memoised on the position)."""
-    from functools import lru_cache
+    from functools import cache
 
     positions = board.layout.positions
     groups = board.groups
     transposed = board.game == "mahjong-transposed"
 
-    @lru_cache(maxsize=None)
+    @cache
     def rec(live):
         if not live:
             return True
