@@ -84,7 +84,6 @@ __all__ = [
     "W_HOLD_BITS",
     "W_PLAYOUT_START",
     "W_RUNS",
-    "W_ORDER",
     "N_WORKSPACE",
     "PAIR_TESTS",
 ]
@@ -149,14 +148,13 @@ of a group without a pairing:
   playout left with only fatal pairs stops. The plain playout draws from its counts of
   free tiles per group (:data:`W_FREE_SEEN`) instead of listing every playable pair, and
   lists them only after drawing a fatal one.
-* ``"rows"``: as ``"safe"``, and a pair is fatal too when the group's other two tiles, then
-  paired, and a pair already made would each have to go before the other: a tile of one
-  lies on a tile of the other, or by their unbroken rows (each tile with exactly one
-  neighbour on each side, and that neighbour with exactly one back, :data:`W_RUNS`), where
-  only the two end tiles can be free: a pair of one row waits for every tile of the row
-  outside it, and a tile between the two tiles of a pair of its row waits for that pair.
-  So two pairs of one row must be nested (``c < u < p < d``); crossing (``c < u < d < p``)
-  or side by side (``c < d < u < p``), neither could ever go.
+* ``"rows"``: as ``"safe"``, and a pair is fatal too when the group's other two tiles lie in
+  one row (:data:`W_RUNS`) and, once paired, they and a pair already made would each have
+  to go before the other. A row only ever loses its end tiles, so a pair of one row waits
+  for every tile of the row outside it, and a tile between its two tiles waits for it: two
+  pairs of one row must be nested (crossing or side by side, neither could ever go), and
+  a pair with one tile between the new pair's tiles cannot lie on them, nor one outside
+  them under them.
 """
 PLAYOUT_UNIFORM, PLAYOUT_SAFE, PLAYOUT_ROWS = range(len(PLAYOUTS))
 """The indices of :data:`PLAYOUTS`."""
@@ -272,15 +270,13 @@ the position, the partners, the three counters, the queued tiles and the moves m
 (``n`` each, the moves as pairs), the free tiles seen per group (``G``), then the number
 of moves."""
 W_RUNS = 31
-"""``int32[2n]``, Mahjong playouts with the policy ``"rows"``: ``[t]`` the one tile on the
-second side of ``t`` when there is exactly one and ``t`` is the only tile on its first
-side, else -1; ``[n + t]`` the same towards the first side (written with
-:data:`W_STACKED` by :func:`mjsat.search.kernels._stack_masks`)."""
-W_ORDER = 32
-"""``int32[4n]``, Mahjong playouts with the policy ``"rows"``: scratch of
-:func:`mjsat.search.kernels._pair_cycle` (a row's tiles, their places, the pairs before and
-after a new pair); its second quarter is kept at 0."""
-N_WORKSPACE = 33
+"""``int32[4n]``, Mahjong playouts with the policy ``"rows"``: the layout's rows, chains of
+tiles side by side in which each link is the one tile on a side of a tile that is the only
+tile on that tile's other side. ``[t]``: the next tile of ``t``'s row on its second side (-1
+at the end); ``[n + t]``: on its first side; ``[2n + t]``: the first tile of its row;
+``[3n + t]``: its place in the row from 0 (written with :data:`W_STACKED` by
+:func:`mjsat.search.kernels._stack_masks`)."""
+N_WORKSPACE = 32
 """Length of ``ws``."""
 
 # --------------------------------------------------------------------------- Shisen-Sho pair test

@@ -105,7 +105,6 @@ from mjsat.search.config import (
     W_LIVE,
     W_ONE,
     W_OPENED,
-    W_ORDER,
     W_PLAYOUT_START,
     W_PROBE_OK,
     W_QUEUE,
@@ -271,8 +270,7 @@ def _new_workspace(n, ngroups, cells, bit_words):
         np.zeros(max(5 * n + 2 * ngroups, 1 + n + ngroups + cells), i32),  # W_HOLD
         np.zeros(bit_words, np.uint64),  # W_HOLD_BITS
         np.zeros(7 * n + ngroups + 1, i32),  # W_PLAYOUT_START
-        np.zeros(2 * n, i32),  # W_RUNS
-        np.zeros(4 * n, i32),  # W_ORDER
+        np.zeros(4 * n, i32),  # W_RUNS
     )
 
 
@@ -594,8 +592,8 @@ def _mj_legal(gr, pres, partner, na, no, nt, legal):
 def _stack_masks(gr, mj, ws):
     """Fill ``ws[W_STACKED]``: bit ``k`` of tile ``t`` when ``t`` and the ``k``-th member of
     its group lie one above the other, directly or through other tiles (such two can never
-    be free together); the row links ``ws[W_RUNS]``, and ``ws[W_ORDER]`` at 0. ``gr``,
-    ``mj``, ``ws``: see the module docstring; the walk up from each tile uses ``ws[W_SCAN_QUEUE]`` and
+    be free together); and the rows ``ws[W_RUNS]``. ``gr``, ``mj``, ``ws``: see the
+    module docstring; the walk up from each tile uses ``ws[W_SCAN_QUEUE]`` and
     ``ws[W_SCAN_QUEUED]``.
 
     Notes
@@ -608,14 +606,22 @@ def _stack_masks(gr, mj, ws):
     n = group.shape[0]
     stk[:] = 0
     seen[:] = 0
-    runs[:] = -1
-    ws[W_ORDER][:] = 0
+    runs[: 2 * n] = -1
     for t in range(n):  # the row links: one tile on t's second side, t alone on its first
         if tptr[t + 1] - tptr[t] == 1:
             u = tidx[tptr[t]]
             if optr[u + 1] - optr[u] == 1:
                 runs[t] = u
                 runs[n + u] = t
+    for t in range(n):  # each row's first tile and each tile's place in its row
+        if runs[n + t] < 0:
+            u = t
+            k = 0
+            while u >= 0:
+                runs[2 * n + u] = t
+                runs[3 * n + u] = k
+                k += 1
+                u = runs[u]
     for t in range(n):
         todo[0] = t  # the walk starts at t, which is then left out of what it saw
         seen[t] = 1
@@ -665,131 +671,66 @@ def _fatal(x, y, gr, pres, stk):
 
 
 @njit(**JIT_FLAGS)
-def _row_order(z, c, d, x, y, pres, partner, runs, order, nb, na):
-    """The pairs of ``partner`` that must go before or after the new pair ``(c, d)`` because
-    of tile ``z`` (``c`` or ``d``) and its unbroken row of present tiles (``x`` and ``y``
-    counted as gone); appended, by their lower tile, to ``order[2n:2n + nb]`` (before) and
-    ``order[3n:3n + na]`` (after). Only the two end tiles of an unbroken row can be free
-    (each inner tile has a neighbour on both sides), so a pair ``(q1, q2)`` of one row
-    waits for every tile of the row outside ``[q1, q2]``, and a tile strictly between ``q1``
-    and ``q2`` waits for the pair. ``order[:n]`` lists the row, ``order[n:2n]`` holds each
-    listed tile's place plus one (0 again on return). The new ``(nb, na)``.
-    """
-    n = pres.shape[0]
-    s = z
-    u = runs[n + s]
-    while u >= 0 and pres[u] == 1 and u != x and u != y:
-        s = u
-        u = runs[n + s]
-    m = 0
-    u = s
-    while u >= 0 and pres[u] == 1 and u != x and u != y:
-        order[m] = u
-        m += 1
-        order[n + u] = m
-        u = runs[u]
-    if m > 2:
-        pc = order[n + c]
-        pd = order[n + d]
-        lo = min(pc, pd) if pc > 0 and pd > 0 else 0
-        hi = max(pc, pd) if lo > 0 else 0
-        for i in range(m):
-            u = order[i]
-            q = partner[u]
-            if q < 0 or u == c or u == d:
-                continue
-            pu = i + 1
-            pq = order[n + q]
-            key = min(u, q)
-            if pq > 0:  # (u, q) lies in this row: each of c, d inside or outside it
-                if u > q:
-                    continue
-                qlo = min(pu, pq)
-                qhi = max(pu, pq)
-                for pz in (pc, pd):
-                    if pz == 0:
-                        continue
-                    if qlo < pz < qhi:
-                        order[2 * n + nb] = key
-                        nb += 1
-                    else:
-                        order[3 * n + na] = key
-                        na += 1
-            if lo > 0:  # c and d in this row: u inside or outside them
-                if lo < pu < hi:
-                    order[3 * n + na] = key
-                    na += 1
-                else:
-                    order[2 * n + nb] = key
-                    nb += 1
-    for i in range(m):
-        order[n + order[i]] = 0
-    return nb, na
+def _row_cycle(x, y, c, d, pres, partner, mj, rows):
+    """True iff the new pair ``(c, d)`` (the group's last two once ``x`` and ``y`` go), two
+    tiles of one row, and a pair of ``partner`` must each go before the other (the policy
+    ``"rows"`` of :data:`~mjsat.search.config.PLAYOUTS`: neither could ever go).
 
-
-@njit(**JIT_FLAGS)
-def _pair_cycle(x, y, c, d, pres, partner, mj, runs, order):
-    """True iff the new pair ``(c, d)`` (the group's last two once ``x`` and ``y`` go) and a
-    pair of ``partner`` must each go before the other (the policy ``"rows"`` of
-    :data:`~mjsat.search.config.PLAYOUTS`: neither could ever go).
-
-    One pair must go before another when a tile of the first lies on a tile of the second,
-    or by their unbroken rows (:func:`_row_order`): two pairs of one row that are not
-    nested, or a pair of one row, a tile of another pair strictly between its tiles and the
-    other pair's second tile lying on one of them, wait for each other.
+    A row (:data:`~mjsat.search.config.W_RUNS`) only ever loses its end tiles, so its
+    present tiles stay side by side and only its two ends can be free: ``(c, d)`` waits for
+    every tile of the row outside them, and every tile strictly between them waits for
+    ``(c, d)``. A pair ``(u, q)`` with ``u`` in the row cannot go, and neither can
+    ``(c, d)``, when ``q`` lies in the row too and the two pairs are not nested (crossing,
+    or side by side), when ``u`` lies between ``c`` and ``d`` and ``q`` on ``c`` or ``d``,
+    or when ``u`` lies outside them and ``c`` or ``d`` on ``q``.
 
     Parameters
     ----------
     x, y : int
-        The pair about to go.
+        The pair about to go (they are free: row ends, or outside rows).
     c, d : int
         The two tiles its group keeps.
     pres, partner, mj : see the module docstring.
-    runs : int32[2n]
+    rows : int32[4n]
         ``ws[W_RUNS]``.
-    order : int32[4n]
-        ``ws[W_ORDER]``, scratch; ``order[n:2n]`` must be 0.
 
     Notes
     -----
-    :math:`O(L)` for rows of :math:`L` tiles, plus the tiles on and under ``c`` and ``d``,
-    plus the product of the two lists of pairs.
+    :math:`O(L)` for a row of :math:`L` tiles, with at most four tiles on each.
     """
     n = pres.shape[0]
-    aptr, aidx, cptr, cidx = mj[0], mj[1], mj[6], mj[7]
-    nb, na = _row_order(c, c, d, x, y, pres, partner, runs, order, 0, 0)
-    in_row = False
-    u = runs[n + c]
-    while u >= 0 and not in_row:
-        in_row = u == d
-        u = runs[n + u]
-    u = runs[c]
-    while u >= 0 and not in_row:
-        in_row = u == d
-        u = runs[u]
-    if not in_row:  # d's own row (the same row was listed once, by c)
-        nb, na = _row_order(d, c, d, x, y, pres, partner, runs, order, nb, na)
-    for z in (c, d):
-        for k in range(aptr[z], aptr[z + 1]):  # a paired tile on z goes first
-            w = aidx[k]
-            if pres[w] == 1 and partner[w] >= 0:
-                order[2 * n + nb] = min(w, partner[w])
-                nb += 1
-        for k in range(cptr[z], cptr[z + 1]):  # a paired tile under z goes after
-            w = cidx[k]
-            if pres[w] == 1 and partner[w] >= 0:
-                order[3 * n + na] = min(w, partner[w])
-                na += 1
-    for i in range(nb):
-        for j in range(na):
-            if order[2 * n + i] == order[3 * n + j]:
-                return True
+    if rows[2 * n + c] != rows[2 * n + d]:
+        return False
+    aptr, aidx = mj[0], mj[1]
+    lo = min(rows[3 * n + c], rows[3 * n + d])
+    hi = max(rows[3 * n + c], rows[3 * n + d])
+    u = rows[2 * n + c]  # the row's first tile
+    while u >= 0:
+        q = partner[u]
+        if pres[u] == 1 and q >= 0 and u != x and u != y and u != c and u != d:
+            pu = rows[3 * n + u]
+            inside = lo < pu < hi
+            if rows[2 * n + q] == rows[2 * n + c]:  # both in the row: nested or stuck
+                if inside != (lo < rows[3 * n + q] < hi):
+                    return True  # crossing
+                if not inside and (pu < lo) == (rows[3 * n + q] < lo):
+                    return True  # side by side
+            elif inside:  # (u, q) waits for (c, d): stuck when q lies on c or d
+                for z in (c, d):
+                    for k in range(aptr[z], aptr[z + 1]):
+                        if aidx[k] == q:
+                            return True
+            else:  # (c, d) waits for (u, q): stuck when c or d lies on q
+                for k in range(aptr[q], aptr[q + 1]):
+                    if aidx[k] == c or aidx[k] == d:
+                        return True
+        u = rows[u]
     return False
 
 
 @njit(**JIT_FLAGS)
 def _doomed(x, y, gr, pres, partner, mj, ws, rows):
-    """:func:`_fatal`, and with ``rows`` :func:`_pair_cycle` for the two tiles the pair
+    """:func:`_fatal`, and with ``rows`` :func:`_row_cycle` for the two tiles the pair
     ``(x, y)`` leaves its group (the policies ``"safe"`` and ``"rows"``). ``gr``, ``pres``,
     ``partner``, ``mj``, ``ws``: see the module docstring."""
     if _fatal(x, y, gr, pres, ws[W_STACKED]):
@@ -811,7 +752,7 @@ def _doomed(x, y, gr, pres, partner, mj, ws, rows):
                 return False  # more than two left: no pairing yet
     if d < 0:
         return False
-    return _pair_cycle(x, y, c, d, pres, partner, mj, ws[W_RUNS], ws[W_ORDER])
+    return _row_cycle(x, y, c, d, pres, partner, mj, ws[W_RUNS])
 
 
 @njit(**JIT_FLAGS)

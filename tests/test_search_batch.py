@@ -219,7 +219,7 @@ def test_the_workspace_has_each_slot_s_array():
         C.W_JOINT_AT: (i32, (g + 2, g)), C.W_BITS: (u64, (words,)), C.W_SCAN_BITS: (u64, (words,)),
         C.W_STACKED: (u8, (n,)), C.W_HOLD: (i32, (max(5 * n + 2 * g, 1 + n + g + cells),)),
         C.W_HOLD_BITS: (u64, (words,)), C.W_PLAYOUT_START: (i32, (7 * n + g + 1,)),
-        C.W_RUNS: (i32, (2 * n,)),
+        C.W_RUNS: (i32, (4 * n,)),
     }  # fmt: skip
     ws = K.workspace(n, g, cells, words)
     assert len(ws) == C.N_WORKSPACE == len(want)
