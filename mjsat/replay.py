@@ -161,10 +161,12 @@ def _clears_sides(board: Board, moves: Sequence[Sequence[int]]) -> bool:
         arr = np.asarray(moves)
     except (TypeError, ValueError):  # ragged or not numbers: replay names the move
         return False
-    if arr.shape != (n // 2, 2) or 2 * len(arr) != n or (arr.size and arr.dtype.kind not in "iu"):
+    if n == 0:
+        return arr.size == 0
+    if arr.shape != (n // 2, 2) or 2 * len(arr) != n or arr.dtype.kind not in "iu":
         return False
     flat = arr.reshape(-1).astype(np.intp)
-    if flat.size and (flat.min() < 0 or flat.max() >= n):
+    if flat.min() < 0 or flat.max() >= n:
         return False
     if (np.bincount(flat, minlength=n) != 1).any():
         return False

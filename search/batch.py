@@ -26,7 +26,7 @@ from __future__ import annotations
 import dataclasses
 import time
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -41,6 +41,7 @@ __all__ = [
     "BatchSolver",
     "BatchResult",
     "BatchInputError",
+    "ChunkResult",
     "BatchReplayError",
     "solve_batch",
     "DEFAULT_CHUNK",
@@ -63,6 +64,25 @@ _PHASE = {
     KB.BY_GUIDED: "guided",
     KB.BY_SEARCH: "search",
 }
+
+
+class ChunkResult(NamedTuple):
+    """What one compiled call of :meth:`BatchSolver.run` wrote, one entry per deal."""
+
+    status: np.ndarray
+    """``int64[D]``: ``UNDECIDED``, ``SOLVABLE``, ... of :mod:`mjsat.search.kernels_batch`."""
+    phase: np.ndarray
+    """``int64[D]``: the phase that decided (``BY_*``)."""
+    moves: np.ndarray
+    """``int32[D, n // 2, 2]``: the moves of the deals solved, each move's tiles in order."""
+    nmoves: np.ndarray
+    """``int64[D]``: the number of moves in ``moves``."""
+    nodes: np.ndarray
+    """``int64[D]``: search nodes."""
+    cpu_ns: np.ndarray
+    """``int64[D]``: CPU time in nanoseconds, read inside the compiled loop."""
+    info: np.ndarray
+    """``int64[D, N_INFO]``: the counts of the columns ``INFO_*``."""
 
 
 class BatchInputError(ValueError):
@@ -223,10 +243,9 @@ class BatchSolver:
 
         Returns
         -------
-        tuple of numpy.ndarray
-            ``(status, phase, moves, nmoves, nodes, cpu_ns)``, the codes of
-            :mod:`mjsat.search.kernels_batch` and each deal's CPU time in nanoseconds
-            (read inside the compiled loop).
+        ChunkResult
+            The codes of :mod:`mjsat.search.kernels_batch` per deal, the moves, each deal's
+            CPU time in nanoseconds (read inside the compiled loop) and its counts.
         """
         d = deals.shape[0]
         status = np.zeros(d, dtype=np.int64)
@@ -235,11 +254,12 @@ class BatchSolver:
         nmoves = np.zeros(d, dtype=np.int64)
         nodes = np.zeros(d, dtype=np.int64)
         cpu = np.zeros(d, dtype=np.int64)
+        info = np.zeros((d, KB.N_INFO), dtype=np.int64)
         KB._solve_chunk(
             self.kind, deals, states, self.mj, self.sh, self.pt, self.opts, self.desc, self.top, self.under,
-            self.plan, self.node_limit, KB.CPU_CLOCK, status, phase, moves, nmoves, nodes, cpu,
+            self.plan, self.node_limit, KB.CPU_CLOCK, status, phase, moves, nmoves, nodes, cpu, info,
         )  # fmt: skip
-        return status, phase, moves, nmoves, nodes, cpu
+        return ChunkResult(status, phase, moves, nmoves, nodes, cpu, info)
 
     def board(self, row: np.ndarray) -> Board:
         """The board of one deal."""
@@ -329,7 +349,7 @@ def solve_batch(
     seeds = [int(seed)] * d if isinstance(seed, (int, np.integer)) else [int(s) for s in seed]
     parts = [bs.run(deals[a : a + chunk], states[a : a + chunk]) for a in range(0, d, max(1, int(chunk)))]
     if parts:
-        status, phase, moves, nmoves, nodes, cpu_ns = (np.concatenate(p) for p in zip(*parts))
+        status, phase, moves, nmoves, nodes, cpu_ns, _ = (np.concatenate(p) for p in zip(*parts))
     else:
         status = phase = nmoves = nodes = cpu_ns = np.zeros(0, dtype=np.int64)
         moves = np.zeros((0, bs.n // 2, 2), dtype=np.int32)

@@ -32,6 +32,7 @@ name           what
 ``clock``      ``int``: the id of the clock of :func:`_cpu_ns` (:data:`CPU_CLOCK`), or
                ``-1`` for none (``cpu`` is then 0)
 ``cpu``        ``int64[D]``: written, the CPU time of each deal in nanoseconds
+``info``       ``int64[D, N_INFO]``: written, per deal the counts of the columns ``INFO_*``
 =============  =========================================================================
 
 Each deal's CPU time is read inside the compiled loop, from the thread's CPU clock
@@ -52,6 +53,7 @@ from mjsat.search.config import (
     R_SCAN,
     S_MOVES,
     S_NODES,
+    S_SCANS,
     W_FOURS_ALIVE,
     W_WEIGHT,
 )
@@ -80,6 +82,12 @@ __all__ = [
     "BY_PLAIN",
     "BY_GUIDED",
     "BY_SEARCH",
+    "INFO_ATTEMPTS",
+    "INFO_GUIDED",
+    "INFO_SCANS",
+    "INFO_PRIOR_GROUP",
+    "INFO_BIGGEST",
+    "N_INFO",
 ]
 
 UNDECIDED, SOLVABLE, UNSOLVABLE, BAD_DEAL, REPLAY_FAILED = 0, 1, 2, 3, 4
@@ -88,6 +96,13 @@ on, of more than :data:`~mjsat.search.kernels.MAX_GROUP` tiles), solved (moves r
 proved unsolvable, a group with an odd number of tiles, or moves the replay rejects (a bug)."""
 BY_NONE, BY_PRIOR, BY_SCAN, BY_PLAIN, BY_GUIDED, BY_SEARCH = 0, 1, 2, 3, 4, 5
 """The phase that decided a row."""
+INFO_ATTEMPTS, INFO_GUIDED, INFO_SCANS, INFO_PRIOR_GROUP, INFO_BIGGEST = 0, 1, 2, 3, 4
+"""The columns of ``info``, counted as :func:`mjsat.search.solver.solve_search` counts its
+``stats``: plain playouts run (the number of the one that cleared), guided playouts
+likewise, pruning scans, the group the prior analysis found (renumbered, -1 for none) and
+the size of the largest group."""
+N_INFO = 5
+"""Columns of ``info``."""
 
 CPU_CLOCK = getattr(time, "CLOCK_THREAD_CPUTIME_ID", -1)
 """The id of the calling thread's CPU clock for ``clock_gettime`` (-1 where Python has none:
@@ -293,13 +308,14 @@ def _replay_rows(mj, groups, moves, nmoves, ok):
 @njit(**JIT_FLAGS)
 def _solve_chunk(
     kind, groups, states, mj, sh, pt, opts, desc, top, under, plan, node_limit, clock,
-    status, phase, moves, nmoves, nodes, cpu,
+    status, phase, moves, nmoves, nodes, cpu, info,
 ):  # fmt: skip
     """Decide every deal of ``groups`` (see the module docstring for the arguments).
 
     Writes per row ``status`` (``UNDECIDED``, ``SOLVABLE``, ``UNSOLVABLE``, ``BAD_DEAL``,
     ``REPLAY_FAILED``), ``phase`` (``BY_*``), ``moves[i, :nmoves[i]]`` (each move's tiles in
-    increasing order), ``nodes`` (search nodes) and ``cpu`` (nanoseconds).
+    increasing order), ``nodes`` (search nodes), ``cpu`` (nanoseconds) and ``info``
+    (``INFO_*``).
 
     Notes
     -----
@@ -335,15 +351,20 @@ def _solve_chunk(
         phase[i] = BY_NONE
         nmoves[i] = 0
         nodes[i] = 0
+        info[i, :] = 0
+        info[i, INFO_PRIOR_GROUP] = -1
         ng, big = _renumber(row, group, count, gptr, gidx, ids)
+        info[i, INFO_BIGGEST] = big
         if big < 0:
             status[i] = BAD_DEAL
             continue
         gr = (group, gptr[: ng + 1].copy(), gidx)
         if plan[0]:
-            if _prior_conflict(group, gr[1], gidx, desc, top, under, pt, mark) >= 0:
+            g = _prior_conflict(group, gr[1], gidx, desc, top, under, pt, mark)
+            if g >= 0:
                 status[i] = UNSOLVABLE
                 phase[i] = BY_PRIOR
+                info[i, INFO_PRIOR_GROUP] = g
                 continue
         if big > MAX_GROUP:
             continue  # the kernels do not branch on it: left to the caller
@@ -369,6 +390,7 @@ def _solve_chunk(
             pres[:] = 1
             partner[:] = -1
             _autopair(gr, pres, partner)
+            info[i, INFO_SCANS] = 1
             if not _scan(kind, gr, mj, sh, pres, partner, mv, opts, ws):
                 status[i] = UNSOLVABLE
                 phase[i] = BY_SCAN
@@ -376,12 +398,17 @@ def _solve_chunk(
         rng[0] = states[i]
         pres[:] = 1
         partner[:] = -1
-        if n_plain > 0 and _attempts(kind, gr, mj, sh, opts, n_plain, rng, pres, partner, mv, ws) >= 0:
+        hit = _attempts(kind, gr, mj, sh, opts, n_plain, rng, pres, partner, mv, ws) if n_plain > 0 else -1
+        info[i, INFO_ATTEMPTS] = hit + 1 if hit >= 0 else n_plain
+        if hit >= 0:
             phase[i] = BY_PLAIN
             decided = True
-        elif n_guided > 0 and _guided(kind, gr, mj, sh, opts, n_guided, rng, pres, partner, mv, ws) >= 0:
-            phase[i] = BY_GUIDED
-            decided = True
+        elif n_guided > 0:
+            hit = _guided(kind, gr, mj, sh, opts, n_guided, rng, pres, partner, mv, ws)
+            info[i, INFO_GUIDED] = hit + 1 if hit >= 0 else n_guided
+            if hit >= 0:
+                phase[i] = BY_GUIDED
+                decided = True
         m = n // 2
         if not decided:
             P[0, :] = 1
@@ -391,6 +418,7 @@ def _solve_chunk(
             budget = node_limit if node_limit >= 0 else (1 << 62)
             code = _dfs(kind, gr, mj, sh, pt, opts, P, Q, bg, bgr, allow, nxt, mend, mv, st, budget, ws)
             nodes[i] = st[S_NODES]
+            info[i, INFO_SCANS] += st[S_SCANS]
             if code == EXHAUSTED:
                 status[i] = UNSOLVABLE
                 phase[i] = BY_SEARCH

@@ -88,6 +88,11 @@ benchmarks/README.md, section search)."""
 CHUNK_NODES = 200
 """Nodes the numba kernel runs between two looks at the clock."""
 
+ONE_CALL_MIN_SECONDS = 0.1
+"""The shortest time limit with which :func:`solve_search` decides a Mahjong deal under a
+node limit of at most :data:`CHUNK_NODES` in one compiled call (:func:`_solve_one_call`),
+which looks at no clock."""
+
 DEFAULT_PAIR_TEST: dict[int, str] = {SHISEN: "cells", SH3D: "bits"}
 """The pair test of the numba kernels (:data:`mjsat.search.config.PAIR_TESTS`) by game
 kind, the bitsets where they pay: they make the whole search cheaper on turtle deals of
@@ -430,7 +435,35 @@ def solve_search(
     group and ``(r-1)!!`` children for a group of ``r`` tiles. A node costs
     :math:`O(n + e)` for apply and scan in the numba engine on Mahjong (event-driven), and
     one scan per pairing of every unpaired group with ``critical``.
+
+    On a Mahjong deal under a node limit of at most :data:`CHUNK_NODES` (the budget of the
+    ``auto`` plan's search step), with the numba engine, the default rules of the batch
+    path and no time limit or one of at least :data:`ONE_CALL_MIN_SECONDS`, every phase
+    runs in one compiled call (:func:`_solve_one_call`, the kernel of the batch path): the
+    same answer, moves and counts, without the Python between the phases; ``stats`` then
+    has ``seconds_total`` alone of the times.
     """
+    check_search_options(
+        engine=engine,
+        attempts=attempts,
+        guided=guided,
+        presearch=presearch,
+        node_limit=node_limit,
+        pair_test=pair_test,
+        playout=playout,
+    )
+    if (
+        engine == "numba"
+        and board.kind == "sides"
+        and node_limit is not None
+        and node_limit <= CHUNK_NODES
+        and (time_limit is None or time_limit >= ONE_CALL_MIN_SECONDS)
+        and not (bondt or presearch or joint or loose_pair or freeze_pair)
+    ):
+        rules = (bool(prior), bool(freeze), bool(loose), bool(scan), bool(critical))
+        one = _solve_one_call(board, seed, int(node_limit), attempts, guided, rules, playout or DEFAULT_PLAYOUT)
+        if one is not None:
+            return one
     return SearchRun(
         board,
         seed=seed,
@@ -855,6 +888,87 @@ def _cleared(stats: dict[str, Any], moves: np.ndarray, n: int, key: str, number:
     stats["seconds_attempts"] = time.perf_counter() - t
     what = "random" if key == "attempts" else "guided"
     return SolveResult(SOLVABLE, "search", moves=_moves(moves, n // 2), stats=stats, reason=f"{what} attempt {number}")
+
+
+def _solve_one_call(
+    board: Board,
+    seed: int,
+    node_limit: int,
+    attempts: int | None,
+    guided: int | None,
+    rules: tuple[bool, bool, bool, bool, bool],
+    playout: str,
+) -> SolveResult | None:
+    """:func:`solve_search` on a Mahjong deal in one call of the batch path's kernel
+    (:meth:`mjsat.search.batch.BatchSolver.run`, its solver kept by the layout per set of
+    options); ``None`` when a group is too large for the kernels (the caller's run then
+    says so).
+
+    Parameters
+    ----------
+    board : Board
+        A ``"sides"`` board, solved from its full deal.
+    seed, node_limit, attempts, guided, playout
+        As :func:`solve_search`.
+    rules : tuple of bool
+        ``(prior, freeze, loose, scan, critical)``.
+
+    Notes
+    -----
+    As :func:`solve_search`; a deal's moves are replayed inside the call as well.
+    """
+    from mjsat.search import kernels_batch as KB
+    from mjsat.search.batch import BatchSolver
+    from mjsat.search.kernels import MAX_GROUP
+
+    t = time.perf_counter()
+    prior, freeze, loose, scan, critical = rules
+    key = ("search", "one-call", board.game, node_limit, attempts, guided, rules, playout)
+    solver = board.layout.memo(
+        key,
+        lambda: BatchSolver(
+            board.layout, game=board.game, node_limit=node_limit, attempts=attempts, guided=guided, prior=prior,
+            freeze=freeze, loose=loose, scan=scan, critical=critical, playout=playout,
+        ),
+    )  # fmt: skip
+    deal = np.array(board.groups, dtype=np.int64).reshape(1, -1)
+    out = solver.run(deal, np.array([_playout_state(seed)], dtype=np.uint64))
+    code, phase, info = int(out.status[0]), int(out.phase[0]), out.info[0]
+    if code == KB.BAD_DEAL or (code == KB.UNDECIDED and info[KB.INFO_BIGGEST] > MAX_GROUP):
+        return None
+    stats: dict[str, Any] = {
+        "engine": "numba", "nodes": int(out.nodes[0]), "scans": int(info[KB.INFO_SCANS]),
+        "attempts": int(info[KB.INFO_ATTEMPTS]), "guided": int(info[KB.INFO_GUIDED]),
+        "seconds_total": time.perf_counter() - t,
+    }  # fmt: skip
+    if code == KB.UNDECIDED:
+        return SolveResult(UNKNOWN, "search", stats=stats, reason="node limit")
+    if code == KB.UNSOLVABLE:
+        reason = ""
+        if phase == KB.BY_PRIOR:
+            t0 = _first_tile_of_group(board.groups, int(info[KB.INFO_PRIOR_GROUP]))
+            reason = f"prior analysis: group {board.group_label(board.groups[t0])} blocks itself"
+        elif phase == KB.BY_SCAN:
+            reason = "pruning scan at the start"
+        return SolveResult(UNSOLVABLE, "search", stats=stats, reason=reason)
+    moves = [(a, b) for a, b in out.moves[0, : int(out.nmoves[0])].tolist()]
+    reason = ""
+    if phase == KB.BY_PLAIN:
+        reason = f"random attempt {stats['attempts']}"
+    elif phase == KB.BY_GUIDED:
+        reason = f"guided attempt {stats['guided']}"
+    return SolveResult(SOLVABLE, "search", moves=moves, stats=stats, reason=reason)
+
+
+def _first_tile_of_group(groups: Sequence[int], g: int) -> int:
+    """The first tile of the ``g``-th group in order of first appearance."""
+    seen: set[int] = set()
+    for t, v in enumerate(groups):
+        if v not in seen:
+            if len(seen) == g:
+                return t
+            seen.add(v)
+    raise ValueError(f"no group {g}")
 
 
 @functools.lru_cache(maxsize=256)

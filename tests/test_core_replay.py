@@ -6,7 +6,7 @@ import pytest
 
 from mjsat.board import KINDS, Layout, MahjongBoard, ShisenShoBoard
 from mjsat.methods import METHODS, MethodInfo, solve
-from mjsat.replay import InvalidSolutionError, first_illegal, replay
+from mjsat.replay import InvalidSolutionError, check_solution, first_illegal, replay
 from mjsat.result import SOLVABLE, SolverError, SolveResult
 
 # tiles 0..3 in a row, tile 4 on top of tile 1, tile 5 alone; solution (0,3) (2,4) (1,5)
@@ -137,3 +137,20 @@ def test_the_table_check_agrees_with_replay(game):
             assert plain == table, (board, moves)
             seen[plain] += 1
     assert seen[True] > 20 and seen[False] > 100, seen
+
+
+def test_table_check_on_an_empty_board_and_on_odd_move_lists():
+    """The Mahjong table check: an empty board is cleared by no moves; a list of the wrong
+    shape, with a tile twice, a tile out of range or text is rejected (and ``replay`` then
+    names the move)."""
+    from mjsat.replay import TABLE_CHECKS
+
+    check = TABLE_CHECKS["sides"]
+    empty = MahjongBoard(Layout([]), [])
+    assert check(empty, []) and not check(empty, [(0, 1)])
+    check_solution(empty, [])
+    line = MahjongBoard(Layout([(0, 0, 0), (0, 2, 0), (0, 4, 0), (0, 6, 0)]), [0, 1, 1, 0])
+    assert check(line, [(0, 3), (1, 2)]) and check(line, [[3, 0], [2, 1]])
+    for bad in ([(0, 3)], [(0, 3), (1, 2), (0, 3)], [(0, 3), (0, 3)], [(0, 3), (1, 4)], [(0, 3), ("1", "2")],
+                [(0, 3), (1, 2, 2)], [(1, 2), (0, 3)], [(0, 1), (2, 3)], [(-1, 3), (1, 2)]):  # fmt: skip
+        assert not check(line, bad), bad

@@ -458,3 +458,45 @@ def test_the_scratch_pool_keeps_few_of_a_size_and_few_bytes():
     big = pool.take(K, (200, 2, 1, 0))  # 200 * 200 / 2 ints of legal moves: more than the bound
     pool.give_back(big)
     assert pool.take(K, (200, 2, 1, 0)) is not big
+
+
+@pytest.mark.parametrize("game", ["mahjong", "mahjong-transposed"])
+def test_one_call_path_answers_as_the_run(game):
+    """Under a node limit of at most CHUNK_NODES ``solve_search`` decides a Mahjong deal in
+    one compiled call: the same status, moves, reason and counts as the phase-by-phase run
+    (``SearchRun``), on random small boards and on turtle deals, for several budgets,
+    seeds and playout policies; every phase decides some deal."""
+    from mjsat.layouts import load_layout
+    from mjsat.search.solver import CHUNK_NODES
+
+    rng = np.random.default_rng(61)
+    boards = [random_small_board(rng, game=game, max_tiles=20, group_sizes=(2, 4, 6)) for _ in range(40)]
+    boards += [deal_random(load_layout("turtle"), seed=s, game=game) for s in range(6)]
+    reasons, statuses = set(), set()
+    for i, board in enumerate(boards):
+        for node_limit, playout in ((0, None), (3, "rows"), (CHUNK_NODES, None)):
+            kw = {"seed": i, "node_limit": node_limit, "playout": playout}
+            got = solve_search(board, **kw)
+            want = SearchRun(board, **kw).advance(None)
+            assert got.stats.get("seconds_prior") is None  # the one-call path ran
+            assert (got.status, got.moves, got.reason) == (want.status, want.moves, want.reason), repr(board)
+            for key in ("nodes", "scans", "attempts", "guided"):
+                assert got.stats[key] == want.stats[key], (key, repr(board))
+            reasons.add(got.reason.split(" ")[0] if got.reason else got.status)
+            statuses.add(got.status)
+    assert {"random", "guided", "solvable", "node"} <= reasons
+    assert statuses == {"solvable", "unsolvable", "unknown"}
+
+
+def test_one_call_path_leaves_big_groups_and_short_limits_to_the_run():
+    """A group of ten tiles (more than the kernels branch on) and a time limit below
+    ONE_CALL_MIN_SECONDS go through the run: the first raises as the run does."""
+    from mjsat.search.kernels import GroupTooLargeError
+    from mjsat.search.solver import ONE_CALL_MIN_SECONDS
+
+    board = MahjongBoard(Layout([(0, 2 * c, 0) for c in range(10)]), [0] * 10)
+    with pytest.raises(GroupTooLargeError):
+        solve_search(board, node_limit=5)
+    small = MahjongBoard(Layout([(0, 0, 0), (0, 2, 0), (0, 4, 0), (0, 6, 0)]), [0, 1, 1, 0])
+    r = solve_search(small, node_limit=5, time_limit=ONE_CALL_MIN_SECONDS / 2)
+    assert r.status == "solvable" and "seconds_prior" in r.stats
