@@ -238,7 +238,7 @@ class BatchSolver:
             raise BatchInputError(f"{len(seq)} seeds given for {count} deals")
         return np.array([_playout_state(s) for s in seq], dtype=np.uint64)
 
-    def run(self, deals: np.ndarray, states: np.ndarray) -> tuple[np.ndarray, ...]:
+    def run(self, deals: np.ndarray, states: np.ndarray) -> ChunkResult:
         """One compiled call on ``deals`` (from :meth:`deals`) with playout ``states``.
 
         Returns

@@ -108,7 +108,7 @@ CPU_CLOCK = getattr(time, "CLOCK_THREAD_CPUTIME_ID", -1)
 """The id of the calling thread's CPU clock for ``clock_gettime`` (-1 where Python has none:
 the per-deal times are then 0)."""
 
-if numba_config.DISABLE_JIT:  # the kernels run as Python (coverage): the same clock
+if getattr(numba_config, "DISABLE_JIT", 0):  # the kernels run as Python (coverage): the same clock
 
     def _cpu_ns(clock, ts):
         """The CPU time of the calling thread in nanoseconds (``clock``: :data:`CPU_CLOCK`;
