@@ -57,8 +57,8 @@ __all__ = ["encode_acyclic", "AcyclicDecoder", "elimination"]
 _CHUNK = 1 << 20
 """Clauses turned into Python lists at a time, between two looks at the deadline."""
 _DENSE_TILES = 1024
-"""Boards of at most this many tiles look their variables up in an ``n x n`` table
-(8 MiB at most); larger ones (the reductions' images) by binary search."""
+"""Boards of at most this many tiles look their variables up in ``n x n`` tables (two, of
+8 MiB each at most); larger ones (the reductions' images) by binary search."""
 
 
 def _fresh_ids(vpool: IDPool, names: list[tuple]) -> list[int]:
