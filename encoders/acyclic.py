@@ -41,6 +41,8 @@ References
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 from pysat.formula import CNF, IDPool
 
@@ -54,6 +56,44 @@ __all__ = ["encode_acyclic", "AcyclicDecoder", "elimination"]
 
 _CHUNK = 1 << 20
 """Clauses turned into Python lists at a time, between two looks at the deadline."""
+_DENSE_TILES = 1024
+"""Boards of at most this many tiles look their variables up in ``n x n`` tables (two, of
+8 MiB each at most); larger ones (the reductions' images) by binary search."""
+
+
+def _fresh_ids(vpool: IDPool, names: list[tuple]) -> list[int]:
+    """The ids ``vpool.id`` would give ``names`` one by one (each new to ``vpool``, which
+    reserves no ranges: a pool of the encoder's own), registered in one step."""
+    start = vpool.top + 1
+    ids = list(range(start, start + len(names)))
+    vpool.obj2id.update(zip(names, ids))
+    vpool.id2obj.update(zip(ids, names))
+    vpool.top += len(names)
+    return ids
+
+
+def _indexer(
+    n: int, rows: np.ndarray, cols: np.ndarray, values: np.ndarray
+) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
+    """A vectorised look-up ``(u, w) -> values[i]`` where ``(rows[i], cols[i]) == (u, w)``,
+    ``0`` elsewhere, for tiles ``u, w < n``: an ``n x n`` table up to :data:`_DENSE_TILES`
+    tiles, a binary search over the sorted keys beyond."""
+    if n <= _DENSE_TILES:
+        table = np.zeros(n * n, dtype=np.int64)
+        table[rows * n + cols] = values
+        return lambda u, w: table.take(u * n + w)
+    keys = rows * n + cols
+    srt = np.argsort(keys)
+    keys, values = keys[srt], values[srt]
+
+    def find(u: np.ndarray, w: np.ndarray) -> np.ndarray:
+        if len(keys) == 0:
+            return np.zeros(len(u), dtype=np.int64)
+        k = u * n + w
+        i = np.minimum(np.searchsorted(keys, k), len(keys) - 1)
+        return np.where(keys[i] == k, values[i], 0)
+
+    return find
 
 
 def elimination(
@@ -142,6 +182,7 @@ def encode_acyclic(
     Size and time as in the module docstring.
     """
     req = requirements(board) if req is None else req
+    own = vpool is None
     vpool = IDPool() if vpool is None else vpool
     cnf = CNF()
     n = req.n
@@ -150,59 +191,39 @@ def encode_acyclic(
     edges.update(frozenset(p) for p in m)
     order, later = elimination(n, edges, deadline=deadline)
     cl = cnf.clauses
-    # the edges of H, each once as (v, u) with u in later[v]; both directions get a variable
+    # the edges of H, each once as (v, u) with u in later[v]; both directions get a variable,
+    # numbered (a, b), (b, a) edge after edge
     h_edges = [(v, u) for v in order for u in later[v]]
-    lt: dict[tuple[int, int], int] = {}
-    for a, b in h_edges:
-        lt[(a, b)] = vpool.id(("lt", a, b))
-        lt[(b, a)] = vpool.id(("lt", b, a))
+    names = [("lt", a, b) for v, u in h_edges for a, b in ((v, u), (u, v))]
+    ids = _fresh_ids(vpool, names) if own else [vpool.id(k) for k in names]
+    lt: dict[tuple[int, int], int] = dict(zip([k[1:] for k in names], ids))
+    E = np.array(h_edges, dtype=np.int64).reshape(-1, 2)
+    XY = np.array(ids, dtype=np.int64).reshape(-1, 2)
+    X, Y = XY[:, 0], XY[:, 1]
+    lookup = _indexer(n, np.concatenate([E[:, 0], E[:, 1]]), np.concatenate([E[:, 1], E[:, 0]]), XY.T.ravel())
+    P = np.array(sorted(m), dtype=np.int64).reshape(-1, 2)
+    M = np.array([m[p] for p in sorted(m)], dtype=np.int64)
+    # the pair variable of {u, w}, or 0 when they are no candidate pair
+    pair_of = _indexer(n, np.concatenate([P[:, 0], P[:, 1]]), np.concatenate([P[:, 1], P[:, 0]]), np.tile(M, 2))
     if h_edges:
-        E = np.array(h_edges, dtype=np.int64)
-        X = np.array([lt[e] for e in h_edges], dtype=np.int64)
-        Y = np.array([lt[(b, a)] for a, b in h_edges], dtype=np.int64)
         cl.extend(np.stack([-X, -Y], axis=1).tolist())  # no 2-cycle
-        hkeys = np.concatenate([E[:, 0] * n + E[:, 1], E[:, 1] * n + E[:, 0]])
-        hids = np.concatenate([X, Y])
-        srt = np.argsort(hkeys)
-        hkeys, hids = hkeys[srt], hids[srt]
-    pkeys = np.array(sorted(a * n + b for a, b in m) + sorted(b * n + a for a, b in m), dtype=np.int64)
-    pids = np.array([m[(k // n, k % n) if k // n < k % n else (k % n, k // n)] for k in pkeys.tolist()], dtype=np.int64)
-    srt = np.argsort(pkeys)
-    pkeys, pids = pkeys[srt], pids[srt]
-
-    def lookup(u: np.ndarray, w: np.ndarray) -> np.ndarray:
-        return hids[np.searchsorted(hkeys, u * n + w)]
-
-    def pair_of(u: np.ndarray, w: np.ndarray) -> np.ndarray:
-        """The pair variable of ``{u, w}``, or 0 when they are no candidate pair."""
-        if len(pkeys) == 0:
-            return np.zeros(len(u), dtype=np.int64)
-        k = u * n + w
-        i = np.minimum(np.searchsorted(pkeys, k), len(pkeys) - 1)
-        return np.where(pkeys[i] == k, pids[i], 0)
-
-    if h_edges:
         # a strict edge inside a chosen pair is impossible
         tie = pair_of(E[:, 0], E[:, 1])
         on = tie != 0
         cl.extend(np.stack([-tie[on], -X[on]], axis=1).tolist())
         cl.extend(np.stack([-tie[on], -Y[on]], axis=1).tolist())
     # triangles through each eliminated tile: u -> v -> w gives u -> w (a tie at v too)
-    parts_u, parts_v, parts_w = [], [], []
-    for v in order:
-        nv = later[v]
-        k = len(nv)
-        if k < 2:
-            continue
-        nva = np.array(nv, dtype=np.int64)
-        uu = np.repeat(nva, k)
-        ww = np.tile(nva, k)
-        keep = uu != ww
-        parts_u.append(uu[keep])
-        parts_w.append(ww[keep])
-        parts_v.append(np.full(k * (k - 1), v, dtype=np.int64))
-    if parts_u:
-        U, V, W = np.concatenate(parts_u), np.concatenate(parts_v), np.concatenate(parts_w)
+    # (E lists later[v] for v in order: block i holds the k_i later neighbours of order[i])
+    k = np.array([len(later[v]) for v in order], dtype=np.int64)
+    sq = k * k
+    block = np.repeat(np.arange(n), sq)
+    local = np.arange(int(sq.sum())) - np.repeat(np.cumsum(sq) - sq, sq)
+    first = (np.cumsum(k) - k)[block]
+    iu, iw = first + local // k[block], first + local % k[block]  # u outer, w inner
+    keep = iu != iw
+    iu, iw = iu[keep], iw[keep]
+    if len(iu):
+        U, V, W = E[iu, 1], E[iu, 0], E[iw, 1]
         uv, vw, uw = lookup(U, V), lookup(V, W), lookup(U, W)
         t_vw, t_uv = pair_of(V, W), pair_of(U, V)
         on_vw, on_uv = t_vw != 0, t_uv != 0
@@ -221,7 +242,10 @@ def encode_acyclic(
     add_precedence(cnf, req, m, vpool, var)
     add_matching(cnf, req, m, vpool)
     cnf.nv = max(cnf.nv, vpool.top)
-    keys = {k: v for k, v in vpool.obj2id.items() if isinstance(k, tuple)}
+    if own:  # every name of a pool of our own is a tuple
+        keys = dict(vpool.obj2id)
+    else:
+        keys = {k: v for k, v in vpool.obj2id.items() if isinstance(k, tuple)}
     return cnf, AcyclicDecoder(keys, {"exhaustive": True, "edges": len(lt) // 2})
 
 

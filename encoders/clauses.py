@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import itertools
 from collections.abc import Callable, Iterator
 
 from pysat.card import CardEnc, EncType
@@ -93,9 +94,12 @@ def add_matching(cnf: CNF, req: Requirements, m: dict[Move, int], vpool: IDPool)
             cnf.append([])
         elif len(lits) == 1:
             cnf.append(lits)
+        elif len(lits) <= 5:
+            # python-sat's pairwise encoding, written out (the same clauses, in its order)
+            cnf.clauses.append(lits)
+            cnf.clauses.extend([-a, -b] for a, b in itertools.combinations(lits, 2))
         else:
-            enc = EncType.pairwise if len(lits) <= 5 else EncType.ladder
-            cnf.clauses.extend(CardEnc.equals(lits, 1, vpool=vpool, encoding=enc).clauses)
+            cnf.clauses.extend(CardEnc.equals(lits, 1, vpool=vpool, encoding=EncType.ladder).clauses)
 
 
 def add_precedence(

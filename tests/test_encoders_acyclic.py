@@ -6,9 +6,12 @@ import itertools
 
 import numpy as np
 from hypothesis import given, settings, strategies as st
+from pysat.card import CardEnc, EncType
+from pysat.formula import CNF, IDPool
 
 from mjsat.encoders.acyclic import elimination, encode_acyclic
-from mjsat.encoders.requirements import requirements
+from mjsat.encoders.clauses import add_matching, pair_vars
+from mjsat.encoders.requirements import ENCODED_GAMES, requirements
 from mjsat.encoders.solvers import run_solver
 from mjsat.generate import random_grid_board, random_small_board
 
@@ -57,3 +60,77 @@ def test_models_decode_without_cycles_and_cover_every_edge():
             assert not any((v, u) in set(true) for u, v in true)
             models += 1
     assert models >= 5  # the cycle check above ran
+
+
+def _small_boards(rng, count):
+    """Random small boards of every game the encoders cover (:data:`ENCODED_GAMES`), groups
+    of up to eight tiles (a tile with more than five candidate partners takes the ladder)."""
+    for i in range(count):
+        game = ENCODED_GAMES[i % len(ENCODED_GAMES)]
+        sizes = ((2,), (2, 4), (2, 4, 6), (8,))[(i // len(ENCODED_GAMES)) % 4]
+        yield random_small_board(rng, game=game, max_tiles=16, group_sizes=sizes)
+
+
+def test_the_table_and_the_binary_search_give_the_same_cnf(monkeypatch):
+    """Boards of at most ``_DENSE_TILES`` tiles look variables up in a table, larger ones
+    by binary search: the same clauses, variables and names either way."""
+    import mjsat.encoders.acyclic as A
+
+    rng = np.random.default_rng(31)
+    for board in _small_boards(rng, 48):
+        req = requirements(board)
+        cnf, dec = encode_acyclic(board, req=req)
+        with monkeypatch.context() as mp:
+            mp.setattr(A, "_DENSE_TILES", 0)
+            cnf2, dec2 = encode_acyclic(board, req=req)
+        assert cnf2.clauses == cnf.clauses and cnf2.nv == cnf.nv, repr(board)
+        assert list(dec2.keys.items()) == list(dec.keys.items())
+
+
+def test_a_pool_of_the_caller_numbers_the_same_cnf_its_own_way():
+    """The encoder numbers its own pool in one step; a caller's pool (here with a reserved
+    range) gets every name through ``vpool.id``: the same CNF up to the renaming of the
+    variables, every name in the pool, and the same verdict."""
+    rng = np.random.default_rng(37)
+    for board in _small_boards(rng, 24):
+        req = requirements(board)
+        cnf, dec = encode_acyclic(board, req=req)
+        pool = IDPool(occupied=[[3, 40]])
+        cnf2, dec2 = encode_acyclic(board, req=req, vpool=pool)
+        assert list(dec2.keys) == list(dec.keys)
+        assert all(pool.obj2id[k] == v for k, v in dec2.keys.items())
+        assert not any(3 <= v <= 40 for v in dec2.keys.values())
+        rename = {dec.keys[k]: dec2.keys[k] for k in dec.keys}
+        renamed = set(rename.values())
+        named = [c for c in cnf.clauses if all(abs(x) in rename for x in c)]  # no ladder variable
+        assert [[(rename[abs(x)] if x > 0 else -rename[abs(x)]) for x in c] for c in named] == [
+            c for c in cnf2.clauses if all(abs(x) in renamed for x in c)
+        ]
+        assert run_solver(cnf, solver="minisat22")[0] == run_solver(cnf2, solver="minisat22")[0]
+
+
+def test_the_matching_is_python_sat_s_cardinality_encoding():
+    """``add_matching`` writes python-sat's pairwise encoding out for up to five candidates
+    (the same clauses in the same order) and takes its ladder encoding beyond."""
+    rng = np.random.default_rng(41)
+    sizes = set()
+    for board in _small_boards(rng, 40):
+        req = requirements(board)
+        pool = IDPool()
+        m = pair_vars(req, pool)
+        cnf = CNF()
+        add_matching(cnf, req, m, pool)
+        want: list[list[int]] = []
+        top = len(m)
+        for inc in req.incident():
+            lits = [m[p] for p in inc]
+            sizes.add(min(len(lits), 6))
+            if len(lits) <= 1:
+                want.append(lits)
+                continue
+            enc = EncType.pairwise if len(lits) <= 5 else EncType.ladder
+            part = CardEnc.equals(lits, 1, top_id=top, encoding=enc)
+            top = max(top, part.nv)
+            want.extend(part.clauses)
+        assert cnf.clauses == want, repr(board)
+    assert sizes >= {1, 2, 3, 4, 5, 6}, sizes
