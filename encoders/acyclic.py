@@ -216,7 +216,7 @@ def encode_acyclic(
     # (E lists later[v] for v in order: block i holds the k_i later neighbours of order[i])
     k = np.array([len(later[v]) for v in order], dtype=np.int64)
     sq = k * k
-    block = np.repeat(np.arange(n), sq)
+    block = np.repeat(np.arange(len(order)), sq)
     local = np.arange(int(sq.sum())) - np.repeat(np.cumsum(sq) - sq, sq)
     first = (np.cumsum(k) - k)[block]
     iu, iw = first + local // k[block], first + local % k[block]  # u outer, w inner
