@@ -466,6 +466,11 @@ def _mj_shift(x, v, pres, mj, na, no, nt):
 
 _PAIR_NONE, _PAIR_CLEAR, _PAIR_WAIT = 0, 1, 2  # what _mj_pair_rules found
 
+_REDRAWS = 4
+"""Draws from the counts of free tiles a playout with the policy ``"safe"`` or ``"rows"``
+makes when it draws fatal pairs, before it lists every playable pair (to draw among the
+others, or to find that every one is fatal)."""
+
 
 @njit(**JIT_FLAGS)
 def _mj_pair_rules(g, gr, mj, pres, opts, na, no, nt):
@@ -671,7 +676,7 @@ def _fatal(x, y, gr, pres, stk):
 
 
 @njit(**JIT_FLAGS)
-def _row_cycle(x, y, c, d, pres, partner, mj, rows):
+def _row_cycle(x, y, c, d, pres, partner, aptr, aidx, rows):
     """True iff the new pair ``(c, d)`` (the group's last two once ``x`` and ``y`` go), two
     tiles of one row, and a pair of ``partner`` must each go before the other (the policy
     ``"rows"`` of :data:`~mjsat.search.config.PLAYOUTS`: neither could ever go).
@@ -690,18 +695,21 @@ def _row_cycle(x, y, c, d, pres, partner, mj, rows):
         The pair about to go (they are free: row ends, or outside rows).
     c, d : int
         The two tiles its group keeps.
-    pres, partner, mj : see the module docstring.
+    pres, partner : see the module docstring.
+    aptr, aidx : int32 arrays
+        The CSR relation ``above`` (``mj[0]``, ``mj[1]``).
     rows : int32[4n]
         ``ws[W_RUNS]``.
 
     Notes
     -----
-    :math:`O(L)` for a row of :math:`L` tiles, with at most four tiles on each.
+    :math:`O(L)` for a row of :math:`L` tiles, with at most four tiles on each. The hot
+    loop's kernels take single arrays, not ``mj`` or ``ws``: a call passing a tuple of
+    arrays pays the reference counts of each.
     """
     n = pres.shape[0]
     if rows[2 * n + c] != rows[2 * n + d]:
         return False
-    aptr, aidx = mj[0], mj[1]
     lo = min(rows[3 * n + c], rows[3 * n + d])
     hi = max(rows[3 * n + c], rows[3 * n + d])
     u = rows[2 * n + c]  # the row's first tile
@@ -729,11 +737,12 @@ def _row_cycle(x, y, c, d, pres, partner, mj, rows):
 
 
 @njit(**JIT_FLAGS)
-def _doomed(x, y, gr, pres, partner, mj, ws, rows):
+def _doomed(x, y, gr, pres, partner, stk, aptr, aidx, runs, rows):
     """:func:`_fatal`, and with ``rows`` :func:`_row_cycle` for the two tiles the pair
     ``(x, y)`` leaves its group (the policies ``"safe"`` and ``"rows"``). ``gr``, ``pres``,
-    ``partner``, ``mj``, ``ws``: see the module docstring."""
-    if _fatal(x, y, gr, pres, ws[W_STACKED]):
+    ``partner``: see the module docstring; ``stk``: ``ws[W_STACKED]``; ``aptr``, ``aidx``:
+    ``mj[0]``, ``mj[1]``; ``runs``: ``ws[W_RUNS]``."""
+    if _fatal(x, y, gr, pres, stk):
         return True
     if not rows:
         return False
@@ -752,7 +761,7 @@ def _doomed(x, y, gr, pres, partner, mj, ws, rows):
                 return False  # more than two left: no pairing yet
     if d < 0:
         return False
-    return _row_cycle(x, y, c, d, pres, partner, mj, ws[W_RUNS])
+    return _row_cycle(x, y, c, d, pres, partner, aptr, aidx, runs)
 
 
 @njit(**JIT_FLAGS)
@@ -1155,31 +1164,34 @@ def _mj_events(mode, gr, mj, pres, partner, moves, mptr, opts, ws, hold):
             pick = -1
             m = 0
             rows = opts[R_PLAYOUT] == PLAYOUT_ROWS
+            stk, runs, aptr, aidx = ws[W_STACKED], ws[W_RUNS], mj[0], mj[1]
             if opts[R_PLAYOUT] != PLAYOUT_UNIFORM:  # a pair drawn from the counts of free tiles
                 total = 0
                 for h in range(ngroups):
                     total += nfree[h] * (nfree[h] - 1) // 2
                 if total == 0:
                     break
-                r = np.int64(_xorshift(ws[W_RNG]) % np.uint64(total))
-                h = 0
-                while r >= nfree[h] * (nfree[h] - 1) // 2:
-                    r -= nfree[h] * (nfree[h] - 1) // 2
-                    h += 1
-                for k in range(gptr[h], gptr[h + 1]):
-                    u = gidx[k]
-                    if not (pres[u] == 1 and na[u] == 0 and (no[u] == 0 or nt[u] == 0)):
-                        continue
-                    for j in range(k + 1, gptr[h + 1]):
-                        v = gidx[j]
-                        if pres[v] == 1 and na[v] == 0 and (no[v] == 0 or nt[v] == 0):
-                            if r == 0:
-                                pick = u * n + v
-                            r -= 1
-                    if pick >= 0:
+                for _ in range(_REDRAWS):  # a fatal pair is drawn again (rejection: still uniform)
+                    r = np.int64(_xorshift(ws[W_RNG]) % np.uint64(total))
+                    h = 0
+                    while r >= nfree[h] * (nfree[h] - 1) // 2:
+                        r -= nfree[h] * (nfree[h] - 1) // 2
+                        h += 1
+                    for k in range(gptr[h], gptr[h + 1]):
+                        u = gidx[k]
+                        if not (pres[u] == 1 and na[u] == 0 and (no[u] == 0 or nt[u] == 0)):
+                            continue
+                        for j in range(k + 1, gptr[h + 1]):
+                            v = gidx[j]
+                            if pres[v] == 1 and na[v] == 0 and (no[v] == 0 or nt[v] == 0):
+                                if r == 0:
+                                    pick = u * n + v
+                                r -= 1
+                        if pick >= 0:
+                            break
+                    if pick < 0 or not _doomed(pick // n, pick % n, gr, pres, partner, stk, aptr, aidx, runs, rows):
                         break
-                if pick >= 0 and _doomed(pick // n, pick % n, gr, pres, partner, mj, ws, rows):
-                    pick = -1  # fatal: draw again from the list of every pair
+                    pick = -1  # fatal: after the last draw, from the list of every pair
             if pick < 0:
                 m = _mj_legal(gr, pres, partner, na, no, nt, legal)
                 if m == 0:
@@ -1189,7 +1201,7 @@ def _mj_events(mode, gr, mj, pres, partner, moves, mptr, opts, ws, hold):
             elif pick < 0:  # PLAYOUT_SAFE, PLAYOUT_ROWS: a uniform draw, a fatal pair put aside
                 while m > 0:
                     i = np.int64(_xorshift(ws[W_RNG]) % np.uint64(m))
-                    if not _doomed(legal[i] // n, legal[i] % n, gr, pres, partner, mj, ws, rows):
+                    if not _doomed(legal[i] // n, legal[i] % n, gr, pres, partner, stk, aptr, aidx, runs, rows):
                         pick = legal[i]
                         break
                     m -= 1
@@ -1854,6 +1866,7 @@ def _mj_guided(gr, mj, sh, opts, count, rng, pres, partner, moves, ws):
     n = pres.shape[0]
     safe = opts[R_PLAYOUT] != PLAYOUT_UNIFORM
     rows = opts[R_PLAYOUT] == PLAYOUT_ROWS
+    stk, runs, aptr, aidx = ws[W_STACKED], ws[W_RUNS], mj[0], mj[1]
     if safe:
         _stack_masks(gr, mj, ws)
     for a in range(count):
@@ -1870,7 +1883,7 @@ def _mj_guided(gr, mj, sh, opts, count, rng, pres, partner, moves, ws):
             while m > 0:
                 i = np.int64(_xorshift(rng) % np.uint64(m))
                 x, y = legal[i] // n, legal[i] % n
-                if not (safe and _doomed(x, y, gr, pres, partner, mj, ws, rows)):  # put aside unscanned
+                if not (safe and _doomed(x, y, gr, pres, partner, stk, aptr, aidx, runs, rows)):  # put aside unscanned
                     ps[:] = pres
                     ps[x] = 0
                     ps[y] = 0

@@ -727,8 +727,9 @@ def test_row_cycle_kernel_equals_naive_and_is_sound():
                 if partner[x] >= 0:
                     continue
                 left = [u for u in geo.members[geo.group[x]] if present[u] and u not in (x, y)]
-                got = K._doomed(x, y, gr, present, partner, mj, ws, True)
-                fatal = K._doomed(x, y, gr, present, partner, mj, ws, False)
+                args = (ws[W_STACKED], mj[0], mj[1], ws[W_RUNS])
+                got = K._doomed(x, y, gr, present, partner, *args, True)
+                fatal = K._doomed(x, y, gr, present, partner, *args, False)
                 cycle = len(left) == 2 and _cycle_naive(board, present, partner, x, y, *left)
                 assert got == (fatal or cycle), (repr(board), present.tolist(), partner.tolist(), x, y)
                 if cycle and not fatal:
