@@ -826,8 +826,8 @@ def _mj_events(mode, gr, mj, pres, partner, moves, mptr, opts, ws, hold):
     ``moves`` from ``mptr`` on, and returns the new ``mptr``. ``_SCAN`` plays the relaxed
     game and returns the number of tiles it could not remove. ``_PLAYOUT`` is an apply
     that, whenever it is stuck, plays a random playable pair of a group without a pairing
-    (state in ``ws[W_RNG]``; drawn by the policy ``opts[R_PLAYOUT]``, with ``"safe"`` from
-    the masks ``ws[W_STACKED]``) and goes on, keeping its counters: one playout costs about
+    (state in ``ws[W_RNG]``; drawn by the policy ``opts[R_PLAYOUT]``, with ``"safe"`` and
+    ``"rows"`` from the masks ``ws[W_STACKED]`` and the rows ``ws[W_RUNS]``) and goes on, keeping its counters: one playout costs about
     one apply; it keeps its state at its first random draw in ``ws[W_PLAYOUT_START]``.
     ``_PLAYOUT_AGAIN`` is a playout from that state (the position, counters and moves
     that every playout from the same start reaches before its first draw), without the
@@ -1264,7 +1264,8 @@ def _mj_scan(gr, mj, pres, partner, moves, opts, ws):
 def _mj_playout(gr, mj, pres, partner, moves, opts, ws):
     """One random playout (Mahjong) from ``pres``: the apply, with a random playable pair of
     a group without a pairing whenever it is stuck (xorshift state ``ws[W_RNG]``, policy
-    ``opts[R_PLAYOUT]``; with ``"safe"``, ``ws[W_STACKED]`` filled by :func:`_stack_masks`). The
+    ``opts[R_PLAYOUT]``; with ``"safe"`` or ``"rows"``, ``ws[W_STACKED]`` and ``ws[W_RUNS]``
+    filled by :func:`_stack_masks`). The
     number of moves in ``moves``; the playout cleared the board when it is ``n // 2``.
     It keeps its state at its first draw for :func:`_mj_playout_again`. Arguments as
     :func:`_mj_events`."""
@@ -1856,7 +1857,8 @@ def _dfs(kind, gr, mj, sh, pt, opts, P, Q, bg, bgr, allow, nxt, mend, moves, st,
 def _mj_guided(gr, mj, sh, opts, count, rng, pres, partner, moves, ws):
     """:func:`_guided` for Mahjong with incremental counters: each move costs one
     :func:`_mj_scan_after_move` per candidate and one :func:`_mj_apply_after_move`; with
-    the policy ``"safe"`` (``opts[R_PLAYOUT]``) a fatal candidate is put aside unscanned.
+    the policy ``"safe"`` or ``"rows"`` (``opts[R_PLAYOUT]``) a fatal candidate is put aside
+    unscanned.
     Arguments as :func:`_fresh_playouts`.
     """
     legal = ws[W_LEGAL]

@@ -644,8 +644,8 @@ class PythonSearch:
         ``guided``: a random move is kept only when the pruning scan still clears the
         position after it; another one is drawn otherwise (the playout ends when none is
         left). Every playable pair is drawn alike: the numba engine's policy ``"uniform"``
-        (:data:`mjsat.search.config.PLAYOUTS`); its default ``"safe"`` is not implemented
-        here.
+        (:data:`mjsat.search.config.PLAYOUTS`); its default (``"rows"``) and ``"safe"`` are
+        not implemented here.
         """
         present = bytearray(b"\x01") * self.geo.n
         partner = [-1] * self.geo.n
