@@ -399,23 +399,29 @@ def _stack_masks_naive(board, geo):
     return want
 
 
-def test_stack_masks_kernel_equals_the_layout_descendants():
+def test_stack_masks_kernel_equals_the_layout_descendants_and_sides():
+    """``_stack_masks`` writes the stacked masks (by the layout's descendants) and the rows
+    ``W_RUNS`` (by its side relations, :func:`_run_links_naive`)."""
     from mjsat.deal import deal_random
     from mjsat.layouts import load_layout
 
     boards = [deal_random(load_layout("turtle"), seed=s) for s in range(3)]
     boards += [b for b, _ in _boards(31, 60) if b.game != "shisen-sho"]
-    stacked = 0
+    boards += [b for b, _ in _boards(33, 60) if b.game != "shisen-sho"]
+    stacked = links = 0
     for board in boards:
         geo = geometry(board)
         kind, gr, mj, sh, ws, moves = kernel_args(geo)
-        ws[W_STACKED][:] = 0xA5  # garbage: the kernel writes every byte
+        ws[W_STACKED][:] = 0xA5  # garbage: the kernel writes every entry
+        ws[W_RUNS][:] = 77
         ws[W_SCAN_QUEUED][:] = 1
         K._stack_masks(gr, mj, ws)
         want = _stack_masks_naive(board, geo)
         assert ws[W_STACKED].tolist() == want, repr(board)
+        assert ws[W_RUNS].tolist() == _run_links_naive(board), repr(board)
         stacked += sum(1 for m in want if m)
-    assert stacked > 0
+        links += sum(1 for v in ws[W_RUNS][: geo.n] if v >= 0)
+    assert stacked > 0 and links > 100
 
 
 def _playout_board(positions, groups):
@@ -571,24 +577,6 @@ def _run_links_naive(board):
                 want[2 * n + u], want[3 * n + u] = t, k
                 u, k = want[u], k + 1
     return want
-
-
-def test_run_links_kernel_equals_the_layout_sides():
-    from mjsat.deal import deal_random
-    from mjsat.layouts import load_layout
-
-    boards = [deal_random(load_layout("turtle"), seed=0)]
-    boards += [b for b, _ in _boards(33, 60) if b.game != "shisen-sho"]
-    links = 0
-    for board in boards:
-        geo = geometry(board)
-        kind, gr, mj, sh, ws, moves = kernel_args(geo)
-        ws[W_RUNS][:] = 77  # garbage: the kernel writes every entry
-        K._stack_masks(gr, mj, ws)
-        want = _run_links_naive(board)
-        assert ws[W_RUNS].tolist() == want, repr(board)
-        links += sum(1 for v in want if v >= 0)
-    assert links > 100
 
 
 def _rows_naive(board):
