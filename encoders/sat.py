@@ -114,9 +114,11 @@ def check_sat_options(
     solver: str | None = None,
     certify: bool | None = None,
     steps: int | None = None,
+    time_limit: float | None = None,
 ) -> None:
     """Check the options of :func:`solve_sat` without a board (registered in
-    :attr:`mjsat.methods.MethodInfo.check`, so commands refuse them before any board runs).
+    :attr:`mjsat.methods.MethodInfo.check`, so commands refuse them before any board runs),
+    with the time limit the boards will have, if any.
 
     Raises
     ------
@@ -125,6 +127,8 @@ def check_sat_options(
         encoding without steps, or ``certify`` with a solver that logs no proof.
     UnknownSolverError
         A solver name python-sat does not know.
+    SolverLimitError
+        A ``time_limit`` for a solver that cannot stop at one.
 
     >>> check_sat_options(encoding="nosuch")
     Traceback (most recent call last):
@@ -135,7 +139,9 @@ def check_sat_options(
     -----
     :math:`O(s)` for ``s`` solver names.
     """
-    _checked_options(encoding, solver, certify, steps)
+    _, solver_name = _checked_options(encoding, solver, certify, steps)
+    if time_limit is not None and not can_stop(solver_name):
+        raise SolverLimitError(solver_name)
 
 
 def solve_sat(

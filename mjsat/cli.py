@@ -453,7 +453,7 @@ def solve(
         if options.get(key) is not None:
             raise click.UsageError(f"option {key!r} given twice (as --{key.replace('_', '-')} and -O)")
         options[key] = value
-    options = check_options(method, options)  # names and values, before the board is solved
+    options = check_options(method, options, time_limit=time_limit)  # names and values, before the board is solved
     with _spinner(f"solving {len(board)} tiles with {method}"):
         result = run(board, method, time_limit=time_limit, seed=method_seed, **options)
     data = result.to_dict()

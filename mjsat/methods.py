@@ -196,7 +196,9 @@ def axis_values(name: str, option: str) -> list[str]:
     return [str(v) for v in _resolve(target)]
 
 
-def check_options(method: str, options: dict[str, Any] | None = None) -> dict[str, Any]:
+def check_options(
+    method: str, options: dict[str, Any] | None = None, *, time_limit: float | None = None
+) -> dict[str, Any]:
     """Check a method name and its options once, before any board is solved.
 
     Parameters
@@ -205,6 +207,9 @@ def check_options(method: str, options: dict[str, Any] | None = None) -> dict[st
         A key of :data:`METHODS`.
     options : dict, optional
         The options as :func:`solve` takes them; ``None`` values stand for the defaults.
+    time_limit : float or None
+        The time limit the boards will be solved with: passed to a check that takes one
+        (an option that cannot work under a limit, such as a SAT solver that cannot stop).
 
     Returns
     -------
@@ -236,7 +241,11 @@ def check_options(method: str, options: dict[str, Any] | None = None) -> dict[st
         )
     target = METHODS[method].check
     if target is not None:
-        _resolve(target)(**given)
+        check = _resolve(target)
+        if time_limit is not None and "time_limit" in inspect.signature(check).parameters:
+            check(**given, time_limit=time_limit)
+        else:
+            check(**given)
     return given
 
 

@@ -122,7 +122,7 @@ def sample(
 
     if time_limit is not None and not 0 < time_limit < math.inf:
         raise click.BadParameter(f"must be a positive number of seconds, got {time_limit}", param_hint="--time-limit")
-    options = check_options(method, parse_key_values(option_items))  # before any file is read or deal run
+    options = check_options(method, parse_key_values(option_items), time_limit=time_limit)  # before any file or deal
     runner = Runner(workers, scheduler, warm=method == "search" and options.get("engine", "numba") == "numba")
     layout = load_layout(layout_spec, map_name=map_name)
     prepare_output(out)

@@ -444,7 +444,7 @@ def sample(
 
     if runner is None and workers < 1:
         raise SampleError(f"workers must be at least 1, got {workers}")
-    options = check_options(method, dict(options or {}))
+    options = check_options(method, dict(options or {}), time_limit=time_limit)
     game = find_variant(game).game
     if time_limit is not None:
         time_limit = float(time_limit)

@@ -195,7 +195,17 @@ def test_bad_method_and_options_fail_before_the_file_is_touched(tmp_path):
         sample(ROW, range(2), out, method="sat", options={"encoding": "nosuch"})
     with pytest.raises(ValueError, match="unknown SAT solver"):
         sample(ROW, range(2), out, method="sat", options={"solver": "nosuch"})
+    with pytest.raises(ValueError, match="'lingeling' cannot stop at a time limit"):  # sample always has one
+        sample(ROW, range(2), out, method="sat", options={"solver": "lingeling"}, time_limit=5.0)
     assert not out.exists()
+    runner = CliRunner()
+    res = runner.invoke(
+        cli, ["sample", "--layout", "row-4", "-n", "2", "--method", "sat", "-O", "solver=lingeling", "--out", str(out)]
+    )
+    assert res.exit_code == 2 and res.output.count("\n") == 1 and "cannot stop at a time limit" in res.output
+    assert not out.exists()
+    rows = sample(ROW, range(2), out, method="sat", options={"solver": "lingeling"}, time_limit=None)
+    assert [r["status"] for r in rows] and out.exists()  # without a limit it runs
 
 
 def test_retry_unknown_reruns_every_unknown_row_once(tmp_path, slow_method):
