@@ -94,6 +94,10 @@ ONE_CALL_MIN_SECONDS = 0.1
 node limit of at most :data:`CHUNK_NODES` in one compiled call (:func:`_solve_one_call`),
 which looks at no clock."""
 
+ONE_CALL_MAX_TILES = 2048
+"""The largest board :func:`solve_search` decides in one compiled call: the batch path keeps
+an ``n x n`` table of the layout's cover order (4 MiB at this size)."""
+
 DEFAULT_PAIR_TEST: dict[int, str] = {SHISEN: "cells", SH3D: "bits"}
 """The pair test of the numba kernels (:data:`mjsat.search.config.PAIR_TESTS`) by game
 kind, the bitsets where they pay: they make the whole search cheaper on turtle deals of
@@ -437,9 +441,10 @@ def solve_search(
     :math:`O(n + e)` for apply and scan in the numba engine on Mahjong (event-driven), and
     one scan per pairing of every unpaired group with ``critical``.
 
-    On a Mahjong deal under a node limit of at most :data:`CHUNK_NODES` (the budget of the
-    ``auto`` plan's search step), with the numba engine, the default rules of the batch
-    path and no time limit or one of at least :data:`ONE_CALL_MIN_SECONDS`, every phase
+    On a Mahjong deal of at most :data:`ONE_CALL_MAX_TILES` tiles under a node limit of at
+    most :data:`CHUNK_NODES` (the budget of the ``auto`` plan's search step), with the numba
+    engine, the default rules of the batch path and no time limit or one of at least
+    :data:`ONE_CALL_MIN_SECONDS`, every phase
     runs in one compiled call (:func:`_solve_one_call`, the kernel of the batch path): the
     same answer, moves and counts, without the Python between the phases; ``stats`` then
     has ``seconds_total`` alone of the times.
@@ -456,6 +461,7 @@ def solve_search(
     if (
         engine == "numba"
         and board.kind == "sides"
+        and len(board) <= ONE_CALL_MAX_TILES
         and node_limit is not None
         and node_limit <= CHUNK_NODES
         and (time_limit is None or time_limit >= ONE_CALL_MIN_SECONDS)

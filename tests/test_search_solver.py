@@ -488,11 +488,17 @@ def test_one_call_path_answers_as_the_run(game):
     assert statuses == {"solvable", "unsolvable", "unknown"}
 
 
-def test_one_call_path_leaves_big_groups_and_short_limits_to_the_run():
-    """A group of ten tiles (more than the kernels branch on) and a time limit below
-    ONE_CALL_MIN_SECONDS go through the run: the first raises as the run does."""
+def test_one_call_path_leaves_big_groups_boards_and_short_limits_to_the_run():
+    """A group of ten tiles (more than the kernels branch on), a board of more than
+    ONE_CALL_MAX_TILES tiles and a time limit below ONE_CALL_MIN_SECONDS go through the run:
+    the first raises as the run does, the others keep the run's times."""
     from mjsat.search.kernels import GroupTooLargeError
-    from mjsat.search.solver import ONE_CALL_MIN_SECONDS
+    from mjsat.search.solver import ONE_CALL_MAX_TILES, ONE_CALL_MIN_SECONDS
+
+    half = list(range(ONE_CALL_MAX_TILES // 2 + 1))
+    long = MahjongBoard(Layout([(0, 2 * c, 0) for c in range(2 * len(half))]), half + half[::-1])  # nested pairs
+    r = solve_search(long, node_limit=5)
+    assert r.status == "solvable" and "seconds_prior" in r.stats
 
     board = MahjongBoard(Layout([(0, 2 * c, 0) for c in range(10)]), [0] * 10)
     with pytest.raises(GroupTooLargeError):
