@@ -1064,6 +1064,14 @@ def _mj_events(mode, gr, mj, pres, partner, moves, mptr, opts, ws, hold):
             gtop -= 1
             g = gstack[gtop]
             gq[g] = 0
+            # Every rule needs three free tiles of the group (two with the pair rules).
+            # Here the queue is empty, so nfree[g] counts the group's free tiles exactly
+            # when it has no pairing (tiles only ever come free, each is counted once as
+            # it leaves the queue, a random pair takes its two off), except after a move
+            # (resume), which does not queue the free tiles again: a group below the
+            # count is passed over without reading its tiles.
+            if not resume and nfree[g] < (2 if nv else 3):
+                continue
             live = 0
             nf = 0
             assigned = False
