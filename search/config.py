@@ -211,9 +211,10 @@ present at its start here."""
 W_OPENED = 12
 """``uint8[G]``, scan: the groups that played their first pair."""
 W_FREE_SEEN = 13
-"""``int32[G]``, Mahjong scan: free tiles seen in each group not opened yet; Mahjong
-playout with the policy ``"safe"``: the free tiles of each group without a pairing (0 once
-it has one), from which it draws its pairs."""
+"""``int32[G]``, Mahjong scan: free tiles seen in each group not opened yet; Mahjong apply
+and playout: the free tiles of each group without a pairing (0 once it has one), from which
+the playout draws its pairs and by which the cleaning rules pass over a group with too few
+(not kept by the apply after a move)."""
 W_SCAN_GRID = 14
 """``uint8[C]``, Shisen-Sho scan: its occupancy grid."""
 W_LEGAL = 15
