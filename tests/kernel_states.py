@@ -33,3 +33,25 @@ def kernel_args(geo, pair_test="cells"):
     ws = K.workspace(geo.n, len(geo.members), int(sh[2] * sh[3]), words)
     moves = np.zeros((geo.n // 2 + 1, 2), dtype=np.int32)
     return kind, gr, mj, sh, ws, moves
+
+
+def apply_against_twins(board, geo, rng, opts, twin, others, states=3):
+    """The kernel's apply with ``opts`` on ``states`` random positions of ``geo`` (from
+    :func:`random_state`): each time it must leave the position the Python twin ``twin``
+    (a :class:`~mjsat.search.pairing.PythonSearch`) leaves. Returns, for each twin of
+    ``others``, the number of positions where that twin's apply left another position (how
+    often the rules the kernel adds to it changed the outcome)."""
+    kind, gr, mj, sh, ws, moves = kernel_args(geo)
+    differ = [0] * len(others)
+    for _ in range(states):
+        present, partner = random_state(geo, rng)
+        want = bytearray(present.tobytes())
+        twin.apply(want, partner.tolist(), [])
+        for i, other in enumerate(others):
+            got = bytearray(present.tobytes())
+            other.apply(got, partner.tolist(), [])
+            differ[i] += got != want
+        p = present.copy()
+        K._apply(kind, gr, mj, sh, p, partner.copy(), moves, 0, opts, ws)
+        assert bytes(p) == bytes(want), repr(board)
+    return differ

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from kernel_states import kernel_args, random_state
+from kernel_states import apply_against_twins, kernel_args, random_state
 from naive import naive_free, naive_mahjong_moves, naive_moves, naive_xorshift
 
 from mjsat.board import Layout, MahjongBoard
@@ -78,20 +78,9 @@ def test_apply_kernel_with_freeze_pair_equals_reference():
     fired = 0
     for board, rng in _boards(25, 150):
         geo = geometry(board)
-        kind, gr, mj, sh, ws, moves = kernel_args(geo)
         ref = PythonSearch(geo, freeze=False, loose=False, freeze_pair=True)
-        bare = PythonSearch(geo, freeze=False, loose=False)
-        for _ in range(3):
-            present, partner = random_state(geo, rng)
-            p_ref = bytearray(present.tobytes())
-            ref.apply(p_ref, partner.tolist(), [])
-            p_bare = bytearray(present.tobytes())
-            bare.apply(p_bare, partner.tolist(), [])
-            fired += p_ref != p_bare
-            p = present.copy()
-            q = partner.copy()
-            K._apply(kind, gr, mj, sh, p, q, moves, 0, opts, ws)
-            assert bytes(p) == bytes(p_ref), repr(board)
+        (bare,) = apply_against_twins(board, geo, rng, opts, ref, [PythonSearch(geo, freeze=False, loose=False)])
+        fired += bare
     assert fired >= 10
 
 
@@ -129,24 +118,10 @@ def test_apply_kernel_with_the_default_rules_equals_reference():
         game = ("mahjong", "mahjong-transposed")[i % 2]
         board = random_small_board(rng, game=game, max_tiles=64, group_sizes=(2, 4, 4, 4, 6))
         geo = geometry(board)
-        kind, gr, mj, sh, ws, moves = kernel_args(geo)
-        ref = PythonSearch(geo)
-        freeze = PythonSearch(geo, loose=False)
-        bare = PythonSearch(geo, freeze=False, loose=False)
-        for _ in range(3):
-            present, partner = random_state(geo, rng)
-            p_ref = bytearray(present.tobytes())
-            ref.apply(p_ref, partner.tolist(), [])
-            p_bare = bytearray(present.tobytes())
-            bare.apply(p_bare, partner.tolist(), [])
-            p_freeze = bytearray(present.tobytes())
-            freeze.apply(p_freeze, partner.tolist(), [])
-            fired += p_ref != p_bare
-            loose += p_ref != p_freeze
-            p = present.copy()
-            q = partner.copy()
-            K._apply(kind, gr, mj, sh, p, q, moves, 0, opts, ws)
-            assert bytes(p) == bytes(p_ref), repr(board)
+        others = [PythonSearch(geo, freeze=False, loose=False), PythonSearch(geo, loose=False)]
+        bare, freeze = apply_against_twins(board, geo, rng, opts, PythonSearch(geo), others)
+        fired += bare
+        loose += freeze
     assert fired >= 100
     assert loose >= 50
 
