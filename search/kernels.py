@@ -147,6 +147,7 @@ _SCAN_AFTER_MOVE = 4
 _APPLY_AFTER_MOVE = 5
 _SCAN_RESUME = 6
 _PLAYOUT_AGAIN = 7
+_PLAYOUT_ON = 8
 
 
 class GroupTooLargeError(MethodNotApplicableError):
@@ -831,7 +832,8 @@ def _mj_events(mode, gr, mj, pres, partner, moves, mptr, opts, ws, hold):
     one apply; it keeps its state at its first random draw in ``ws[W_PLAYOUT_START]``.
     ``_PLAYOUT_AGAIN`` is a playout from that state (the position, counters and moves
     that every playout from the same start reaches before its first draw), without the
-    apply that led there.
+    apply that led there. ``_PLAYOUT_ON`` is a playout from ``pres`` after the ``mptr``
+    moves already in ``moves``, which does not keep its state.
 
     Three more jobs start from the counters an apply left in ``ws[W_ABOVE]``,
     ``ws[W_ONE]``, ``ws[W_TWO]`` for ``pres`` (copied, not counted again):
@@ -855,7 +857,8 @@ def _mj_events(mode, gr, mj, pres, partner, moves, mptr, opts, ws, hold):
     ----------
     mode : int
         The job, one of ``_APPLY``, ``_SCAN``, ``_PLAYOUT``, ``_SCAN_HOLD``,
-        ``_SCAN_AFTER_MOVE``, ``_APPLY_AFTER_MOVE``, ``_SCAN_RESUME``, ``_PLAYOUT_AGAIN``.
+        ``_SCAN_AFTER_MOVE``, ``_APPLY_AFTER_MOVE``, ``_SCAN_RESUME``, ``_PLAYOUT_AGAIN``,
+        ``_PLAYOUT_ON``.
     gr : tuple of int32 arrays
         The groups (``group``, ``gptr``, ``gidx``; see the module docstring).
     mj : tuple of twelve int32 arrays
@@ -892,6 +895,8 @@ def _mj_events(mode, gr, mj, pres, partner, moves, mptr, opts, ws, hold):
     keep = mode == _PLAYOUT  # keep the state at the first draw
     again = mode == _PLAYOUT_AGAIN  # start from that state
     relaxed = mode  # what the loop does: _APPLY, _SCAN or _PLAYOUT
+    if mode == _PLAYOUT_ON:
+        relaxed = _PLAYOUT
     if warm or cont:
         relaxed = _SCAN
     if resume:
@@ -1290,6 +1295,15 @@ def _mj_playout_again(gr, mj, pres, partner, moves, opts, ws):
 
 
 @njit(**JIT_FLAGS)
+def _mj_playout_on(gr, mj, pres, partner, moves, mptr, opts, ws):
+    """A random playout (Mahjong) that goes on from ``pres``, the position after the first
+    ``mptr`` moves of ``moves``, without keeping its state at its first draw (the start of
+    :func:`_mj_playout_again` stays). The number of moves, as :func:`_mj_playout`.
+    Arguments as :func:`_mj_events`."""
+    return _mj_events(_PLAYOUT_ON, gr, mj, pres, partner, moves, mptr, opts, ws, -1)
+
+
+@njit(**JIT_FLAGS)
 def _mj_scan_after_move(gr, mj, ps, partner, moves, opts, ws):
     """The pruning scan of the position the last :func:`_mj_apply` (or
     :func:`_mj_apply_after_move`) left, less the move ``ws[W_REMOVED][:2]``: ``ps`` is the
@@ -1453,10 +1467,22 @@ def _fresh_playouts(guided, kind, gr, mj, sh, opts, count, rng, pres, partner, m
 
 @njit(**JIT_FLAGS)
 def _attempts(kind, gr, mj, sh, opts, count, rng, pres, partner, moves, ws):
-    """Random playouts with the cleaning rules (on Mahjong one incremental playout each,
-    :func:`_mj_playout`, then :func:`_mj_playout_again` from its first draw, drawing by the
-    policy ``opts[R_PLAYOUT]``; the other games draw uniformly); the number of the one that
-    cleared, or -1. Arguments as :func:`_fresh_playouts`.
+    """Random playouts with the cleaning rules; the number of the one that cleared, or -1.
+    Arguments as :func:`_fresh_playouts`.
+
+    On Mahjong one incremental playout each, drawing by the policy ``opts[R_PLAYOUT]``:
+    :func:`_mj_playout` from the deal, then :func:`_mj_playout_again` from its first draw;
+    each of these that fails is followed by a playout that goes on from half way through
+    its random moves (:func:`_mj_playout_on` from the position after the moves before the
+    first draw and half of the rest). The other games draw uniformly, each playout from the
+    deal.
+
+    Notes
+    -----
+    A failed playout is stuck with about 60 of the turtle's 144 tiles left; the position
+    half way through its random moves is still clearable often enough that a playout from
+    there, at about half the cost, clears a deal for less work than one from the start
+    (benchmarks/README.md, "The batch path", 28 Nov).
     """
     return _plain_playouts(True, kind, gr, mj, sh, opts, count, rng, pres, partner, moves, ws)
 
@@ -1464,9 +1490,10 @@ def _attempts(kind, gr, mj, sh, opts, count, rng, pres, partner, moves, ws):
 @njit(**JIT_FLAGS)
 def _more_attempts(kind, gr, mj, sh, opts, count, rng, pres, partner, moves, ws):
     """More playouts of the deal of the last :func:`_attempts` (or :func:`_opening`) on
-    ``ws``, which cleared nothing, as if that call had gone on: on Mahjong all from its
-    first playout's state at its first draw and with its stack masks. Arguments and answer
-    as :func:`_attempts`.
+    ``ws``, which cleared nothing, as if that call had gone on: on Mahjong from its first
+    playout's state at its first draw and with its stack masks, except that the call starts
+    with a playout from that state (a playout that goes on half way through another is
+    made only in the call of the one it follows). Arguments and answer as :func:`_attempts`.
     """
     return _plain_playouts(False, kind, gr, mj, sh, opts, count, rng, pres, partner, moves, ws)
 
@@ -1479,14 +1506,29 @@ def _plain_playouts(first, kind, gr, mj, sh, opts, count, rng, pres, partner, mo
         if first and opts[R_PLAYOUT] != PLAYOUT_UNIFORM:
             _stack_masks(gr, mj, ws)
         ws[W_RNG][0] = rng[0]
+        ng = gr[1].shape[0] - 1
+        failed = -1  # the moves of the last playout from the start when it failed
         for a in range(count):
-            if a == 0 and first:
+            if failed >= 0:  # the next one goes on from half way through its random moves
+                k = ws[W_PLAYOUT_START][7 * n + ng]
+                k += (failed - k) // 2
                 pres[:] = 1
+                for i in range(k):
+                    pres[moves[i, 0]] = 0
+                    pres[moves[i, 1]] = 0
                 partner[:] = -1
                 _autopair(gr, pres, partner)
-                mptr = _mj_playout(gr, mj, pres, partner, moves, opts, ws)
-            else:  # every playout plays the first one's moves up to its first draw
-                mptr = _mj_playout_again(gr, mj, pres, partner, moves, opts, ws)
+                mptr = _mj_playout_on(gr, mj, pres, partner, moves, k, opts, ws)
+                failed = -1
+            else:
+                if a == 0 and first:
+                    pres[:] = 1
+                    partner[:] = -1
+                    _autopair(gr, pres, partner)
+                    mptr = _mj_playout(gr, mj, pres, partner, moves, opts, ws)
+                else:  # every playout plays the first one's moves up to its first draw
+                    mptr = _mj_playout_again(gr, mj, pres, partner, moves, opts, ws)
+                failed = mptr
             if 2 * mptr == n:
                 rng[0] = ws[W_RNG][0]
                 return a

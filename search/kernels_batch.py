@@ -128,7 +128,7 @@ else:
         return ts[0] * 1_000_000_000 + ts[1]
 
 
-_PLAIN_NUM, _PLAIN_DEN = 1, 2
+_PLAIN_NUM, _PLAIN_DEN = 3, 5
 """The plain playouts' share of the default (``FAST_PLAIN_SHARE`` of
 :mod:`mjsat.search.solver`, as a fraction; a test holds the two equal)."""
 
