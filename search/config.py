@@ -84,6 +84,7 @@ __all__ = [
     "W_HOLD_BITS",
     "W_PLAYOUT_START",
     "W_RUNS",
+    "W_HINT",
     "N_WORKSPACE",
     "PAIR_TESTS",
 ]
@@ -277,7 +278,13 @@ tile on that tile's other side. ``[t]``: the next tile of ``t``'s row on its sec
 at the end); ``[n + t]``: on its first side; ``[2n + t]``: the first tile of its row;
 ``[3n + t]``: its place in the row from 0 (written with :data:`W_STACKED` by
 :func:`mjsat.search.kernels._stack_masks`)."""
-N_WORKSPACE = 32
+W_HINT = 32
+"""``int32[n + 1]``, Mahjong search: the partner of each tile in the longest scan-guided
+playout of the deal so far (-1 for a tile it did not remove), then that playout's number of
+moves (0: none yet). Written by :func:`mjsat.search.kernels._mj_guided` after each playout
+that fails, read by the search to try first the pairings of a group that agree with it
+(value ordering); carried from call to call, as :data:`W_WEIGHT`."""
+N_WORKSPACE = 33
 """Length of ``ws``."""
 
 # --------------------------------------------------------------------------- Shisen-Sho pair test

@@ -112,6 +112,7 @@ from mjsat.search.config import (
     W_REMOVED,
     W_RNG,
     W_RUNS,
+    W_HINT,
     W_SCAN_ABOVE,
     W_SCAN_ONE,
     W_SCAN_PRESENT,
@@ -239,6 +240,8 @@ def _new_workspace(n, ngroups, cells, bit_words):
     i32, u8 = np.int32, np.uint8
     fours = np.empty((ngroups + 2, ngroups), dtype=u8)
     fours[:] = 255
+    hint = np.full(n + 1, -1, i32)
+    hint[n] = 0
     return (
         np.zeros(n, i32),  # W_ABOVE
         np.zeros(n, i32),  # W_ONE
@@ -272,6 +275,7 @@ def _new_workspace(n, ngroups, cells, bit_words):
         np.zeros(bit_words, np.uint64),  # W_HOLD_BITS
         np.zeros(7 * n + ngroups + 1, i32),  # W_PLAYOUT_START
         np.zeros(4 * n, i32),  # W_RUNS
+        hint,  # W_HINT
     )
 
 
@@ -282,6 +286,8 @@ def restart(ws: tuple[np.ndarray, ...]) -> None:
     before they read it (:mod:`mjsat.search.config`)."""
     ws[W_WEIGHT].fill(0.0)
     ws[W_FOURS_ALIVE].fill(255)
+    ws[W_HINT].fill(-1)
+    ws[W_HINT][-1] = 0
 
 
 @njit(**JIT_FLAGS)
@@ -1620,6 +1626,40 @@ def _mj_probe(g, first, gr, mj, pres, partner, moves, opts, ws):
 
 
 @njit(**JIT_FLAGS)
+def _rank_pairings(d, r, base, cnt, tmp, ptab, okk, allow, hint):
+    """Set ``allow[d, :cnt]``: 0 for the pairings of the ``r`` tiles ``tmp[:r]`` that the
+    probes refuted (``okk[k] == 0``), else 1 plus twice the pairs of pairing ``k`` that the
+    longest guided playout made (``hint``, :data:`~mjsat.search.config.W_HINT`): the search
+    tries the highest first, the first of equals first. Without a hint, every pairing
+    the probes let through is 1 (in index order)."""
+    n = hint.shape[0] - 1
+    for k in range(cnt):
+        if not okk[k]:
+            allow[d, k] = 0
+            continue
+        agree = 0
+        if hint[n] > 0:
+            for i in range(r):
+                if hint[tmp[i]] == tmp[ptab[base + k, i]]:
+                    agree += 1
+        allow[d, k] = 1 + agree
+
+
+@njit(**JIT_FLAGS)
+def _keep_hint(moves, mptr, hint):
+    """Keep the pairs of a failed playout's ``mptr`` moves in ``hint`` when it made more
+    moves than the one kept (:data:`~mjsat.search.config.W_HINT`)."""
+    n = hint.shape[0] - 1
+    if mptr <= hint[n]:
+        return
+    hint[:n] = -1
+    for j in range(mptr):
+        hint[moves[j, 0]] = moves[j, 1]
+        hint[moves[j, 1]] = moves[j, 0]
+    hint[n] = mptr
+
+
+@njit(**JIT_FLAGS)
 def _node(d, kind, gr, mj, sh, pt, opts, P, Q, bg, bgr, allow, moves, mptr, ws):
     """Apply, scan and choose the branching group of the node at depth ``d``.
 
@@ -1739,7 +1779,7 @@ def _node(d, kind, gr, mj, sh, pt, opts, P, Q, bg, bgr, allow, moves, mptr, ws):
                 for q in range(r):
                     bg[d, q] = tmp[q]
                 bgr[d] = r
-                allow[d, :cnt] = okk[:cnt]
+                _rank_pairings(d, r, base, cnt, tmp, ptab, okk, allow, ws[W_HINT])
         if forced:
             continue
         if joint and bgr[d] > 0:
@@ -1877,15 +1917,19 @@ def _dfs(kind, gr, mj, sh, pt, opts, P, Q, bg, bgr, allow, nxt, mend, moves, st,
             r = bgr[d]
             base = pstart[r // 2]
             cnt = pcount[r // 2]
-            k = nxt[d]
-            while k < cnt and not allow[d, k]:
-                k += 1
-            if k >= cnt:
+            k = -1
+            best = 0
+            for j in range(cnt):  # the first of the highest rank (_rank_pairings)
+                if allow[d, j] > best:
+                    best = allow[d, j]
+                    k = j
+            if k < 0:
                 d -= 1
                 if d < 0:
                     code = EXHAUSTED
                     break
                 continue
+            allow[d, k] = 0
             nxt[d] = k + 1
             P[d + 1, :] = P[d, :]
             ws[W_FOURS_ALIVE][d + 1, :] = ws[W_FOURS_ALIVE][d, :]
@@ -1949,6 +1993,7 @@ def _mj_guided(gr, mj, sh, opts, count, rng, pres, partner, moves, ws):
                 m -= 1
                 legal[i] = legal[m]
             if x < 0:
+                _keep_hint(moves, mptr, ws[W_HINT])
                 break
             pres[x] = 0
             pres[y] = 0

@@ -55,6 +55,7 @@ from mjsat.search.config import (
     S_NODES,
     S_SCANS,
     W_FOURS_ALIVE,
+    W_HINT,
     W_WEIGHT,
 )
 from mjsat.search.kernels import (
@@ -375,6 +376,8 @@ def _solve_chunk(
         else:
             ws[W_WEIGHT][:] = 0.0  # the search's conflict weights start at zero
             ws[W_FOURS_ALIVE][:] = 255
+            ws[W_HINT][:] = -1
+            ws[W_HINT][n] = 0
         fours = 0
         for g in range(ng):
             if gptr[g + 1] - gptr[g] >= 4:
