@@ -18,7 +18,10 @@ position, pairing set, branching group, pairings left to try), so
 :func:`mjsat.search.solver.solve_search` can call it in chunks of nodes and look at the
 clock in between; so does :func:`mjsat.search.kernels_bondt._bondt`, de Bondt's "pairing one, then two" tree, whose
 state is a stack of (group, pairing) entries. The critical-group choice keeps a conflict
-weight per group (see :mod:`mjsat.search.pairing`). A pairing of a group of four whose probe failed at a node
+weight per group (see :mod:`mjsat.search.pairing`); the pairings of the branching group are
+tried in the order of :func:`_rank_pairings`: first those that share most pairs with the
+longest failed guided playout of the deal (``ws[W_HINT]``, Mahjong), the others in index
+order. A pairing of a group of four whose probe failed at a node
 is not probed again below it: the relaxed game only loses moves as pairings are added
 and tiles go, so the probe would fail again. Without the critical-group choice and with
 ``opts[R_JOINT]``, a node branches on every group with a playable pair at once: its row of
@@ -1678,7 +1681,8 @@ def _node(d, kind, gr, mj, sh, pt, opts, P, Q, bg, bgr, allow, moves, mptr, ws):
     bgr : int32[G + 2]
         Set at ``d``: how many they are.
     allow : uint8[G + 2, 128]
-        Set at row ``d``: which pairings of that group to try.
+        Set at row ``d``: the rank of each pairing of that group, 0 for those not to try
+        (:func:`_rank_pairings`; :func:`_dfs` tries the highest first and zeroes it).
 
     Returns
     -------
@@ -1850,7 +1854,8 @@ def _dfs(kind, gr, mj, sh, pt, opts, P, Q, bg, bgr, allow, nxt, mend, moves, st,
     P, Q, bg, bgr, allow : arrays
         The state per depth, as in :func:`_node`.
     nxt : int32[G + 2]
-        The next pairing to try at each depth.
+        At each depth: the joint enumeration's combinations tried so far; the critical-group
+        search writes one past the pairing it tried last (its order is in ``allow``).
     mend : int32[G + 2]
         The length of the move list after each depth's apply.
 

@@ -11,8 +11,12 @@ from mjsat.board import Layout, MahjongBoard
 from mjsat.generate import random_grid_board, random_small_board
 from mjsat.search import kernels as K, kernels_shisen as KS
 from mjsat.search.config import (
+    N_STATS,
     PLAYOUTS,
+    S_MOVES,
+    S_NODES,
     W_ABOVE,
+    W_HINT,
     W_ONE,
     W_PLAYOUT_START,
     W_REMOVED,
@@ -787,3 +791,163 @@ def test_rows_playout_never_leaves_two_pairs_of_a_row_unnested(row):
         assert hit == 0
         replay(board, [tuple(m) for m in moves], require_clear=True)
     assert 5 <= safe_failed <= 60
+
+
+def _search_order(allow_row, cnt):
+    """The pairings in the order ``_dfs`` tries them: the highest rank first, the first of
+    equals first, each once; unranked (0) never."""
+    row = [int(v) for v in allow_row[:cnt]]
+    order = []
+    while max(row, default=0) > 0:
+        k = row.index(max(row))
+        order.append(k)
+        row[k] = 0
+    return order
+
+
+def test_rank_pairings_kernel_orders_as_naive():
+    """``_rank_pairings`` ranks the pairings the probes let through by the pairs they share
+    with the hint (the longest guided playout), the index breaking ties; refuted pairings
+    never come; without a hint the order is the index order."""
+    rng = np.random.default_rng(5)
+    ptab, pstart, pcount = K._PTAB
+    for _ in range(300):
+        r = int(rng.choice([2, 4, 6, 8]))
+        n = r + int(rng.integers(0, 6))
+        tmp = rng.permutation(n)[:r].astype(np.int32)
+        base, cnt = int(pstart[r // 2]), int(pcount[r // 2])
+        okk = (rng.random(128) < 0.7).astype(np.uint8)
+        hint = np.full(n + 1, -1, dtype=np.int32)
+        tiles = rng.permutation(n)
+        made = 2 * int(rng.integers(0, n // 2 + 1))
+        for a, b in zip(tiles[0:made:2], tiles[1:made:2]):
+            hint[a], hint[b] = b, a
+        hint[n] = made // 2 if rng.random() < 0.8 else 0
+        allow = np.zeros((3, 128), dtype=np.uint8)
+        K._rank_pairings(1, r, base, cnt, tmp, ptab, okk, allow, hint)
+
+        def shared(k):
+            pairs = {frozenset((int(tmp[i]), int(tmp[ptab[base + k, i]]))) for i in range(r)}
+            return sum(1 for p in pairs if hint[n] > 0 and hint[min(p)] == max(p))
+
+        want = sorted((k for k in range(cnt) if okk[k]), key=lambda k: (-shared(k), k))
+        assert _search_order(allow[1], cnt) == want
+        if hint[n] == 0:
+            assert want == [k for k in range(cnt) if okk[k]]
+
+
+def test_guided_playouts_keep_the_longest_failed_one_as_the_hint():
+    """After guided playouts, ``W_HINT`` holds the pairs of the first of the longest ones
+    that failed (and its number of moves): six playouts in one call leave what the same six
+    one call each leave, the longest kept."""
+    from mjsat.deal import deal_random
+    from mjsat.layouts import load_layout
+
+    checked = 0
+    for seed in range(8):
+        board = deal_random(load_layout("turtle"), seed=seed)
+        geo = geometry(board)
+        kind, gr, mj, sh, ws, moves = kernel_args(geo)
+        n = geo.n
+        opts = K.rules()
+        pres = np.ones(n, dtype=np.uint8)
+        partner = np.full(n, -1, dtype=np.int32)
+        rng = np.array([4242 + seed], dtype=np.uint64)
+        singles = []
+        for _ in range(6):
+            K.restart(ws)
+            hit = K._guided(kind, gr, mj, sh, opts, 1, rng, pres, partner, moves, ws)
+            if hit >= 0:
+                break
+            hint = ws[W_HINT].copy()
+            m = int(hint[n])
+            assert m > 0 and (hint[:n] >= 0).sum() == 2 * m
+            for t in np.nonzero(hint[:n] >= 0)[0]:
+                assert hint[hint[t]] == t and geo.group[t] == geo.group[hint[t]]
+            assert sorted(map(sorted, moves[:m].tolist())) == sorted(
+                [int(t), int(hint[t])] for t in np.nonzero(hint[:n] >= 0)[0] if t < hint[t]
+            )
+            singles.append(hint)
+        else:
+            K.restart(ws)
+            rng[0] = 4242 + seed
+            assert K._guided(kind, gr, mj, sh, opts, 6, rng, pres, partner, moves, ws) == -1
+            longest = max(range(6), key=lambda i: (singles[i][n], -i))
+            assert ws[W_HINT].tolist() == singles[longest].tolist()
+            checked += 1
+    assert checked > 0
+
+
+def _search(board, opts, hint=None):
+    """The critical-group search kernel, exhaustive, from the deal, with ``hint`` (pairs of
+    tiles) in ``W_HINT``: ``(code, moves)``."""
+    geo = geometry(board)
+    kind, gr, mj, sh, ws, moves = kernel_args(geo)
+    n, ng = geo.n, len(geo.members)
+    if hint is not None:
+        for a, b in hint:
+            ws[W_HINT][a], ws[W_HINT][b] = b, a
+        ws[W_HINT][n] = max(1, len(hint))
+    P, Q, bg, bgr, allow, nxt, mend = K._new_stacks(n, ng)
+    P[0] = 1
+    K._autopair(gr, P[0], Q[0])
+    st = np.zeros(N_STATS, dtype=np.int64)
+    code = K._dfs(kind, gr, mj, sh, K._PTAB, opts, P, Q, bg, bgr, allow, nxt, mend, moves, st, 10**9, ws)
+    return code, moves[: int(st[S_MOVES])].tolist(), int(st[S_NODES])
+
+
+def _random_hint(geo, rng):
+    """A random pairing of every group, as pairs of tiles."""
+    hint = []
+    for tiles in geo.members:
+        tiles = [int(t) for t in rng.permutation(list(tiles))]
+        hint += list(zip(tiles[0::2], tiles[1::2]))
+    return hint
+
+
+def test_search_with_any_hint_answers_as_brute_force():
+    """The hint only orders the pairings: with a random pairing of each group as the hint
+    the search still finds every solvable deal (its moves replay) and refutes the others:
+    as brute force on small boards, and as the search without a hint on turtle deals (where
+    it branches: the hint changes the nodes it visits)."""
+    from naive import brute_force_solvable
+
+    from mjsat.deal import deal_random
+    from mjsat.layouts import load_layout
+    from mjsat.replay import replay
+
+    rng = np.random.default_rng(19)
+    opts = K.rules()
+    boards = [
+        (b, brute_force_solvable(b)[0])
+        for b in (random_small_board(np.random.default_rng(1000 + i), max_tiles=14) for i in range(40))
+    ]
+    turtle = [deal_random(load_layout("turtle"), seed=s) for s in range(24)]
+    boards += [(b, _search(b, opts)[0] == K.SOLVED) for b in turtle]
+    differ = 0
+    for board, truth in boards:
+        plain = _search(board, opts)
+        assert plain[0] == (K.SOLVED if truth else K.EXHAUSTED)
+        for _ in range(2):
+            code, moves, nodes = _search(board, opts, _random_hint(geometry(board), rng))
+            assert code == plain[0]
+            if truth:
+                replay(board, [tuple(m) for m in moves], require_clear=True)
+            differ += nodes != plain[2]
+    assert differ > 10
+
+
+def test_keep_hint_keeps_the_first_of_the_longest():
+    """``_keep_hint`` replaces the hint only by a playout of more moves."""
+    n = 8
+    hint = np.full(n + 1, -1, dtype=np.int32)
+    hint[n] = 0
+    plays = [[[0, 1], [2, 3]], [[4, 5], [6, 7]], [[1, 2], [3, 4], [5, 6]], [[7, 0]]]
+    kept = []
+    for m in plays:
+        K._keep_hint(np.array(m + [[0, 0]] * 3, dtype=np.int32), len(m), hint)
+        kept.append(hint.tolist())
+    assert kept[0] == [1, 0, 3, 2, -1, -1, -1, -1, 2]
+    assert kept[1] == kept[0]  # as long: the first stays
+    assert kept[2] == [-1, 2, 1, 4, 3, 6, 5, -1, 3]
+    assert kept[3] == kept[2]
