@@ -202,7 +202,8 @@ def test_no_deals():
 
 def test_the_workspace_has_each_slot_s_array():
     """The one compiled workspace allocator (the batch's and the solver's) against the slots
-    of mjsat.search.config, named here one by one."""
+    of mjsat.search.config, named here one by one; ``restart`` puts the slots a search
+    carries from call to call back at their start."""
     from mjsat.search import config as C
 
     n, g, cells, words = 12, 5, 20, 3
@@ -219,13 +220,19 @@ def test_the_workspace_has_each_slot_s_array():
         C.W_JOINT_AT: (i32, (g + 2, g)), C.W_BITS: (u64, (words,)), C.W_SCAN_BITS: (u64, (words,)),
         C.W_STACKED: (u8, (n,)), C.W_HOLD: (i32, (max(5 * n + 2 * g, 1 + n + g + cells),)),
         C.W_HOLD_BITS: (u64, (words,)), C.W_PLAYOUT_START: (i32, (7 * n + g + 1,)),
-        C.W_RUNS: (i32, (4 * n,)),
+        C.W_RUNS: (i32, (4 * n,)), C.W_HINT: (i32, (n + 1,)),
     }  # fmt: skip
     ws = K.workspace(n, g, cells, words)
     assert len(ws) == C.N_WORKSPACE == len(want)
+    start = {C.W_FOURS_ALIVE: 255, C.W_HINT: [-1] * n + [0]}  # no hint yet: its length 0
     for slot, (dtype, shape) in want.items():
         assert ws[slot].dtype == dtype and ws[slot].shape == shape, slot
-        assert (ws[slot] == (255 if slot == C.W_FOURS_ALIVE else 0)).all(), slot
+        assert (ws[slot] == start.get(slot, 0)).all(), slot
+    for slot in (C.W_WEIGHT, C.W_FOURS_ALIVE, C.W_HINT):
+        ws[slot][...] = 7
+    K.restart(ws)
+    for slot in (C.W_WEIGHT, C.W_FOURS_ALIVE, C.W_HINT):
+        assert (ws[slot] == start.get(slot, 0)).all(), slot
 
 
 def test_each_deal_s_cpu_time_is_read_inside_the_block():
