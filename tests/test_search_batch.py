@@ -291,3 +291,22 @@ def test_batch_draws_its_playouts_by_the_search_s_policy(playout):
             assert res.moves(i) == [tuple(sorted(m)) for m in ref.moves]
             by_playout += 1
     assert by_playout > 0
+
+
+def test_each_deal_s_search_is_ordered_by_its_own_guided_playouts():
+    """Turtle deals that the playouts leave to the search, in one block: each deal's search
+    (ordered by the longest of its own failed guided playouts, ``W_HINT``, which the block
+    resets per deal) visits the nodes and finds the moves that ``solve`` finds for it alone."""
+    from mjsat.deal import deal_random
+    from mjsat.layouts import load_layout
+
+    layout = load_layout("turtle")
+    boards = [deal_random(layout, seed=s) for s in (13, 11, 60, 27, 159, 40, 165, 200)]
+    deals = np.array([b.groups for b in boards], dtype=np.int64)
+    res = solve_batch(layout, deals, seed=0, node_limit=150, tail=False)
+    for i, b in enumerate(boards):
+        ref = solve(b, "search", seed=0, node_limit=150)
+        assert res.decided_by[i] == "search" and ref.stats["guided"] == 36
+        assert (res.status[i], int(res.nodes[i])) == (ref.status, ref.stats["nodes"])
+        if ref.status == "solvable":
+            assert res.moves(i) == [tuple(sorted(m)) for m in ref.moves]
