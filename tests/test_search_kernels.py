@@ -11,7 +11,6 @@ from mjsat.board import Layout, MahjongBoard
 from mjsat.generate import random_grid_board, random_small_board
 from mjsat.search import kernels as K, kernels_shisen as KS
 from mjsat.search.config import (
-    N_STATS,
     PLAYOUTS,
     S_MOVES,
     S_NODES,
@@ -879,20 +878,20 @@ def test_guided_playouts_keep_the_longest_failed_one_as_the_hint():
 
 
 def _search(board, opts, hint=None):
-    """The critical-group search kernel, exhaustive, from the deal, with ``hint`` (pairs of
-    tiles) in ``W_HINT``: ``(code, moves)``."""
+    """The critical-group search kernel, exhaustive, from the deal (the solver's scratch and
+    stacks), with ``hint`` (pairs of tiles) in ``W_HINT``: ``(code, moves, nodes)``."""
+    from mjsat.search.solver import _Scratch
+
     geo = geometry(board)
-    kind, gr, mj, sh, ws, moves = kernel_args(geo)
-    n, ng = geo.n, len(geo.members)
+    kind, gr, mj, sh, pt = K.arrays(geo)
+    scratch = _Scratch(K, (geo.n, len(geo.members), int(sh[2] * sh[3]), 0))
+    ws = scratch.ws
     if hint is not None:
         for a, b in hint:
             ws[W_HINT][a], ws[W_HINT][b] = b, a
-        ws[W_HINT][n] = max(1, len(hint))
-    P, Q, bg, bgr, allow, nxt, mend = K._new_stacks(n, ng)
-    P[0] = 1
-    K._autopair(gr, P[0], Q[0])
-    st = np.zeros(N_STATS, dtype=np.int64)
-    code = K._dfs(kind, gr, mj, sh, K._PTAB, opts, P, Q, bg, bgr, allow, nxt, mend, moves, st, 10**9, ws)
+        ws[W_HINT][geo.n] = max(1, len(hint))
+    P, Q, bg, bgr, allow, nxt, mend, moves, st = scratch.search_stacks(K, gr)
+    code = K._dfs(kind, gr, mj, sh, pt, opts, P, Q, bg, bgr, allow, nxt, mend, moves, st, 10**9, ws)
     return code, moves[: int(st[S_MOVES])].tolist(), int(st[S_NODES])
 
 
