@@ -239,13 +239,10 @@ def workspace(n: int, ngroups: int, cells: int, bit_words: int = 0) -> tuple[np.
 @njit(**JIT_FLAGS)
 def _new_workspace(n, ngroups, cells, bit_words):
     """The arrays of :func:`workspace`, in the order of the ``W_*`` slots of
-    :mod:`mjsat.search.config` (the FOURS_ALIVE matrix at 255, every other slot zero)."""
+    :mod:`mjsat.search.config`: the slots of :func:`_restart` at their start, every other
+    slot zero."""
     i32, u8 = np.int32, np.uint8
-    fours = np.empty((ngroups + 2, ngroups), dtype=u8)
-    fours[:] = 255
-    hint = np.full(n + 1, -1, i32)
-    hint[n] = 0
-    return (
+    ws = (
         np.zeros(n, i32),  # W_ABOVE
         np.zeros(n, i32),  # W_ONE
         np.zeros(n, i32),  # W_TWO
@@ -268,7 +265,7 @@ def _new_workspace(n, ngroups, cells, bit_words):
         np.zeros(ngroups + 1, i32),  # W_GROUP_STACK
         np.zeros(ngroups, u8),  # W_GROUP_QUEUED
         np.zeros(ngroups, np.float64),  # W_WEIGHT
-        fours,  # W_FOURS_ALIVE
+        np.empty((ngroups + 2, ngroups), dtype=u8),  # W_FOURS_ALIVE
         np.zeros(1, np.uint64),  # W_RNG
         np.zeros((ngroups + 2, max(ngroups, 1)), i32),  # W_JOINT_AT
         np.zeros(bit_words, np.uint64),  # W_BITS
@@ -278,19 +275,35 @@ def _new_workspace(n, ngroups, cells, bit_words):
         np.zeros(bit_words, np.uint64),  # W_HOLD_BITS
         np.zeros(7 * n + ngroups + 1, i32),  # W_PLAYOUT_START
         np.zeros(4 * n, i32),  # W_RUNS
-        hint,  # W_HINT
+        np.empty(n + 1, i32),  # W_HINT
     )
+    _restart(ws)
+    return ws
 
 
 def restart(ws: tuple[np.ndarray, ...]) -> None:
-    """Make a used workspace fit for a new run: the two slots a search carries from call
-    to call back at their start (:data:`~mjsat.search.config.W_WEIGHT` 0,
-    :data:`~mjsat.search.config.W_FOURS_ALIVE` 255); the kernels write every other slot
-    before they read it (:mod:`mjsat.search.config`)."""
+    """Make a used workspace fit for a new run: what :func:`_restart` does, in numpy (a
+    compiled call's dispatch on the workspace costs about 4 us, the fills under 1 us, and
+    a pooled scratch pays it once per run; the two agree in the tests)."""
     ws[W_WEIGHT].fill(0.0)
     ws[W_FOURS_ALIVE].fill(255)
     ws[W_HINT].fill(-1)
     ws[W_HINT][-1] = 0
+
+
+@njit(**JIT_FLAGS)
+def _restart(ws):
+    """Put the slots a search carries from call to call back at their start: the conflict
+    weights (:data:`~mjsat.search.config.W_WEIGHT`) at 0, the alive pairings of the groups of
+    four (:data:`~mjsat.search.config.W_FOURS_ALIVE`) at 255, the hint
+    (:data:`~mjsat.search.config.W_HINT`) empty. The kernels write every other slot before
+    they read it (:mod:`mjsat.search.config`). :func:`_new_workspace` and the batch path's
+    loop over deals call it; :func:`restart` is its numpy twin."""
+    ws[W_WEIGHT][:] = 0.0
+    ws[W_FOURS_ALIVE][:] = 255
+    hint = ws[W_HINT]
+    hint[:] = -1
+    hint[hint.shape[0] - 1] = 0
 
 
 @njit(**JIT_FLAGS)
@@ -775,6 +788,13 @@ def _doomed(x, y, gr, pres, partner, stk, aptr, aidx, runs, rows):
 
 
 @njit(**JIT_FLAGS)
+def _kept_moves_slot(n, ng):
+    """Where :data:`~mjsat.search.config.W_PLAYOUT_START` keeps the number of moves of the
+    kept state, for ``n`` tiles in ``ng`` groups (its last entry)."""
+    return 7 * n + ng
+
+
+@njit(**JIT_FLAGS)
 def _playout_start(start, pres, partner, na, no, nt, queued, nfree, moves, save, mptr):
     """Copy a playout's state at a draw into ``start``
     (:data:`~mjsat.search.config.W_PLAYOUT_START`, ``save``) or back from it; the number of
@@ -809,7 +829,7 @@ def _playout_start(start, pres, partner, na, no, nt, queued, nfree, moves, save,
             start[6 * n + 2 * i + 1] = moves[i, 1]
         for g in range(ng):
             start[7 * n + g] = nfree[g]
-        start[7 * n + ng] = mptr
+        start[_kept_moves_slot(n, ng)] = mptr
         return mptr
     for t in range(n):
         pres[t] = start[t]
@@ -818,7 +838,7 @@ def _playout_start(start, pres, partner, na, no, nt, queued, nfree, moves, save,
         no[t] = start[3 * n + t]
         nt[t] = start[4 * n + t]
         queued[t] = start[5 * n + t]
-    mptr = start[7 * n + ng]
+    mptr = start[_kept_moves_slot(n, ng)]
     for i in range(mptr):
         moves[i, 0] = start[6 * n + 2 * i]
         moves[i, 1] = start[6 * n + 2 * i + 1]
@@ -1519,7 +1539,7 @@ def _plain_playouts(first, kind, gr, mj, sh, opts, count, rng, pres, partner, mo
         failed = -1  # the moves of the last playout from the start when it failed
         for a in range(count):
             if failed >= 0:  # the next one goes on from half way through its random moves
-                k = ws[W_PLAYOUT_START][7 * n + ng]
+                k = ws[W_PLAYOUT_START][_kept_moves_slot(n, ng)]
                 k += (failed - k) // 2
                 pres[:] = 1
                 for i in range(k):
@@ -1854,8 +1874,8 @@ def _dfs(kind, gr, mj, sh, pt, opts, P, Q, bg, bgr, allow, nxt, mend, moves, st,
     P, Q, bg, bgr, allow : arrays
         The state per depth, as in :func:`_node`.
     nxt : int32[G + 2]
-        At each depth: the joint enumeration's combinations tried so far; the critical-group
-        search writes one past the pairing it tried last (its order is in ``allow``).
+        At each depth: the joint enumeration's combinations tried so far (the
+        critical-group search keeps what is left to try in ``allow``).
     mend : int32[G + 2]
         The length of the move list after each depth's apply.
 
@@ -1935,7 +1955,6 @@ def _dfs(kind, gr, mj, sh, pt, opts, P, Q, bg, bgr, allow, nxt, mend, moves, st,
                     break
                 continue
             allow[d, k] = 0
-            nxt[d] = k + 1
             P[d + 1, :] = P[d, :]
             ws[W_FOURS_ALIVE][d + 1, :] = ws[W_FOURS_ALIVE][d, :]
             Q[d + 1, :] = Q[d, :]

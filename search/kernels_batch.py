@@ -54,9 +54,6 @@ from mjsat.search.config import (
     S_MOVES,
     S_NODES,
     S_SCANS,
-    W_FOURS_ALIVE,
-    W_HINT,
-    W_WEIGHT,
 )
 from mjsat.search.kernels import (
     EXHAUSTED,
@@ -68,6 +65,7 @@ from mjsat.search.kernels import (
     _guided,
     _new_stacks,
     _new_workspace,
+    _restart,
     _scan,
 )
 
@@ -374,10 +372,7 @@ def _solve_chunk(
             ws = _new_workspace(n, ng, 1, 0)
             P, Q, bg, bgr, allow, nxt, mend = _new_stacks(n, ng)
         else:
-            ws[W_WEIGHT][:] = 0.0  # the search's conflict weights start at zero
-            ws[W_FOURS_ALIVE][:] = 255
-            ws[W_HINT][:] = -1
-            ws[W_HINT][n] = 0
+            _restart(ws)  # the search's weights, alive pairings and hint: each deal its own
         fours = 0
         for g in range(ng):
             if gptr[g + 1] - gptr[g] >= 4:

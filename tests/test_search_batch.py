@@ -202,8 +202,8 @@ def test_no_deals():
 
 def test_the_workspace_has_each_slot_s_array():
     """The one compiled workspace allocator (the batch's and the solver's) against the slots
-    of mjsat.search.config, named here one by one; ``restart`` puts the slots a search
-    carries from call to call back at their start."""
+    of mjsat.search.config, named here one by one; ``restart`` and the compiled ``_restart``
+    put the slots a search carries from call to call back at their start, and only those."""
     from mjsat.search import config as C
 
     n, g, cells, words = 12, 5, 20, 3
@@ -228,11 +228,16 @@ def test_the_workspace_has_each_slot_s_array():
     for slot, (dtype, shape) in want.items():
         assert ws[slot].dtype == dtype and ws[slot].shape == shape, slot
         assert (ws[slot] == start.get(slot, 0)).all(), slot
-    for slot in (C.W_WEIGHT, C.W_FOURS_ALIVE, C.W_HINT):
-        ws[slot][...] = 7
-    K.restart(ws)
-    for slot in (C.W_WEIGHT, C.W_FOURS_ALIVE, C.W_HINT):
-        assert (ws[slot] == start.get(slot, 0)).all(), slot
+    for again in (K.restart, K._restart):  # the numpy twin and the compiled reset
+        for array in ws:
+            array.view(np.uint8).fill(0xA5)
+        kept = [array.copy() for array in ws]
+        again(ws)
+        for slot in range(C.N_WORKSPACE):
+            if slot in (C.W_WEIGHT, C.W_FOURS_ALIVE, C.W_HINT):
+                assert (ws[slot] == start.get(slot, 0)).all(), (again, slot)
+            else:  # the kernels write them before they read them: left as they were
+                assert (ws[slot] == kept[slot]).all(), (again, slot)
 
 
 def test_each_deal_s_cpu_time_is_read_inside_the_block():
