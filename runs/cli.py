@@ -48,7 +48,13 @@ scheduler_option = click.option(
 @workers_option
 @scheduler_option
 @click.option(
-    "--out", "out", required=True, type=click.Path(dir_okay=False), help="JSONL results file (appended; resumable)."
+    "-o",
+    "--out",
+    "--output",
+    "out",
+    required=True,
+    type=click.Path(dir_okay=False),
+    help="JSONL results file (appended; resumable).",
 )
 @click.option("--method", default="search", show_default=True, help="Solving method (see `mjsat methods`).")
 @click.option("--time-limit", type=float, default=10.0, show_default=True, help="Seconds per deal before `unknown`.")

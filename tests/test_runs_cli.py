@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from click.testing import CliRunner
 
 from mjsat.cli import cli
@@ -29,6 +30,20 @@ def test_sample_table_output(tmp_path):
     res = CliRunner().invoke(cli, ["sample", "--layout", "row-8", "-n", "3", "--out", str(tmp_path / "t.jsonl")])
     assert res.exit_code == 0, res.output
     assert "unsolvable" in res.output and "hardest seeds" in res.output
+
+
+@pytest.mark.parametrize("flag", ["-o", "--output"])
+def test_sample_out_spelt_as_every_writer(tmp_path, flag):
+    """``-o`` and ``--output`` name sample's results file, as they do for every other command
+    that writes one; the file resumes the same under any spelling."""
+    out = tmp_path / "deep" / "s.jsonl"
+    runner = CliRunner()
+    res = runner.invoke(cli, ["sample", "--layout", "row-8", "-n", "3", flag, str(out), "--json"])
+    assert res.exit_code == 0, res.output
+    res = runner.invoke(cli, ["sample", "--layout", "row-8", "-n", "5", "--out", str(out), "--json"])
+    assert res.exit_code == 0, res.output
+    rows = [json.loads(line) for line in out.read_text().splitlines()[1:]]
+    assert sorted(r["seed"] for r in rows) == [0, 1, 2, 3, 4]
 
 
 def test_sample_bad_input_exit_2(tmp_path):
