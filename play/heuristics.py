@@ -285,25 +285,19 @@ _MAXBLOCK_NAMES: dict[tuple[bool, str], str] = {(True, "static"): "maxblock", (F
 
 
 def static_blocking_values(view, *, transitive: bool = True) -> tuple[float, ...]:
-    """Every stone's blocking value with the chains counted on the static layout.
-
-    Built once per layout and sides (kept by :meth:`mjsat.layout.Layout.memo`): with
-    static chains a stone's value depends on the layout only.
+    """Every stone's blocking value with the chains counted on the static layout: the
+    layout's table :meth:`mjsat.layout.SideTables.blocking` (with static chains a stone's
+    value depends on the layout only), as floats.
 
     Notes
     -----
-    :math:`O(n c)` to build, for ``n`` stones and chains of ``c`` tiles; :math:`O(1)` after.
+    :math:`O(n c)` to build, once per layout, sides and reading, for ``n`` stones and chains
+    of ``c`` tiles; :math:`O(1)` after.
     """
     layout = view.layout
 
     def build() -> tuple[float, ...]:
-        below = layout.below
-        hor = [horizontal(view, t, chains="static") for t in range(len(layout))]
-        ver = [0] * len(layout)
-        for t in sorted(range(len(layout)), key=lambda u: layout.positions[u][2]):
-            if layout.positions[t][2] > 0:
-                ver[t] = sum(hor[b] + 1 + (ver[b] if transitive else 0) for b in below[t])
-        return tuple(float(h + v) for h, v in zip(hor, ver))
+        return tuple(float(v) for v in layout.side_tables(view.sides).blocking(transitive=transitive))
 
     return layout.memo(("maxblock-static", view.sides, bool(transitive)), build)
 

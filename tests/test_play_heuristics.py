@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from mjsat.board import Layout, MahjongBoard
+from mjsat.board import Layout, MahjongBoard, find_variant
 from mjsat.generate import random_small_board
 from mjsat.layouts import load_layout
 from mjsat.play.heuristics import (
@@ -256,3 +256,20 @@ def test_names():
         MaxBlockHeuristic(chains="sometimes")
     with pytest.raises(ValueError):
         RandomHeuristic().best_pair(None, [], np.random.default_rng(0))
+
+
+@pytest.mark.parametrize("game", ["mahjong", "mahjong-transposed"])
+@pytest.mark.parametrize("name", ["turtle", "rect-6x5"])
+def test_the_layouts_table_is_every_stones_static_value(name, game):
+    """:meth:`SideTables.blocking` (what the search's ``maxblock`` playouts read) is eq. 3 with
+    static chains, stone by stone, in both readings of eq. 2 and with either pair of sides."""
+    layout = load_layout(name)
+    n = len(layout)
+    board = find_variant(game)(layout, [t // 2 for t in range(n)])
+    view = PlayerView(board)
+    table = layout.side_tables(view.sides)
+    for transitive in (False, True):
+        want = [blocking_value(view, t, transitive=transitive, chains="static") for t in range(n)]
+        got = table.blocking(transitive=transitive)
+        assert got.tolist() == want and not got.flags.writeable
+    assert max(table.blocking()) > 0
