@@ -193,8 +193,7 @@ class SideTables:
         tiles touching it on one side, those touching them on that side, and so on, every
         tile of the layout), floored; ``ver(t)`` sums ``hor(b) + 1`` over the tiles ``b``
         directly below ``t``, plus ``ver(b)`` when ``transitive`` (0 on the bottom level).
-        The heuristic ``maxblock`` of :mod:`mjsat.play.heuristics` and the search's
-        playout policy ``"maxblock"`` read it.
+        The heuristic ``maxblock`` of :mod:`mjsat.play.heuristics` reads it.
 
         Returns
         -------
