@@ -261,7 +261,7 @@ def test_names():
 @pytest.mark.parametrize("game", ["mahjong", "mahjong-transposed"])
 @pytest.mark.parametrize("name", ["turtle", "rect-6x5"])
 def test_the_layouts_table_is_every_stones_static_value(name, game):
-    """:meth:`SideTables.blocking` (what the search's ``maxblock`` playouts read) is eq. 3 with
+    """:meth:`SideTables.blocking` (what the heuristic ``maxblock`` reads) is eq. 3 with
     static chains, stone by stone, in both readings of eq. 2 and with either pair of sides."""
     layout = load_layout(name)
     n = len(layout)
