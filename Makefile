@@ -18,6 +18,7 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test,check]'
 	@command -v cadical >/dev/null || command -v minisat >/dev/null || (apt-get update -qq && apt-get install -y -qq cadical >/dev/null) || echo "warning: no DIMACS solver binary (cadical); tests/test_encoders_dimacs.py needs one"
 	@command -v chromium >/dev/null || (apt-get update -qq && apt-get install -y -qq chromium >/dev/null) || echo "warning: no chromium; the browser tests (tests/test_game_web.py) need Debian's chromium: apt-get install -y chromium"
+	@command -v node >/dev/null || (apt-get update -qq && apt-get install -y -qq nodejs >/dev/null) || echo "warning: no node; tests/test_bench_bondt.py needs Node.js: apt-get install -y nodejs"
 	@echo "compiling the numba kernels once (cached on disk, so later runs start at once)"
 	$(BIN)/python -c "from mjsat.search.solver import warm_up; warm_up()"
 	@touch $(STAMP)

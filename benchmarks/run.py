@@ -30,6 +30,7 @@ BENCHMARKS: dict[str, str] = {
     "pairs": "benchmarks.bench_pairs",
     "playout": "benchmarks.bench_playout",
     "tail": "benchmarks.bench_tail",
+    "bondt": "benchmarks.bench_bondt",
 }
 
 
