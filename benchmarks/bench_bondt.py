@@ -5,8 +5,8 @@
 
 The peer is ``src/app/model/solver.ts`` of the public repository ``ffalt/mah`` (MIT, a port
 of de Bondt's ``mjsolver.cpp``), compiled to JavaScript by the user (``npx tsc --target
-es2020 --module commonjs solver.ts``; its type-only imports are not needed at run time) and
-given by ``--solver`` (or ``MJSAT_BONDT_SOLVER``); it is not part of mjsat. Node.js runs it
+es2020 --module commonjs solver.ts``: it reports the two type-only modules missing, exits 2
+and still writes ``solver.js``, which needs neither) and given by ``--solver`` (or ``MJSAT_BONDT_SOLVER``); it is not part of mjsat. Node.js runs it
 through ``benchmarks/bondt_driver.js``, one ``new Solver().solveLayout(stones)`` per deal.
 
 The deals: those of :mod:`benchmarks.bench_batch` (the xmahjongg layout file with its tiles
