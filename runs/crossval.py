@@ -7,8 +7,9 @@ run once per selected encoding and solver; the names are checked
 (:func:`mjsat.methods.check_options`) before any board runs. ``ref`` runs only on boards
 small enough for it. A method that raises
 :class:`~mjsat.result.MethodNotApplicableError` (``height2`` off isolated stacks of height
-two, ``sat`` and ``cpsat`` on ``shisen-sho-3d``, ...) counts as "not applicable" for that
-board; any other exception is an error of that method. Each column counts the CNFs its
+two, ``sat`` and ``cpsat`` on ``shisen-sho-3d``, the ``order`` encoding above its size, ...)
+or a :class:`~mjsat.limits.SizeLimitError` (a board above one of :mod:`mjsat.limits`)
+counts as "not applicable" for that board; any other exception is an error of that method. Each column counts the CNFs its
 runs solved (``cnfs`` in :meth:`MethodSummary.to_dict`: on Shisen-Sho the ``parity``
 encoding hands the board to ``layered``).
 
@@ -37,6 +38,7 @@ from typing import Any
 from mjsat.board import GAMES, Board
 from mjsat.boardio import board_to_json
 from mjsat.fileio import write_text_atomic
+from mjsat.limits import SizeLimitError
 from mjsat.result import SOLVABLE, UNSOLVABLE, MethodNotApplicableError, SolverError, SolveResult
 from mjsat.runs.boards import SeedRange, board_files
 from mjsat.runs.cluster import Runner
@@ -431,6 +433,9 @@ def run_case(
             continue
         except MethodNotApplicableError as exc:  # the method's own "does not apply"
             out[spec.label] = {"status": NA, "seconds": 0.0, "reason": exc.reason, "moves": []}
+            continue
+        except SizeLimitError as exc:  # too big for this method (a limit of mjsat.limits): not its board
+            out[spec.label] = {"status": NA, "seconds": 0.0, "reason": str(exc), "moves": []}
             continue
         except Exception as exc:  # anything else is a failure of that method: report it, keep going
             out[spec.label] = {
