@@ -67,7 +67,7 @@ def encode_order(
     req : Requirements, optional
         Precomputed requirements of the board.
     deadline : float, optional
-        A ``time.perf_counter()`` value; past it the build raises
+        A :func:`mjsat.clock.now` value; past it the build raises
         :class:`~mjsat.encoders.errors.BuildTimeLimit` (checked once per tile of the
         transitivity loop).
 

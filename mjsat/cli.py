@@ -400,7 +400,16 @@ def convert(board_file: str, output: str, game: str | None) -> None:
     "exhaustive search, small boards), search (numba pairing-set search), sat, cpsat, height2 "
     "(isolated stacks of height <= 2 only).",
 )
-@click.option("--time-limit", type=float, default=None, metavar="SECONDS", help="Answer `unknown` after this long.")
+@click.option(
+    "--time-limit", type=float, default=None, metavar="SECONDS", help="Answer `unknown` after this many wall seconds."
+)
+@click.option(
+    "--cpu-limit",
+    type=float,
+    default=None,
+    metavar="SECONDS",
+    help="Answer `unknown` after this many CPU seconds of this process instead (research runs on a loaded machine).",
+)
 @click.option("--node-limit", type=int, default=None, help="Search methods: answer `unknown` after this many nodes.")
 @click.option("--encoding", default=None, help="SAT method: which encoding.")
 @click.option("--solver", default=None, help="SAT method: which SAT solver (python-sat name).")
@@ -421,6 +430,7 @@ def solve(
     board: Board,
     method: str,
     time_limit: float | None,
+    cpu_limit: float | None,
     node_limit: int | None,
     encoding: str | None,
     solver: str | None,
@@ -439,6 +449,7 @@ def solve(
     \b
     mjsat solve board.json
     mjsat solve --layout turtle --seed 3 --time-limit 10 --json
+    mjsat solve --layout turtle --seed 3 --method sat --cpu-limit 60
     mjsat solve board.json --method sat --encoding acyclic --solver glucose4 --certify
     mjsat solve board.json --method search -O attempts=0 -O critical=off
     """
@@ -453,9 +464,15 @@ def solve(
         if options.get(key) is not None:
             raise click.UsageError(f"option {key!r} given twice (as --{key.replace('_', '-')} and -O)")
         options[key] = value
-    options = check_options(method, options, time_limit=time_limit)  # names and values, before the board is solved
+    if time_limit is not None and cpu_limit is not None:
+        raise click.UsageError("give --time-limit (wall seconds) or --cpu-limit (CPU seconds), not both")
+    for limit, hint in ((time_limit, "--time-limit"), (cpu_limit, "--cpu-limit")):
+        if limit is not None and not 0 < limit < float("inf"):
+            raise click.BadParameter(f"must be a positive number of seconds, got {limit}", param_hint=hint)
+    clock, limit = ("wall", time_limit) if cpu_limit is None else ("cpu", cpu_limit)
+    options = check_options(method, options, time_limit=limit)  # names and values, before the board is solved
     with _spinner(f"solving {len(board)} tiles with {method}"):
-        result = run(board, method, time_limit=time_limit, seed=method_seed, **options)
+        result = run(board, method, time_limit=limit, clock=clock, seed=method_seed, **options)
     data = result.to_dict()
     data["tiles"] = len(board)
     data["game"] = board.game
@@ -470,7 +487,9 @@ def solve(
         click.echo(str(board))
     extra = f", {len(result.moves)} moves, verified by replay" if result.verified else ""
     why = f" ({result.reason})" if result.reason else ""
-    click.echo(f"{result.label}{why}: method {result.method}, {result.seconds:.3f} s{extra}")
+    click.echo(
+        f"{result.label}{why}: method {result.method}, {result.seconds:.3f} s wall, {result.cpu_seconds:.3f} s CPU{extra}"
+    )
     if result.moves:
         click.echo("moves: " + " ".join(f"{a}-{b}" for a, b in result.moves))
     if result.stats:
