@@ -187,6 +187,7 @@ def solve_cpsat(
             status = solver.Solve(model)
     stats["solve_seconds"] = time.perf_counter() - t1
     stats["cp_status"] = solver.StatusName(status)
+    stats["conflicts"], stats["branches"] = int(solver.num_conflicts), int(solver.num_branches)
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         pairs: list[Move] = [p for p, v in h["m"].items() if solver.Value(v)]
         times = {p: solver.Value(h["time"][p[0]]) for p in pairs}

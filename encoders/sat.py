@@ -300,7 +300,9 @@ def solve_sat(
         slot = remaining
         if limit is not None:
             slot = AUTO_FIRST_SECONDS if remaining is None else min(remaining, AUTO_FIRST_SECONDS)
-        sat, model, _ = run_solver(cnf, solver=solver_name, time_limit=slot, conflict_limit=limit)
+        counts: dict[str, int] = {}
+        sat, model, _ = run_solver(cnf, solver=solver_name, time_limit=slot, conflict_limit=limit, counts=counts)
+        stats["conflicts"] = stats.get("conflicts", 0) + counts.get("conflicts", 0)
         stats["solve_seconds"] += time.perf_counter() - t1
         c0 = time.process_time()
         stats["solve_cpu_seconds"] += c0 - c1

@@ -231,6 +231,7 @@ def run_solver(
     time_limit: float | None = None,
     proof: bool = False,
     conflict_limit: int | None = None,
+    counts: dict[str, int] | None = None,
 ) -> tuple[bool | None, list[int] | None, list[str] | None]:
     """Run one python-sat solver on ``cnf`` (a :class:`pysat.formula.CNF` or its clauses).
 
@@ -242,6 +243,9 @@ def run_solver(
     model : list of int or None
     proof : list of str or None
         The DRUP proof lines when ``proof`` and the answer is unsatisfiable.
+
+    ``counts``, when given, has the solver's counters (``conflicts``, ``decisions``,
+    ``propagations``, ``restarts``) added to it.
 
     Raises
     ------
@@ -289,6 +293,9 @@ def run_solver(
         else:
             with clock.interrupt_at(clock.now() + time_limit, s.interrupt):
                 sat = s.solve_limited(expect_interrupt=True)
+        if counts is not None:  # the solver's own counters (conflicts, decisions, propagations, restarts)
+            for key, value in (s.accum_stats() or {}).items():
+                counts[key] = counts.get(key, 0) + int(value)
         model = s.get_model() if sat else None
         lines = s.get_proof() if (proof and sat is False) else None
     return sat, model, lines

@@ -31,6 +31,7 @@ __all__ = ["main", "cli", "LAZY_COMMANDS", "board_options", "board_from_options"
 LAZY_COMMANDS: dict[str, str] = {
     # name -> "module:command"; each part registers its commands here, explicitly.
     "crossval": "mjsat.runs.cli:crossval",
+    "compare": "mjsat.runs.cli:compare",
     "play": "mjsat.play.cli:play",
     "encode": "mjsat.encoders.cli:encode",
     "reduce": "mjsat.reductions.cli:reduce",
