@@ -349,7 +349,7 @@ def run_case(
 def _conflict(answers: dict[str, dict[str, Any]], expected: str | None) -> str | None:
     errors = [m for m, a in answers.items() if a["status"] == ERROR]
     if errors:
-        return f"{errors[0]}: {answers[errors[0]]['reason']}"
+        return f"{errors[0]}: {answers[errors[0]].get('reason', '')}"
     decided = {m: a["status"] for m, a in answers.items() if a["status"] in (SOLVABLE, UNSOLVABLE)}
     if len(set(decided.values())) > 1:
         sol = [m for m, s in decided.items() if s == SOLVABLE]
