@@ -32,10 +32,18 @@ scheduler_option = click.option(
 
 
 @click.command("sample")
-@click.option(
-    "--layout", "layout_spec", required=True, metavar="NAME|FILE", help="Layout to deal on (see `mjsat layouts`)."
-)
+@click.option("--layout", "layout_spec", metavar="NAME|FILE", help="Layout to deal on (see `mjsat layouts`).")
 @click.option("--map", "map_name", metavar="MAP", help="Map of a GNOME .map file.")
+@click.option(
+    "--boards", "board_paths", multiple=True, type=click.Path(), help="Instead of deals: board files and folders."
+)
+@click.option(
+    "--height2", "height2_count", type=click.IntRange(0), default=0, help="Instead of deals: N height-two boards."
+)
+@click.option(
+    "--random-small", type=click.IntRange(0), default=0, help="Instead of deals: N random small Mahjong boards."
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of --height2 and --random-small.")
 @click.option(
     "--game",
     type=click.Choice(list(GAMES), case_sensitive=False),
@@ -43,7 +51,7 @@ scheduler_option = click.option(
     show_default=True,
     help="Game rules.",
 )
-@click.option("-n", "count", type=click.IntRange(min=1), required=True, help="Number of deals (seeds S .. S+N-1).")
+@click.option("-n", "count", type=click.IntRange(min=1), help="Number of deals (seeds S .. S+N-1).")
 @click.option("--seed-start", type=int, default=0, show_default=True, help="First seed.")
 @workers_option
 @scheduler_option
@@ -73,10 +81,14 @@ scheduler_option = click.option(
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 def sample(
-    layout_spec: str,
+    layout_spec: str | None,
     map_name: str | None,
+    board_paths: tuple[str, ...],
+    height2_count: int,
+    random_small: int,
+    seed: int,
     game: str,
-    count: int,
+    count: int | None,
     seed_start: int,
     workers: int,
     scheduler: str | None,
@@ -108,6 +120,10 @@ def sample(
     undecided then going to the auto plan one at a time: the same verdicts, the time of a
     block shared by its deals.
 
+    Instead of deals, --boards (board files and folders), --height2 N and --random-small N
+    (the boards of mjsat.generate, seeded by --seed) are decided the same way and
+    summarised alike; their rows are those of `mjsat compare` (one per board, resumable).
+
     \b
     Examples:
       mjsat sample --layout turtle -n 1000 --out turtle.jsonl
@@ -117,6 +133,8 @@ def sample(
       mjsat sample --layout turtle -n 1000 --out turtle.jsonl --time-limit 60 --retry-unknown
       mjsat sample --layout ../shared/layout-sources/xmahjongg/bridge -n 500 --out bridge.jsonl
       mjsat sample --layout rect-6x5 --game shisen-sho -n 200 --out s.jsonl -O critical=off
+      mjsat sample --boards instances/ --method auto --out instances.jsonl
+      mjsat sample --height2 500 --method height2 --out h2.jsonl
     """
     from mjsat.cli import parse_key_values
     from mjsat.fileio import prepare_output
@@ -129,6 +147,28 @@ def sample(
     if time_limit is not None and not 0 < time_limit < math.inf:
         raise click.BadParameter(f"must be a positive number of seconds, got {time_limit}", param_hint="--time-limit")
     options = check_options(method, parse_key_values(option_items), time_limit=time_limit)  # before any file or deal
+    others = bool(board_paths or height2_count or random_small)
+    if layout_spec is not None and others:
+        raise click.UsageError("give --layout (seeded deals) or --boards/--height2/--random-small, not both")
+    if others:
+        if retry_unknown or batch:
+            raise click.UsageError("--retry-unknown and --batch go with --layout")
+        _sample_boards(
+            board_paths,
+            height2_count,
+            random_small,
+            seed,
+            method,
+            options,
+            time_limit,
+            out,
+            workers,
+            scheduler,
+            as_json,
+        )
+        return
+    if layout_spec is None or count is None:
+        raise click.UsageError("name the deals with --layout NAME -n N (or give --boards, --height2, --random-small)")
     runner = Runner(workers, scheduler, warm=method == "search" and options.get("engine", "numba") == "numba")
     layout = load_layout(layout_spec, map_name=map_name)
     prepare_output(out)
@@ -167,7 +207,8 @@ def _print_summary(s: dict[str, Any]) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    table = Table(title=f"{s['layout']} ({s['game']}, {s['method']}): {s['deals']} deals", show_header=False)
+    what = f"{s['deals']} deals" if "boards" not in s else f"{s['boards']} boards"
+    table = Table(title=f"{s['layout']} ({s['game']}, {s['method']}): {what}", show_header=False)
     pct = s["unsolvable_pct"]
     lo, hi = s["ci95_pct"]
     table.add_row("solvable / unsolvable / unknown", f"{s['solvable']} / {s['unsolvable']} / {s['unknown']}")
@@ -177,10 +218,79 @@ def _print_summary(s: dict[str, Any]) -> None:
         f"mean {s['seconds_mean']:.4f}  median {s['seconds_median']:.4f}  p99 {s['seconds_p99']:.3f}  max {s['seconds_max']:.3f}",
     )
     table.add_row(
-        "hardest seeds", ", ".join(f"{h['seed']} ({h['status']}, {h['seconds']:.2f} s)" for h in s["hardest"])
+        "hardest seeds" if "boards" not in s else "hardest boards",
+        ", ".join(
+            f"{h['board'] if 'board' in h else h['seed']} ({h['status']}, {h['seconds']:.2f} s)" for h in s["hardest"]
+        ),
     )
+    if s.get("not_applicable") or s.get("errors"):
+        table.add_row("n/a / errors", f"{s['not_applicable']} / {s['errors']}")
     table.add_row("results", s["out"])
     Console().print(table)
+
+
+def _sample_boards(
+    board_paths: tuple[str, ...],
+    height2_count: int,
+    random_small: int,
+    seed: int,
+    method: str,
+    options: dict[str, Any],
+    time_limit: float,
+    out: str,
+    workers: int,
+    scheduler: str | None,
+    as_json: bool,
+) -> None:
+    """``mjsat sample`` on board files and generated sets: the run of ``mjsat compare``
+    with one method, summarised as ``sample`` summarises deals."""
+    from mjsat.fileio import prepare_output
+    from mjsat.runs import boards as B, compare as cmp
+    from mjsat.runs.cluster import Runner
+    from mjsat.runs.crossval import MethodSpec
+    from mjsat.runs.progress import RunProgress
+    from mjsat.runs.sample import summarize
+
+    sets: list[Any] = []
+    names: list[str] = []
+    if board_paths:
+        sets.append(B.file_cases(board_paths))
+        names.append(", ".join(board_paths))
+    if height2_count:
+        sets.append(B.height2_cases(seed=seed, count=height2_count))
+        names.append(f"{height2_count} height-two boards")
+    if random_small:
+        sets.append(B.random_small_cases(seed=seed, count=random_small, games=("mahjong",)))
+        names.append(f"{random_small} random small boards")
+    label = ":".join([method, *(f"{k}={v}" for k, v in options.items())])
+    spec = MethodSpec(label, method, tuple(options.items()))
+    prepare_output(out)
+    cmp.read_results(out)
+    cases = list(chain.from_iterable(sets))
+    runner = Runner(workers, scheduler, warm=method == "search")
+    with runner, RunProgress("sample", len(cases), runner, transient=True, enabled=not as_json) as bar:
+        rows, _ = cmp.compare(
+            cases, [spec], out, time_limit=time_limit, clock="wall", seed=seed, runner=runner,
+            progress=lambda _r: bar.advance(),
+        )  # fmt: skip
+    kept = [
+        {"seed": i, "board": r["board"], "status": r["status"], "seconds": r["wall_seconds"],
+         "cpu_seconds": r["cpu_seconds"], "nodes": r.get("nodes", 0)}
+        for i, r in enumerate(rows) if r["status"] in ("solvable", "unsolvable", "unknown")
+    ]  # fmt: skip
+    summary = {"layout": "; ".join(names), "game": "boards", "method": label, "out": out, **summarize(kept)}
+    by_index = {k["seed"]: k["board"] for k in kept}
+    for h in summary["hardest"]:
+        h["board"] = by_index[h.pop("seed")]
+    summary["boards"] = len(rows)
+    summary["not_applicable"] = sum(r["status"] == "n/a" for r in rows)
+    summary["errors"] = sum(r["status"] == "error" for r in rows)
+    if as_json:
+        click.echo(json.dumps(summary, indent=1))
+    else:
+        _print_summary(summary)
+    if summary["errors"]:
+        sys.exit(1)
 
 
 def _split(values: tuple[str, ...]) -> list[str]:

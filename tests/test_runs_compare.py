@@ -257,3 +257,31 @@ def test_sources_board_files_height2_and_cnf(tmp_path):
     rows, dis = cmp.compare(cases, cmp.parse_methods("height2,search"), tmp_path / "r.jsonl", time_limit=30)
     assert dis == [] and len(rows) == 8
     assert rows[-2]["status"] == "n/a" or rows[-2]["status"] == rows[-1]["status"] == "solvable"
+
+
+def test_sample_takes_board_files_and_generated_sets(tmp_path):
+    """`mjsat sample --height2 / --boards` decides the shared sources' boards, resumably."""
+    from mjsat.methods import solve
+
+    out = tmp_path / "s.jsonl"
+    r = CliRunner().invoke(
+        cli, ["sample", "--height2", "6", "--seed", "2", "--method", "height2", "--out", str(out), "--json"]
+    )
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.stdout)
+    expected = [solve(c.board, "height2").status for c in B.height2_cases(seed=2, count=6)]
+    assert data["boards"] == data["deals"] == 6
+    assert (data["solvable"], data["unsolvable"]) == (expected.count("solvable"), expected.count("unsolvable"))
+    text = out.read_text()
+    r = CliRunner().invoke(cli, ["sample", "--height2", "6", "--seed", "2", "--method", "height2", "--out", str(out)])
+    assert r.exit_code == 0 and out.read_text() == text
+    folder = tmp_path / "boards"
+    folder.mkdir()
+    for c in B.height2_cases(seed=5, count=3):
+        from mjsat.boardio import write_board
+
+        write_board(c.board, folder / f"{c.name.replace(':', '-')}.json")
+    r = CliRunner().invoke(cli, ["sample", "--boards", str(folder), "--out", str(tmp_path / "b.jsonl"), "--json"])
+    assert r.exit_code == 0 and json.loads(r.stdout)["boards"] == 3
+    r = CliRunner().invoke(cli, ["sample", "--layout", "turtle", "-n", "2", "--height2", "2", "--out", str(out)])
+    assert r.exit_code == 2 and "not both" in r.output
