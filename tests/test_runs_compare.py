@@ -285,3 +285,15 @@ def test_sample_takes_board_files_and_generated_sets(tmp_path):
     assert r.exit_code == 0 and json.loads(r.stdout)["boards"] == 3
     r = CliRunner().invoke(cli, ["sample", "--layout", "turtle", "-n", "2", "--height2", "2", "--out", str(out)])
     assert r.exit_code == 2 and "not both" in r.output
+
+
+def test_the_issue_command_writes_rows_summary_and_plots_in_the_current_folder(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    r = CliRunner().invoke(cli, ["compare", "--layout", "turtle", "-n", "2", "--methods", METHODS, "--plot", "out/"])
+    assert r.exit_code == 0, r.output
+    assert "virtual best" in r.stdout and "PAR-2 (CPU s)" in r.stdout
+    header, rows = cmp.read_results(tmp_path / "compare.jsonl")
+    assert header is not None and len(rows) == 8
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [
+        "cactus.png", "cactus.svg", "scatter.png", "scatter.svg",
+    ]  # fmt: skip
