@@ -46,6 +46,7 @@ __all__ = ["ASSETS", "PAGE_LAYOUTS", "GameSettings", "Session", "create_app", "b
 ASSETS: dict[str, str] = {
     "index.html": "text/html; charset=utf-8",
     "app.js": "text/javascript; charset=utf-8",
+    "faces.js": "text/javascript; charset=utf-8",
     "teach.js": "text/javascript; charset=utf-8",
     "style.css": "text/css; charset=utf-8",
 }
@@ -148,6 +149,7 @@ class Session:
             "bounds": list(lay.bounds()),
             "levels": lay.levels,
             "tiles": tiles,
+            "free": board.free_tiles(),
             "status": status,
             "meta": game.meta,
             "settings": dataclasses.asdict(self.settings),

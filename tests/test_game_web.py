@@ -65,7 +65,7 @@ def test_undo_and_a_hint(browser, worker):
         page.wait_for_selector(".tile.hinted", timeout=20_000)
         hinted = sorted(int(g.get_attribute("data-tile")) for g in page.locator(".tile.hinted").all())
         assert len(hinted) == 2 and start.is_legal(tuple(hinted))
-        assert "hints 9" in page.text_content("#status")
+        assert page.text_content("#count-hints") == "1" and page.text_content("#hints-left") == "9"
         _click_pair(page, *hinted)
         page.wait_for_function("document.getElementById('status').dataset.verdict == 'solvable'", timeout=20_000)
         page.close()
