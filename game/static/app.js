@@ -478,6 +478,7 @@ async function deal(body, words) {
     fillControls();
   }
   say(res.ok ? `dealt: seed ${seedOf()}` : (res.cancelled ? "deal cancelled" : `no deal: ${res.reason}`));
+  document.body.dataset.deals = String(parseInt(document.body.dataset.deals || "0", 10) + 1);
 }
 
 async function dealProgress() {
@@ -521,6 +522,7 @@ async function restart() {
     clockFor(dealId(), true);
   }
   say(res.ok === false ? res.reason : "the same deal from the start");
+  document.body.dataset.deals = String(parseInt(document.body.dataset.deals || "0", 10) + 1);
 }
 
 async function save() {
