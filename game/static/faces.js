@@ -59,7 +59,7 @@
                        9: [BLUE, BLUE, BLUE, RED, RED, RED, GREEN, GREEN, GREEN]};
 
   function dots(g, n) {
-    const r = n === 1 ? 13 : n <= 4 ? 7.2 : n <= 6 ? 6.2 : 5.2;
+    const r = n === 1 ? 13 : n <= 4 ? 7.2 : n <= 6 ? 6.2 : n === 9 ? 5.2 : 4.7;
     SPOTS[n].forEach(([fx, fy], i) => {
       const cx = 3 + fx * (W - 6), cy = 3 + fy * (H - 6), c = DOT_COLOURS[n][i];
       el("circle", {cx, cy, r, fill: "none", stroke: c, "stroke-width": n === 1 ? 3 : 2}, g);
