@@ -266,9 +266,12 @@ class GameApp(App[None]):
     def choose(self, t: int) -> None:
         """Select tile ``t``; with a tile already selected, pair the two."""
         view = self.query_one(BoardView)
-        view.hinted = ()
+        hinted, view.hinted = view.hinted, ()
         if view.selected is None:
             view.selected = t
+            if t in hinted:  # the cursor goes on to the hinted partner: space pairs them
+                view.hinted = hinted
+                view.cursor = next(u for u in hinted if u != t)
         elif view.selected == t:
             view.selected = None
         else:
@@ -353,7 +356,9 @@ class GameApp(App[None]):
         box = self.query_one("#ask", Input)
         self.asking = what
         box.placeholder = f"file to {what} (Enter; Escape cancels)"
+        self.say(box.placeholder)
         box.value = "mjsat-game.json" if what == "save" else ""
+        box.cursor_position = len(box.value)
         box.add_class("shown")
         box.focus()
 

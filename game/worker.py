@@ -6,13 +6,24 @@ in one child process instead (started with ``spawn``, so no server thread is cop
 the caller's thread waits on a pipe, which releases the lock. A request that outlives
 its time limit plus :data:`GRACE_SECONDS` ends the child, which is started again on the
 next request, and is answered ``unknown``.
+
+The child is started with ``SIGINT`` ignored (a Ctrl-C in the terminal is the parent's to
+handle: the child ends when its pipe closes or on ``SIGTERM``/``SIGKILL``) and with
+standard streams that have file descriptors: an interface such as Textual replaces
+``sys.stderr`` by an object whose ``fileno()`` is ``-1``, which multiprocessing would
+pass to the child it starts. :meth:`SolverProcess.start` starts it before such an
+interface runs.
 """
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
+import os
+import signal
+import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from mjsat.board import Board, Layout
@@ -50,6 +61,7 @@ _TASKS: dict[str, Callable[..., Any]] = {"decide": _decide, "deal": _deal, "ping
 
 
 def _serve(conn: Any) -> None:  # pragma: no cover - runs in the child
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's; the pipe's end is ours
     while True:
         try:
             kind, args = conn.recv()
@@ -59,6 +71,41 @@ def _serve(conn: Any) -> None:  # pragma: no cover - runs in the child
             conn.send((True, _TASKS[kind](*args)))
         except Exception as exc:  # every failure goes back to the caller as a message
             conn.send((False, f"{type(exc).__name__}: {exc}"))
+
+
+def _has_fd(stream: Any) -> bool:
+    try:
+        return stream is not None and stream.fileno() >= 0
+    except (AttributeError, OSError, ValueError):
+        return False
+
+
+@contextlib.contextmanager
+def _startable() -> Iterator[None]:
+    """Real standard streams while a child starts (multiprocessing hands ``sys.stderr``'s
+    file descriptor to the helper processes it starts), and ``SIGINT`` ignored when this
+    is the main thread (the child inherits it from its first instruction; a child
+    started from another thread ignores it once :func:`_serve` runs)."""
+    saved = sys.stdout, sys.stderr
+    devnull = None
+    for name in ("stdout", "stderr"):
+        if not _has_fd(getattr(sys, name)):
+            real = getattr(sys, f"__{name}__")
+            if not _has_fd(real):
+                devnull = devnull or open(os.devnull, "w")
+                real = devnull
+            setattr(sys, name, real)
+    main = threading.current_thread() is threading.main_thread()
+    if main:  # an ignored signal stays ignored across exec, and Python keeps it so
+        old_handler = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        if main:
+            signal.signal(signal.SIGINT, old_handler)
+        sys.stdout, sys.stderr = saved
+        if devnull is not None:
+            devnull.close()
 
 
 class WorkerError(RuntimeError):
@@ -78,9 +125,15 @@ class SolverProcess:
         if self._proc is None or not self._proc.is_alive():
             parent, child = self._ctx.Pipe()
             self._proc = self._ctx.Process(target=_serve, args=(child,), daemon=True, name="mjsat-game-solver")
-            self._proc.start()
+            with _startable():
+                self._proc.start()
             child.close()
             self._conn = parent
+
+    def start(self) -> None:
+        """Start the child now (without waiting for its imports)."""
+        with self._lock:
+            self._ensure()
 
     def _kill(self) -> None:
         if self._proc is not None:
@@ -111,8 +164,19 @@ class SolverProcess:
                 raise WorkerError(answer)
             return True, answer
 
-    def warm_up(self, timeout: float = 120.0) -> None:
-        """Start the child and wait until it answers (imports done)."""
+    def warm_up(self, timeout: float = 120.0, *, quiet: bool = False) -> None:
+        """Start the child and wait until it answers (imports done).
+
+        With ``quiet``, a child that ended meanwhile (the program is being stopped) is
+        not an error: the next request starts another.
+        """
+        try:
+            self._warm_up(timeout)
+        except (WorkerError, OSError):
+            if not quiet:
+                raise
+
+    def _warm_up(self, timeout: float) -> None:
         self.call("ping", (), timeout)
         from mjsat.board import MahjongBoard
 
