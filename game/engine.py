@@ -34,6 +34,8 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import numpy as np
+
 from mjsat.board import Board, Move
 
 __all__ = [
@@ -47,6 +49,7 @@ __all__ = [
     "Hint",
     "GameStatus",
     "UndoError",
+    "ShuffleOutcome",
     "Game",
     "solve_decider",
 ]
@@ -114,6 +117,17 @@ class Hint:
 
 
 @dataclasses.dataclass(frozen=True)
+class ShuffleOutcome:
+    """The answer to :meth:`Game.shuffle`: ``ok`` (the groups of the tiles left were dealt
+    again and the position is proved solvable by the clearing ``order``, replayed) or not
+    (``message`` says why: the board is clear, or no arrangement of these places clears)."""
+
+    ok: bool
+    message: str
+    order: list[Move] = dataclasses.field(default_factory=list)
+
+
+@dataclasses.dataclass(frozen=True)
 class GameStatus:
     """A summary for the interfaces."""
 
@@ -166,6 +180,9 @@ class Game:
         self.undo_depth = 0
         self.redo_stack: list[Move] = []
         self.hints_used = 0
+        self.undos_used = 0
+        self.shuffles_used = 0
+        self.deal = board.copy(stack=False)
         self.decider = decider or solve_decider()
         self.meta: dict[str, Any] = dict(meta or {})
         self.verdicts: dict[bytes, Verdict] = {}
@@ -221,6 +238,7 @@ class Game:
                 raise UndoError(f"no undo left (the last {self.undo_limit} moves can be taken back)")
             move = self.board.pop()
             self.undo_depth -= 1
+            self.undos_used += 1
             self.redo_stack.append(move)
             return move
 
@@ -234,6 +252,85 @@ class Game:
             self.redo_stack.pop()
             self.undo_depth += 1
             return move
+
+    def restart(self) -> None:
+        """The deal from the start, as dealt (before any shuffle), every count at zero."""
+        with self._lock:
+            if list(self.board.groups) != list(self.deal.groups):
+                self.verdicts = {}
+            self.board = self.deal.copy(stack=False)
+            self.undo_depth = 0
+            self.redo_stack.clear()
+            self.hints_used = self.undos_used = self.shuffles_used = 0
+
+    def shuffle(self, seed: int, *, tries: int = 20) -> ShuffleOutcome:
+        """Deal the groups of the tiles left again so that the position can be cleared.
+
+        The places of the tiles left stay, and so does each group's number of tiles
+        among them. A clearing order of the places is drawn at random (tiles free at
+        each step, as :func:`mjsat.deal.deal_solvable` does) and the groups are handed
+        to its pairs in a random order; the order is replayed on the new position
+        (:func:`mjsat.replay.replay`) before the board changes, and every position along
+        it is recorded as solvable, so the next hint is at once. A different arrangement
+        is sought when one exists within ``tries``. The moves before the shuffle cannot
+        be undone; a shuffle is counted (``shuffles_used``).
+        """
+        from mjsat.deal import DealError, deal_solvable
+        from mjsat.replay import replay
+
+        with self._lock:
+            if self.board.is_solved():
+                return ShuffleOutcome(False, "the board is clear")
+            snapshot = self.board.copy()
+        sub, back = snapshot.position_board()
+        labels = sorted({snapshot.groups[t] for t in back})
+        sizes = [sum(1 for t in back if snapshot.groups[t] == g) for g in labels]
+        rng = np.random.default_rng(seed)
+        best: tuple[list[int], list[Move]] | None = None
+        for _ in range(max(1, tries)):
+            try:
+                dealt, order = deal_solvable(
+                    sub.layout, seed=int(rng.integers(2**63)), game=sub.game, group_sizes=sizes
+                )
+            except DealError:
+                return ShuffleOutcome(False, "no arrangement of the tiles left can be cleared (their places forbid it)")
+            groups = list(snapshot.groups)
+            for i, t in enumerate(back):
+                groups[t] = labels[dealt.groups[i]]
+            best = (groups, [(back[a], back[b]) if back[a] < back[b] else (back[b], back[a]) for a, b in order])
+            if groups != list(snapshot.groups):
+                break
+        assert best is not None
+        groups, moves = best
+        board = type(snapshot)(snapshot.layout, groups, names=snapshot.names, meta=snapshot.meta)
+        for m in snapshot.move_stack:
+            board.push(m)
+        position, pos_back = board.position_board()
+        index = {t: i for i, t in enumerate(pos_back)}
+        replay(position, [(index[a], index[b]) for a, b in moves])  # raises unless it clears
+        with self._lock:
+            if self.key() != bytes(snapshot.presence):
+                return ShuffleOutcome(False, "the board changed while shuffling; try again")
+            self.board = board
+            self.undo_depth = 0
+            self.redo_stack.clear()
+            self.verdicts = {}
+            self.shuffles_used += 1
+            walk = board.copy()
+            for m in moves:
+                self.verdicts[bytes(walk.presence)] = Verdict(SOLVABLE, m, reason="shuffled to a clearable position")
+                walk.play(m)
+        return ShuffleOutcome(True, f"shuffled: the {len(back)} tiles left can be cleared", moves)
+
+    def counts(self) -> dict[str, int]:
+        """Moves on the board, hints, undos and shuffles used."""
+        with self._lock:
+            return {
+                "moves": len(self.moves),
+                "hints": self.hints_used,
+                "undos": self.undos_used,
+                "shuffles": self.shuffles_used,
+            }
 
     # -- verdicts
     def known(self) -> Verdict:
@@ -418,6 +515,9 @@ class Game:
             self.undo_depth = other.undo_depth
             self.redo_stack = list(other.redo_stack)
             self.hints_used = other.hints_used
+            self.undos_used = other.undos_used
+            self.shuffles_used = other.shuffles_used
+            self.deal = other.deal
             self.meta = dict(other.meta)
             self.verdicts = {}
 

@@ -12,8 +12,11 @@ new game, ``q`` quit. Solvability checks and hints run in a worker thread that w
 from __future__ import annotations
 
 import colorsys
+import dataclasses
+import threading
 from typing import Any, ClassVar
 
+import numpy as np
 from rich.style import Style
 from rich.text import Text
 from textual.app import App, ComposeResult
@@ -162,19 +165,32 @@ class GameApp(App[None]):
         Binding("up", "cursor(-1, 0)", "up", show=False),
         Binding("down", "cursor(1, 0)", "down", show=False),
         Binding("space", "select", "select"),
+        Binding("enter", "select", "select", show=False),
+        Binding("h", "hint", "hint"),
         Binding("u", "undo", "undo"),
         Binding("r", "redo", "redo"),
-        Binding("h", "hint", "hint"),
-        Binding("s", "ask('save')", "save"),
+        Binding("R", "restart", "restart"),
+        Binding("s", "shuffle", "shuffle"),
+        Binding("n", "new_game", "new"),
+        Binding("ctrl+s", "ask('save')", "save"),
         Binding("l", "ask('load')", "load"),
-        Binding("n", "new_game", "new game"),
         Binding("q", "quit", "quit"),
     ]
 
-    def __init__(self, game: Game, settings: GameSettings, *, worker: SolverProcess | None = None) -> None:
+    def __init__(
+        self,
+        game: Game,
+        settings: GameSettings,
+        *,
+        worker: SolverProcess | None = None,
+        seeds: np.random.Generator | None = None,
+    ) -> None:
         super().__init__()
         self.game = game
         self.settings = settings
+        self.seeds = seeds if seeds is not None else np.random.default_rng()
+        self.cancel_deal = threading.Event()
+        self.dealing = False
         self.own_worker = worker is None
         self.worker = worker or SolverProcess()
         self._bind_decider()
@@ -215,8 +231,8 @@ class GameApp(App[None]):
         info = f"{self.game.board.game} on {self.game.board.layout.name or 'a board'}"
         if m.get("difficulty"):
             info += f", {m['difficulty']}"
-        if m.get("seed") is not None:
-            info += f" (deal seed {m['seed']})"
+        if m.get("deal_seed") is not None:
+            info += f", seed {m['deal_seed']}"
         if share is not None:
             info += f", random playouts clear it {100 * share:.0f} % of the time"
         self.query_one("#info", Static).update(info)
@@ -333,19 +349,55 @@ class GameApp(App[None]):
         self._in_thread(lambda: self.game.hint(self.settings.check_seconds), done)
 
     def action_new_game(self) -> None:
-        self.settings.seed += 1
-        self.say(f"dealing a {self.settings.difficulty} board (seed {self.settings.seed})...")
+        """A new deal with a fresh seed (Escape cancels it while it is sought)."""
+        if self.dealing:
+            return
+        settings = dataclasses.replace(self.settings, seed=int(self.seeds.integers(2**31)))
+        what = f"dealing a {settings.difficulty} board (seed {settings.seed})"
+        self.say(what + "... (Escape cancels)")
+        self.dealing = True
+        self.cancel_deal.clear()
+
+        def progress(info: dict[str, Any]) -> None:
+            tried = info.get("candidates", 0)
+            self.call_from_thread(
+                self.say, f"{what}: {tried} candidate(s) tried, {info.get('seconds', 0):.0f} s (Escape cancels)"
+            )
 
         def done(game: Any) -> None:
+            self.dealing = False
             if isinstance(game, Exception):
                 self.say(f"no new game: {game}")
                 return
+            self.settings = settings
             self.game.replace_with(game)
             self._reset_view()
-            self.say("")
+            self.say(f"dealt: seed {settings.seed}")
             self.start_check()
 
-        self._in_thread(lambda: new_game(self.settings, self.worker), done)
+        self._in_thread(lambda: new_game(settings, self.worker, progress, self.cancel_deal), done)
+
+    def action_restart(self) -> None:
+        """The same deal from the start."""
+        self.game.restart()
+        self._reset_view()
+        self.say("the same deal from the start")
+        self.start_check()
+        self.show_status()
+
+    def action_shuffle(self) -> None:
+        """Deal the tiles left again into a position proved solvable."""
+        self.say("shuffling: looking for a position that can be cleared...")
+        seed = int(self.seeds.integers(2**31))
+
+        def done(out: Any) -> None:
+            if isinstance(out, Exception):
+                self.say(f"no shuffle: {out}")
+                return
+            self.say(out.message if out.ok else f"no shuffle: {out.message}")
+            self._reset_view()
+
+        self._in_thread(lambda: self.game.shuffle(seed), done)
 
     def _reset_view(self) -> None:
         view = self.query_one(BoardView)
@@ -365,6 +417,8 @@ class GameApp(App[None]):
     def on_key(self, event: Any) -> None:
         if event.key == "escape" and self.asking:
             self._close_ask()
+        elif event.key == "escape" and self.dealing:
+            self.cancel_deal.set()
 
     def _close_ask(self) -> None:
         self.asking = None

@@ -23,6 +23,7 @@ import os
 import signal
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -35,7 +36,7 @@ GRACE_SECONDS = 3.0
 """Seconds a request may overrun its time limit before the child is ended."""
 
 
-def _decide(board_json: str, method: str, time_limit: float, seed: int) -> dict[str, Any]:
+def _decide(board_json: str, method: str, time_limit: float, seed: int, report: Any) -> dict[str, Any]:
     from mjsat.boardio import board_from_json_text
     from mjsat.methods import solve
 
@@ -49,28 +50,39 @@ def _decide(board_json: str, method: str, time_limit: float, seed: int) -> dict[
     }
 
 
-def _deal(positions: list[list[int]], name: str, any_higher: bool, kwargs: dict[str, Any]) -> dict[str, Any]:
+def _deal(
+    positions: list[list[int]], name: str, any_higher: bool, kwargs: dict[str, Any], report: Any
+) -> dict[str, Any]:
     from mjsat.boardio import board_to_json
     from mjsat.game.difficulty import find_deal
 
-    deal = find_deal(Layout(positions, name=name, block_any_higher=any_higher), **kwargs)
+    layout = Layout(positions, name=name, block_any_higher=any_higher)
+    deal = find_deal(layout, progress=report, **kwargs)
     return {"board": board_to_json(deal.board), "meta": deal.meta(), "seconds": deal.seconds}
 
 
-_TASKS: dict[str, Callable[..., Any]] = {"decide": _decide, "deal": _deal, "ping": lambda: "pong"}
+def _ping(report: Any) -> str:
+    return "pong"
+
+
+_TASKS: dict[str, Callable[..., Any]] = {"decide": _decide, "deal": _deal, "ping": _ping}
 
 
 def _serve(conn: Any) -> None:  # pragma: no cover - runs in the child
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's; the pipe's end is ours
+
+    def report(info: dict[str, Any]) -> None:
+        conn.send(("progress", info))
+
     while True:
         try:
             kind, args = conn.recv()
         except EOFError:
             return
         try:
-            conn.send((True, _TASKS[kind](*args)))
+            conn.send(("ok", _TASKS[kind](*args, report)))
         except Exception as exc:  # every failure goes back to the caller as a message
-            conn.send((False, f"{type(exc).__name__}: {exc}"))
+            conn.send(("error", f"{type(exc).__name__}: {exc}"))
 
 
 def _has_fd(stream: Any) -> bool:
@@ -141,8 +153,19 @@ class SolverProcess:
             self._proc.join(5)
         self._proc = self._conn = None
 
-    def call(self, kind: str, args: tuple[Any, ...], timeout: float) -> tuple[bool, Any]:
-        """``(True, answer)``, or ``(False, None)`` when no answer came within ``timeout``.
+    def call(
+        self,
+        kind: str,
+        args: tuple[Any, ...],
+        timeout: float,
+        *,
+        progress: Callable[[dict[str, Any]], None] | None = None,
+        cancel: threading.Event | None = None,
+    ) -> tuple[bool, Any]:
+        """``(True, answer)``, or ``(False, None)`` when no answer came within ``timeout``
+        or ``cancel`` was set (the child is ended either way).
+
+        ``progress`` is called with each report the task sends on the way.
 
         Raises
         ------
@@ -152,17 +175,26 @@ class SolverProcess:
         with self._lock:
             self._ensure()
             self._conn.send((kind, args))
-            if not self._conn.poll(timeout):
-                self._kill()
-                return False, None
-            try:
-                ok, answer = self._conn.recv()
-            except EOFError:
-                self._kill()
-                raise WorkerError("the solver process ended") from None
-            if not ok:
-                raise WorkerError(answer)
-            return True, answer
+            end = time.monotonic() + timeout
+            while True:
+                left = end - time.monotonic()
+                if (cancel is not None and cancel.is_set()) or left <= 0:
+                    self._kill()
+                    return False, None
+                if not self._conn.poll(min(left, 0.1)):
+                    continue
+                try:
+                    what, answer = self._conn.recv()
+                except EOFError:
+                    self._kill()
+                    raise WorkerError("the solver process ended") from None
+                if what == "progress":
+                    if progress is not None:
+                        progress(answer)
+                    continue
+                if what == "error":
+                    raise WorkerError(answer)
+                return True, answer
 
     def warm_up(self, timeout: float = 120.0, *, quiet: bool = False) -> None:
         """Start the child and wait until it answers (imports done).
@@ -195,13 +227,22 @@ class SolverProcess:
             data["status"], data["method"], [tuple(m) for m in data["moves"]], data["seconds"], reason=data["reason"]
         )
 
-    def find_deal(self, layout: Layout, *, timeout: float, **kwargs: Any) -> tuple[Board, dict[str, Any]] | None:
+    def find_deal(
+        self,
+        layout: Layout,
+        *,
+        timeout: float,
+        progress: Callable[[dict[str, Any]], None] | None = None,
+        cancel: threading.Event | None = None,
+        **kwargs: Any,
+    ) -> tuple[Board, dict[str, Any]] | None:
         """A deal of :func:`mjsat.game.difficulty.find_deal` made in the child (board,
-        meta), or ``None`` when it took longer than ``timeout``."""
+        meta), or ``None`` when it took longer than ``timeout`` or ``cancel`` was set;
+        ``progress`` receives the deal's reports (candidates tried, seconds)."""
         from mjsat.boardio import board_from_json_text
 
         args = ([list(p) for p in layout.positions], layout.name, layout.block_any_higher, kwargs)
-        answered, data = self.call("deal", args, timeout)
+        answered, data = self.call("deal", args, timeout, progress=progress, cancel=cancel)
         if not answered:
             return None
         board = board_from_json_text(data["board"])

@@ -116,7 +116,7 @@ def test_save_load_and_continue(worker, tmp_path):
         async with app.run_test(size=(100, 30)) as pilot:
             for a, b in order[:3]:
                 await _pair_by_mouse(pilot, app, a, b)
-            await pilot.press("s")
+            await pilot.press("ctrl+s")
             app.query_one("#ask", Input).value = str(path)
             await pilot.press("enter")
             await pilot.pause()

@@ -20,7 +20,7 @@ def test_the_terminal_game_as_a_user_plays_it(tmp_path):
     argv = [*MJSAT, "game", "--layout", "rect-6x4", "--game", "shisen-sho", "--seed", "2", "--tui"]
     with Terminal(tmp_path, argv) as term:
         term.wait_for(r"24 tiles left, 0 moves\..*still solvable")
-        seed = term.wait_for(r"deal seed (\d+)").group(1)
+        seed = term.wait_for(r"seed (\d+)").group(1)
         # a hint: a pair named, the cursor on its first tile; space, space plays it
         term.press("h")
         term.wait_for(r"hint: ")
@@ -32,7 +32,7 @@ def test_the_terminal_game_as_a_user_plays_it(tmp_path):
         term.wait_for(r"22 tiles left, 1 moves\. .*still solvable")  # the check resolved
         assert "checking" not in _status(term)
         # save, play on, load: the saved position comes back
-        term.press("s")
+        term.press("C-s")
         term.wait_for(r"file to save")
         term.press("End")
         term.press("C-u")
@@ -51,10 +51,18 @@ def test_the_terminal_game_as_a_user_plays_it(tmp_path):
         term.press("Enter")
         term.wait_for(r"loaded ")
         term.wait_for(r"22 tiles left, 1 moves")
+        # shuffle: the tiles left dealt again, solvable; restart: the deal from the start
+        term.press("s")
+        term.wait_for(r"shuffled: the 22 tiles left can be cleared")
+        term.wait_for(r"22 tiles left, 1 moves\. .*still solvable")
+        term.press("R")
+        term.wait_for(r"the same deal from the start")
+        term.wait_for(r"24 tiles left, 0 moves")
         # new game: another deal, checked
         term.press("n")
+        new_seed = term.wait_for(r"dealt: seed (\d+)").group(1)
         term.wait_for(r"24 tiles left, 0 moves\..*still solvable")
-        new_seed = term.wait_for(r"deal seed (\d+)").group(1)
+        assert f"seed {new_seed}" in term.screen()
         assert new_seed != seed
         term.press("q")
         term.wait_for(r"\[exit 0\]")
