@@ -86,6 +86,14 @@ def _start_lesson(board_file: str | None, cnf: str | None, target: str, explain:
     show_default=True,
     help="Time limit of each solvability check and hint.",
 )
+@click.option(
+    "--faces",
+    "face_style",
+    type=click.Choice(["faces", "numbers"]),
+    default="faces",
+    show_default=True,
+    help="Label tiles with the Mahjong set's faces, or with their group numbers.",
+)
 @click.option("--port", type=click.IntRange(1, 65535), default=None, help="Port on 127.0.0.1 (default: a free one).")
 @click.option("--no-browser", is_flag=True, help="Do not open a browser; just print the address.")
 @click.option("--tui", is_flag=True, help="Play in the terminal (Textual) instead of the browser.")
@@ -122,6 +130,7 @@ def game(
     undo_limit: int,
     hint_limit: int,
     check_seconds: float,
+    face_style: str,
     port: int | None,
     no_browser: bool,
     tui: bool,
@@ -167,6 +176,7 @@ def game(
         undo_limit=undo_limit,
         hint_limit=hint_limit,
         check_seconds=check_seconds,
+        faces=face_style,
     )
     if board_file and layout:
         raise click.UsageError("give either a BOARD file or --layout, not both")
@@ -207,6 +217,7 @@ def _run(
         the_game = lesson_game(lesson, hint_limit=hint_limit)
     else:
         the_game = _start_game(board_file, settings, game_name)
+    the_game.face_style = settings.faces
     worker = SolverProcess()
     worker.start()  # before any interface replaces the standard streams
     threading.Thread(target=worker.warm_up, kwargs={"quiet": True}, daemon=True).start()

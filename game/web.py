@@ -77,6 +77,7 @@ class GameSettings:
     undo_limit: int = 10
     hint_limit: int = 10
     check_seconds: float = 2.0
+    faces: str = "faces"
     deal_seconds: float = 120.0
     playouts: int = 100
 
@@ -157,8 +158,9 @@ class Session:
         board = game.board
         lay = board.layout
         present = board.presence
+        faces = game.faces()
         tiles = [
-            [t, r, c, l, board.names.get(g, str(g)), g, bool(present[t])]
+            [t, r, c, l, board.names.get(g, str(g)), g, bool(present[t]), faces[t]]
             for t, ((r, c, l), g) in enumerate(zip(lay.positions, board.groups))
         ]
         status = game.status().to_dict()
