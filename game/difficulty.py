@@ -11,7 +11,10 @@ move is left (the rules are the board's). A deal is
 * ``impossible`` when it is a uniform random deal, unchecked: it may have no solution.
 
 :func:`find_deal` deals candidates from a seed until one fits. Every random choice (the
-candidates' deals, the playouts, the solver) comes from the seed given. The thresholds
+candidates' deals, the playouts, the solver) comes from the seed given. ``impossible``
+deals draw their candidates from a stream of their own (``default_rng([seed,
+IMPOSSIBLE_STREAM])``), so that the impossible deal of a seed is never the normal or
+the hard deal of that seed. The thresholds
 come from the distribution of shares of uniform random deals, measured on the turtle and
 on a 12 x 8 Shisen-Sho board (benchmarks/README.md); random play clears Shisen-Sho deals
 far more often, so each game has its own pair.
@@ -26,6 +29,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -37,6 +41,7 @@ __all__ = [
     "Thresholds",
     "THRESHOLDS",
     "DEFAULT_PLAYOUTS",
+    "IMPOSSIBLE_STREAM",
     "NoDealFoundError",
     "Deal",
     "playout_share",
@@ -66,6 +71,8 @@ THRESHOLDS: dict[str, Thresholds] = {
 no playout cleared, a hard Shisen-Sho deal one that fewer than 10 cleared."""
 DEFAULT_PLAYOUTS = 100
 """Playouts per candidate deal."""
+IMPOSSIBLE_STREAM = 0x1A7055
+"""The second word of the seed of the ``impossible`` deals' stream of candidates."""
 
 
 class NoDealFoundError(ValueError):
@@ -133,8 +140,11 @@ def find_deal(
     time_limit: float = 10.0,
     max_candidates: int = 500,
     method: str = "auto",
+    progress: Callable[[dict[str, Any]], None] | None = None,
 ) -> Deal:
     """A deal of ``layout`` of the given difficulty (see the module docstring).
+
+    ``progress`` is called after each candidate with ``{"candidates": k, "seconds": s}``.
 
     Raises
     ------
@@ -150,8 +160,10 @@ def find_deal(
         raise ValueError(f"unknown difficulty {difficulty!r} (known: {', '.join(DIFFICULTIES)})")
     bounds = THRESHOLDS[find_variant(game).game]
     start = time.perf_counter()
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng([seed, IMPOSSIBLE_STREAM] if difficulty == "impossible" else seed)
     for k in range(1, max_candidates + 1):
+        if progress is not None:
+            progress({"candidates": k - 1, "seconds": time.perf_counter() - start})
         cand = int(rng.integers(2**31))
         board = deal_random(layout, seed=cand, game=game)
         if difficulty == "impossible":
