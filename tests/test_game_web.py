@@ -60,7 +60,11 @@ def test_play_a_small_board_to_the_end_by_clicking(browser, worker):
         page.click(f'.tile[data-tile="{a}"]')
         page.click(f'.tile[data-tile="{other}"]')
         page.wait_for_function("document.getElementById('message').textContent.startsWith('refused')")
-        assert "groups differ" in page.text_content("#message") and _tiles(page) == 12
+        message = page.text_content("#message")
+        assert "do not match" in message and _tiles(page) == 12
+        for t in (a, other):  # named by face and place, as the tiles' titles say
+            title = page.text_content(f'#board .tile[data-tile="{t}"] title')
+            assert title in message and " at row " in title
         for i, (a, b) in enumerate(order):
             _click_pair(page, a, b)
             if i == 0:  # a Shisen-Sho pair shows its path for a moment
@@ -216,6 +220,31 @@ def test_new_game_replay_seed_and_restart(browser, worker):
         _deal(page, "#restart")
         assert shown_groups(page) == first and page.text_content("#count-moves") == "0"
         assert _clock_ms(page) < 1500 and page.get_attribute("#seed-shown", "data-seed") == "5"
+        page.close()
+
+
+def test_every_layout_and_kshisen_sizes_offered_and_a_deal_cancelled(browser, worker):
+    from mjsat.game.web import layout_choices
+
+    session = _dealt_session(worker, "rect-6x4", "shisen-sho", 5)
+    with ServerThread(session) as url:
+        page = _open(browser, url)
+        page.wait_for_function("document.querySelectorAll('#layout option').length > 7")
+        offered = set(page.eval_on_selector_all("#layout option", "os => os.map(o => o.value)"))
+        sizes = {f"rect-{s}" for s in ("14x6", "16x9", "18x8", "24x12", "26x14", "30x16")}
+        assert sizes <= offered and {d["name"] for d in layout_choices()} <= offered
+        first = shown_groups(page)
+        # a long deal shows its progress and stops on Cancel; the game on screen stays
+        page.select_option("#layout", "rect-30x16")
+        page.select_option("#difficulty", "hard")
+        page.click("#new")
+        page.wait_for_selector("#dealing:not([hidden])")
+        page.wait_for_function("document.getElementById('deal-progress').textContent.includes('candidate')")
+        page.click("#cancel")
+        page.wait_for_function("document.getElementById('message').textContent == 'deal cancelled'", timeout=30_000)
+        assert (
+            page.is_hidden("#dealing") and shown_groups(page) == first and session.game.board.layout.name == "rect-6x4"
+        )
         page.close()
 
 

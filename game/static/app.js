@@ -10,10 +10,8 @@ let selected = null;
 let cursor = null;
 let geometry = null;
 let dealing = false;
-let lastHint = null;
 
-// Keys of the terminal interface, and the page's own (p pause, f free tiles, m matches,
-// t faces or numbers, ? help). KEYS drives both the handler and the help overlay.
+// The keys, as in the terminal interface. KEYS drives both the handler and the help overlay.
 const KEYS = [
   ["←↑→↓", "move the cursor over the free tiles", null],
   ["space", "select the tile under the cursor (Enter too)", null],
@@ -27,8 +25,10 @@ const KEYS = [
   ["f", "free tiles shown or not", () => toggleOption("opt-free")],
   ["m", "tiles matching the selected one shown or not", () => toggleOption("opt-match")],
   ["t", "faces or numbers", () => toggleOption("opt-numbers")],
+  ["l", "load a saved game", () => $("load").click()],
+  ["Ctrl+S", "save the game (a download)", null],
   ["?", "this help", () => toggleHelp()],
-  ["Esc", "drop the selection, close this help", null],
+  ["Esc", "cancel a deal under way, drop the selection, close this help", null],
 ];
 
 function $(id) { return document.getElementById(id); }
@@ -56,44 +56,23 @@ function hue(group) { return `hsl(${(group * 137.508) % 360}, 65%, 30%)`; }
 
 // ------------------------------------------------------------------ what the state says
 
-const STANDARD = [];
-for (const s of ["dots", "bamboo", "chars"]) for (let i = 1; i <= 9; i++) STANDARD.push(`${s}-${i}`);
-for (const w of ["east", "south", "west", "north"]) STANDARD.push(`wind-${w}`);
-for (const d of ["red", "green", "white"]) STANDARD.push(`dragon-${d}`);
-
-// Each tile's face id: the server's (tile[7] or state.faces), else one made up here from
-// the group (the 34 kinds, then flowers and seasons, then the set again as a variant).
+// Each tile's face id (the server's, tiles[t][7]: "dots-3", "wind-east", "flower-2", "dots-3-2").
 function faces() {
-  if (state._faces) return state._faces;
-  const out = [];
-  const seen = {};
-  for (const tile of state.tiles) {
-    const [t, , , , , g] = tile;
-    let f = (typeof tile[7] === "string") ? tile[7] : (state.faces ? state.faces[t] : null);
-    if (!f) {
-      const k = g % 36, v = Math.floor(g / 36) + 1, suffix = v > 1 ? `-${v}` : "";
-      if (k < 34) f = STANDARD[k] + suffix;
-      else {
-        seen[g] = (seen[g] || 0) + 1;
-        f = `${k === 34 ? "flower" : "season"}-${((seen[g] - 1) % 4) + 1}${suffix}`;
-      }
-    }
-    out[t] = f;
-  }
-  state._faces = out;
-  return out;
+  if (!state._faces) state._faces = state.tiles.map(tile => (typeof tile[7] === "string" ? tile[7] : null));
+  return state._faces;
 }
 
 function tileOf(t) { return state.tiles[t]; }
 
-// A tile in words, by face and place: "3 of dots (row 2, column 5, level 1)".
+// A tile in words, by face and place, as the server says it: "3 of dots at row 2, column 5, level 1".
 function place(t) {
   const [, r, c, l] = tileOf(t);
   const [r0, c0] = state.bounds;
   const lev = state.levels > 1 ? `, level ${l + 1}` : "";
   return `row ${Math.floor((r - r0) / 2) + 1}, column ${Math.floor((c - c0) / 2) + 1}${lev}`;
 }
-function tileName(t) { return `${Faces.name(faces()[t])} (${place(t)})`; }
+function faceName(t) { return faces()[t] ? Faces.name(faces()[t]) : `tile of group ${tileOf(t)[4]}`; }
+function tileName(t) { return `${faceName(t)} at ${place(t)}`; }
 
 function freeSet() {
   if (Array.isArray(state.free)) return new Set(state.free);
@@ -107,17 +86,10 @@ function seedOf() {
 function difficultyOf() { return state.difficulty || (state.meta && state.meta.difficulty) || (state.settings && state.settings.difficulty) || ""; }
 function dealId() { return [state.game, state.layout, seedOf(), difficultyOf(), state.tiles.length].join("|"); }
 
-// moves, hints, undos and shuffles used: the server's counts, else what the status tells
+// moves, hints, undos and shuffles used (the server's counts)
 function counts() {
   const c = state.counts || {};
-  const s = state.status;
-  const hintsUsed = state.settings ? state.settings.hint_limit - s.hints_left : null;
-  return {
-    moves: c.moves ?? s.moves_played,
-    hints: c.hints ?? hintsUsed,
-    undos: c.undos ?? clock.undos,
-    shuffles: c.shuffles ?? 0,
-  };
+  return {moves: c.moves ?? state.status.moves_played, hints: c.hints, undos: c.undos, shuffles: c.shuffles};
 }
 
 // ------------------------------------------------------------------ the board
@@ -205,7 +177,7 @@ function showPath(path) {
 
 // Time runs while the page is visible, not paused, the board not cleared and no deal is
 // being made. Kept per deal in sessionStorage, so a reload goes on with the same time.
-const clock = {id: null, ms: 0, since: null, paused: false, undos: 0, finished: false};
+const clock = {id: null, ms: 0, since: null, paused: false, finished: false};
 
 function clockRunning() {
   return !clock.paused && !clock.finished && !dealing && document.visibilityState === "visible" &&
@@ -221,7 +193,7 @@ function clockTick() {
   $("clock").textContent = formatTime(clockNow());
   $("clock").dataset.running = run ? "1" : "0";
   $("clock").dataset.ms = String(Math.round(clockNow()));
-  if (clock.id) sessionStorage.setItem("mjsat-clock", JSON.stringify({id: clock.id, ms: clockNow(), undos: clock.undos}));
+  if (clock.id) sessionStorage.setItem("mjsat-clock", JSON.stringify({id: clock.id, ms: clockNow()}));
 }
 
 function formatTime(ms) {
@@ -237,7 +209,6 @@ function clockFor(id, fresh) {
   const same = !fresh && kept && kept.id === id;
   clock.id = id;
   clock.ms = same ? kept.ms : 0;
-  clock.undos = same ? (kept.undos || 0) : 0;
   clock.since = null;
   clock.finished = false;
   $("endcard").hidden = true;
@@ -332,7 +303,9 @@ function showDealVerdict() {
   box.dataset.verdict = v || "";
   if (difficultyOf() !== "impossible") { box.textContent = ""; return; }
   box.textContent = v === "unsolvable" ? "this deal cannot be cleared (proved)" :
-    v === "solvable" ? "this deal can be cleared after all" : "is this deal clearable? checking...";
+    v === "solvable" ? "this deal can be cleared after all" :
+    state.status.verdict === "unknown" && state.status.moves_played === 0 ? "not decided within the check's time limit" :
+    "can this deal be cleared? checking...";
 }
 
 function fillControls() {
@@ -418,7 +391,7 @@ async function clickTile(t) {
     say(`refused: ${res.reason}`);
     return;
   }
-  say(`${Faces.name(faces()[a])} and ${Faces.name(faces()[t])} taken`);
+  say(`${faceName(a)} and ${faceName(t)} taken`);
   update(res.state);
   showPath(res.path);
 }
@@ -426,7 +399,6 @@ async function clickTile(t) {
 async function undoRedo(which) {
   const res = await api(`/api/${which}`, {});
   say(res.ok ? "" : res.reason);
-  if (res.ok && which === "undo") clock.undos += 1;
   select(null);
   if (res.state) update(res.state);
 }
@@ -437,8 +409,7 @@ async function hint() {
   update(res.state);
   if (res.kind === "move") {
     const [a, b] = res.move;
-    lastHint = res.move;
-    say(`hint: ${tileName(a)} and ${tileName(b)}`);
+    say(res.message);
     mark(a, "hinted"); mark(b, "hinted");
     cursor = a; clearMarks("cursor"); mark(a, "cursor");
   } else say(res.message);
@@ -448,7 +419,6 @@ async function shuffle() {
   if (dealing) return;
   say("shuffling: looking for a position that can be cleared...");
   const res = await api("/api/shuffle", {});
-  if (res.missing) { say("this server has no shuffle"); return; }
   if (res.state) { select(null); update(res.state); }
   say(res.ok === false ? `no shuffle: ${res.reason}` : (res.message || "shuffled: the tiles left can be cleared"));
 }
@@ -495,7 +465,7 @@ async function dealProgress() {
 
 async function cancelDeal() {
   const res = await api("/api/cancel", {});
-  if (res.missing) say("this server cannot cancel a deal; it goes on");
+  if (!res.ok) say(res.reason);
 }
 
 function choice() {
@@ -513,9 +483,6 @@ function replaySeed() {
 async function restart() {
   if (dealing) return;
   const res = await api("/api/restart", {});
-  if (res.missing) {  // an older server: deal the same seed again
-    return deal({difficulty: difficultyOf(), layout: state.layout, game: state.game, seed: seedOf()}, "dealing the same board again...");
-  }
   if (res.state) {
     select(null); cursor = null;
     update(res.state);
@@ -555,10 +522,12 @@ async function load(event) {
 
 const OPTIONS = {"opt-free": true, "opt-match": false, "opt-numbers": false};
 
-function loadOptions() {
+// The options kept in this browser, else the defaults (numbers when the server was started with --faces numbers).
+function loadOptions(settings) {
   let kept = {};
   try { kept = JSON.parse(localStorage.getItem("mjsat-options") || "{}") || {}; } catch (e) { kept = {}; }
-  for (const [id, dflt] of Object.entries(OPTIONS)) $(id).checked = id in kept ? !!kept[id] : dflt;
+  const defaults = {...OPTIONS, "opt-numbers": !!(settings && settings.faces === "numbers")};
+  for (const [id, dflt] of Object.entries(defaults)) $(id).checked = id in kept ? !!kept[id] : dflt;
 }
 
 function optionChanged() {
@@ -614,8 +583,14 @@ const ARROWS = {ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowD
 document.addEventListener("keydown", (e) => {
   const tag = e.target.tagName;
   if (tag === "INPUT" && e.target.type !== "checkbox" || tag === "TEXTAREA" || tag === "SELECT") return;
+  if ((e.ctrlKey || e.metaKey) && e.key === "s") { save(); e.preventDefault(); return; }
   if (e.ctrlKey || e.metaKey || e.altKey || !state) return;
-  if (e.key === "Escape") { toggleHelp(false); select(null); return; }
+  if (e.key === "Escape") {
+    if (dealing) cancelDeal();
+    toggleHelp(false);
+    select(null);
+    return;
+  }
   if (e.key === "?") { toggleHelp(); e.preventDefault(); return; }
   if (e.key in ARROWS) { moveCursor(...ARROWS[e.key]); e.preventDefault(); return; }
   if (e.key === " " || e.key === "Enter") {
@@ -630,7 +605,6 @@ document.addEventListener("keydown", (e) => {
 document.addEventListener("visibilitychange", clockTick);
 
 window.addEventListener("load", async () => {
-  loadOptions();
   fillHelp();
   $("undo").addEventListener("click", () => undoRedo("undo"));
   $("redo").addEventListener("click", () => undoRedo("redo"));
@@ -649,7 +623,9 @@ window.addEventListener("load", async () => {
   for (const id of Object.keys(OPTIONS)) $(id).addEventListener("change", optionChanged);
   $("save").addEventListener("click", save);
   $("load").addEventListener("change", load);
-  update(await api("/api/state"));
+  const first = await api("/api/state");
+  loadOptions(first.settings);
+  update(first);
   fillControls();
   setInterval(clockTick, 250);
   document.body.dataset.ready = "1";

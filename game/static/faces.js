@@ -3,7 +3,8 @@
 // dragons (red 中, green 发, white frame), flowers and seasons with their number and a motif.
 // Every stroke is a path here, so no font with Chinese glyphs is needed.
 // window.Faces.defs(svg) adds the symbols; Faces.use(parent, id, x, y, w, h) places one;
-// Faces.name(id) is the face's name in words ("3 of dots", "east wind").
+// Faces.name(id) is the face's name in words ("3 of dots", "east wind", "flower 2 (orchid)"),
+// as mjsat.game.faces.long_name says it.
 "use strict";
 
 (function () {
@@ -152,6 +153,8 @@
     return {kind, value, variant: variant ? parseInt(variant, 10) : 0};
   }
 
+  const FLOWER_NAMES = ["plum", "orchid", "chrysanthemum", "bamboo"];
+  const SEASON_NAMES = ["spring", "summer", "autumn", "winter"];
   const DRAW = {dots, bamboo, chars: characters, wind, dragon, flower, season};
   const SUIT_WORDS = {dots: "dots", bamboo: "bamboo", chars: "characters"};
 
@@ -162,8 +165,8 @@
     if (f.kind in SUIT_WORDS) s = `${f.value} of ${SUIT_WORDS[f.kind]}`;
     else if (f.kind === "wind") s = `${f.value} wind`;
     else if (f.kind === "dragon") s = `${f.value} dragon`;
-    else s = `${f.kind} ${f.value}`;
-    return f.variant > 1 ? `${s} (set ${f.variant})` : s;
+    else s = `${f.kind} ${f.value} (${(f.kind === "flower" ? FLOWER_NAMES : SEASON_NAMES)[f.value - 1]})`;
+    return f.variant > 1 ? `${s}, set ${f.variant}` : s;
   }
 
   // Variants (boards with more groups than the set has faces) keep the face and add a
