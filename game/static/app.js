@@ -35,6 +35,7 @@ function $(id) { return document.getElementById(id); }
 
 // A call of the API: the JSON answer, or {ok: false, missing: true} when this server has no such route.
 async function api(path, body) {
+  if (body !== undefined) actions += 1;  // a POST may change the game
   const opts = body === undefined ? {} : {
     method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body),
   };
@@ -308,19 +309,20 @@ function showDealVerdict() {
     "can this deal be cleared? checking...";
 }
 
+function fillSelect(sel, items, value) {
+  sel.replaceChildren(...items.map(v => {
+    const o = document.createElement("option");
+    o.value = v.value ?? v; o.textContent = v.label ?? v; return o;
+  }));
+  if (value !== undefined && !items.some(v => (v.value ?? v) === value)) {
+    const o = document.createElement("option"); o.value = value; o.textContent = value; sel.appendChild(o);
+  }
+  sel.value = value;
+}
+
 function fillControls() {
-  const fill = (sel, items, value) => {
-    sel.replaceChildren(...items.map(v => {
-      const o = document.createElement("option");
-      o.value = v.value ?? v; o.textContent = v.label ?? v; return o;
-    }));
-    if (value !== undefined && !items.some(v => (v.value ?? v) === value)) {
-      const o = document.createElement("option"); o.value = value; o.textContent = value; sel.appendChild(o);
-    }
-    sel.value = value;
-  };
-  fill($("layout"), layoutChoices(), state.settings.layout);
-  fill($("gamekind"), state.games, state.settings.game);
+  fillSelect($("layout"), layoutChoices(), state.settings.layout);
+  fillSelect($("gamekind"), state.games, state.settings.game);
   $("difficulty").value = state.settings.difficulty;
   $("seed").value = seedOf() ?? "";
 }
@@ -336,19 +338,18 @@ async function loadLayouts() {
   const res = await api("/api/layouts");
   if (res.missing || res.ok === false) return;
   const items = Array.isArray(res) ? res : (res.layouts || []);
+  const sizes = new Set((res.sizes || []).map(it => (typeof it === "string" ? it : it.name)));
   const out = [];
   for (const it of items) {
-    if (typeof it === "string") out.push({value: it, label: it});
-    else if (it && it.name) {
-      const extra = [it.tiles ? `${it.tiles} tiles` : "", it.source || it.kind || ""].filter(Boolean).join(", ");
-      out.push({value: it.name, label: extra ? `${it.name} (${extra})` : it.name});
-    }
+    const name = typeof it === "string" ? it : it && it.name;
+    if (!name) continue;
+    const bits = [it.tiles, sizes.has(name) ? "KShisen" : ""].filter(Boolean).join(", ");
+    out.push({value: name, label: bits ? `${name} (${bits})` : name});
   }
-  for (const it of (res.sizes || [])) {
-    const name = typeof it === "string" ? it : it.name;
-    if (name && !out.some(o => o.value === name)) out.push({value: name, label: `${name} (KShisen size)`});
-  }
-  if (out.length) { layoutList = out; if (state) fillControls(); }
+  for (const name of sizes) if (!out.some(o => o.value === name)) out.push({value: name, label: `${name} (KShisen)`});
+  if (!out.length) return;
+  layoutList = out;
+  if (state) fillSelect($("layout"), layoutList, $("layout").value || state.settings.layout);
 }
 
 // ------------------------------------------------------------------ updates from the server
@@ -366,14 +367,21 @@ function update(newState, redraw = true) {
   if (state.status.checking) waitVerdict();
 }
 
+// The verdict of the position shown, once the server's check is done. An answer that
+// crosses a move made meanwhile is dropped (the move's own answer is newer).
 let waiting = false;
+let actions = 0;
 async function waitVerdict() {
   if (waiting) return;
   waiting = true;
+  let fresh = null, stale = true;
   try {
-    const fresh = await api("/api/verdict");
-    update(fresh, false);
+    const seen = actions;
+    fresh = await api("/api/verdict");
+    stale = seen !== actions;
   } finally { waiting = false; }
+  if (!stale) update(fresh, false);
+  else if (state.status.checking) waitVerdict();
 }
 
 async function clickTile(t) {
@@ -628,6 +636,6 @@ window.addEventListener("load", async () => {
   update(first);
   fillControls();
   setInterval(clockTick, 250);
+  await loadLayouts();
   document.body.dataset.ready = "1";
-  loadLayouts();
 });
