@@ -199,6 +199,29 @@ def test_faces_not_digits_by_default_free_tiles_and_matches(browser, worker):
         page.close()
 
 
+def test_more_groups_than_faces_keep_faces_of_their_own(browser):
+    import numpy as np
+
+    from mjsat.board import MahjongBoard
+
+    layout = load_layout("rect-24x12")
+    groups = np.random.default_rng(3).permutation([t // 4 for t in range(len(layout))]).tolist()  # 72 groups
+    session = Session(Game(MahjongBoard(layout, groups)), GameSettings(layout="rect-24x12"))
+    with ServerThread(session) as url:
+        page = _open(browser, url)
+        pairs = page.eval_on_selector_all("#board .tile", "gs => gs.map(g => [g.dataset.face, g.dataset.group])")
+        face_group = {}
+        for face, group in pairs:
+            assert face_group.setdefault(face, group) == group, face  # a face belongs to one group
+        assert len(set(face_group.values())) == 72
+        variants = {f for f in face_group if f.count("-") == 2}
+        assert variants and page.locator("#board use.face-img").count() == len(layout)
+        for face in list(variants)[:3]:  # drawn with the set's number in a corner
+            mark = page.text_content(f"#board symbol#face-{face} text:last-of-type")
+            assert mark == face.rsplit("-", 1)[1]
+        page.close()
+
+
 def test_new_game_replay_seed_and_restart(browser, worker):
     session = _dealt_session(worker, "rect-6x4", "shisen-sho", 5)
     with ServerThread(session) as url:
