@@ -346,8 +346,12 @@ def test_clock_pauses_when_hidden_or_on_pause(browser, worker):
         assert _clock_ms(page) == stopped
         page.click(f'#board .tile[data-tile="{0}"]', force=True)  # no play while paused
         assert page.locator("#board .tile.selected").count() == 0
-        page.keyboard.press("p")
+        page.click("#resume")
         page.wait_for_function(f"parseInt(document.getElementById('clock').dataset.ms, 10) > {stopped}")
+        page.keyboard.press("p")  # p pauses too, and goes on
+        assert page.get_attribute("#clock", "data-running") == "0" and page.is_visible("#paused")
+        page.keyboard.press("p")
+        assert page.get_attribute("#clock", "data-running") == "1" and page.is_hidden("#paused")
         # the page hidden (another tab, a minimised window): the clock stands still
         hide = "v => { Object.defineProperty(document, 'visibilityState', {value: v, configurable: true});"
         hide += " document.dispatchEvent(new Event('visibilitychange')); }"

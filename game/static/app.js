@@ -622,6 +622,7 @@ window.addEventListener("load", async () => {
   $("restart").addEventListener("click", restart);
   $("shuffle").addEventListener("click", shuffle);
   $("pause").addEventListener("click", togglePause);
+  $("resume").addEventListener("click", togglePause);
   $("cancel").addEventListener("click", cancelDeal);
   $("end-new").addEventListener("click", newGame);
   $("end-replay").addEventListener("click", restart);
