@@ -235,9 +235,9 @@ class GameApp(App[None]):
         Binding("s", "shuffle", "shuffle"),
         Binding("n", "new_game", "new"),
         Binding("p", "pause", "pause"),
-        Binding("f", "toggle('show_free')", "free", show=False),
-        Binding("m", "toggle('show_matches')", "matches", show=False),
-        Binding("t", "toggle('numbers')", "faces/numbers", show=False),
+        Binding("f", "flip('show_free')", "free", show=False),
+        Binding("m", "flip('show_matches')", "matches", show=False),
+        Binding("t", "flip('numbers')", "faces/numbers", show=False),
         Binding("ctrl+s", "ask('save')", "save"),
         Binding("l", "ask('load')", "load"),
         Binding("question_mark", "help", "help"),
@@ -410,7 +410,8 @@ class GameApp(App[None]):
         self.query_one(BoardView).set_class(self.paused, "paused")
         self.show_counts()
 
-    def action_toggle(self, what: str) -> None:
+    def action_flip(self, what: str) -> None:
+        """Turn a display option of the board on or off (free tiles, matches, numbers)."""
         view = self.query_one(BoardView)
         setattr(view, what, not getattr(view, what))
         view.refresh()

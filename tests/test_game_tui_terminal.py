@@ -112,4 +112,4 @@ def test_faces_hints_by_name_a_cleared_board_and_its_best_time(tmp_path):
         term.press("R")  # replay this deal
         term.wait_for(r"12 tiles left, 0 moves")
         term.press("t")  # numbers instead of faces
-        term.wait_for(r"(?m)^\s+\d+\s+▏")
+        term.wait_for(r"(?m)^ +\d+ +▏ +\d+ +▏ +\d+ +▏ +\d+ +▏$")  # a row of four tiles, numbered
