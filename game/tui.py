@@ -351,7 +351,7 @@ class GameApp(App[None]):
         if share is not None:
             info += f", random playouts clear it {100 * share:.0f} % of the time"
         self.query_one("#info", Static).update(info)
-        checking = " (checking...)" if self.busy else ""
+        checking = " (checking...)" if self.busy and not s.message.endswith("checking") else ""
         status = self.query_one("#status", Static)
         status.update(f"{s.tiles_left} tiles left, {s.moves_played} moves. {s.message}{checking}")
         status.set_class(s.won, "won")
