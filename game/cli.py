@@ -7,6 +7,7 @@ import sys
 import threading
 
 import click
+import numpy as np
 
 from mjsat.board import GAMES
 from mjsat.game.engine import Game
@@ -53,7 +54,13 @@ def _start_lesson(board_file: str | None, cnf: str | None, target: str, explain:
 @click.option(
     "--layout", default=None, metavar="NAME|FILE", help="Deal on this layout (default turtle; rect-WxH for Shisen-Sho)."
 )
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the deal (every random choice).")
+@click.option(
+    "--seed",
+    type=click.IntRange(0, 2**63 - 1),
+    default=None,
+    help="Seed of the deal (every random choice); the same seed deals the same board. "
+    "Default: a fresh one, shown (0 for the lessons).",
+)
 @click.option(
     "--game",
     "game_name",
@@ -124,7 +131,7 @@ def _start_lesson(board_file: str | None, cnf: str | None, target: str, explain:
 def game(
     board_file: str | None,
     layout: str | None,
-    seed: int,
+    seed: int | None,
     game_name: str | None,
     difficulty: str,
     undo_limit: int,
@@ -168,6 +175,8 @@ def game(
     mjsat game --explain height2 --seed 3                      # a planted blocked cycle
     mjsat game stacks2.json --explain height2                  # any board of stacks of height <= 2
     """
+    if seed is None:
+        seed = 0 if (cnf or explain) else int(np.random.default_rng().integers(2**31))
     settings = GameSettings(
         layout=layout or "turtle",
         game=game_name or "mahjong",

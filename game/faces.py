@@ -26,7 +26,7 @@ a mark, so that every group keeps a face of its own.
 >>> long_name("dots-3"), long_name("wind-east"), long_name("season-2-2")
 ('3 of dots', 'east wind', 'season 2 (summer), set 2')
 >>> short_form("chars-7"), short_form("dragon-red"), short_form("bamboo-5-3")
-('7萬', '中', '5|³')
+('7m', 'Rd', '5|³')
 """
 
 from __future__ import annotations
@@ -135,21 +135,21 @@ def long_name(face: str) -> str:
 
 
 def short_form(face: str) -> str:
-    """The face in at most five terminal cells: ``3●`` dots, ``5|`` bamboo, ``7萬``
-    characters, ``E`` ``S`` ``W`` ``N`` winds, ``中`` ``發`` ``□`` dragons, ``Pl`` ``Or``
-    ``Ch`` ``Bm`` flowers, ``Sp`` ``Su`` ``Au`` ``Wi`` seasons; a variant adds its number
-    as a superscript."""
+    """The face in at most four terminal cells, in characters every terminal font has:
+    ``3●`` dots, ``5|`` bamboo, ``7m`` characters (*man*), ``E`` ``S`` ``W`` ``N`` winds,
+    ``Rd`` ``Gd`` ``Wd`` dragons, ``Pl`` ``Or`` ``Ch`` ``Bm`` flowers, ``Sp`` ``Su`` ``Au``
+    ``Wi`` seasons; a variant adds its number as a superscript."""
     family, value, variant = _parts(face)
     if family == "dots":
         text = f"{value}●"
     elif family == "bamboo":
         text = f"{value}|"
     elif family == "chars":
-        text = f"{value}萬"
+        text = f"{value}m"
     elif family == "wind":
         text = value[0].upper()
     elif family == "dragon":
-        text = {"red": "中", "green": "發", "white": "□"}[value]
+        text = {"red": "Rd", "green": "Gd", "white": "Wd"}[value]
     else:
         names = _FLOWERS if family == "flower" else _SEASONS
         text = names[int(value) - 1][:2].title()

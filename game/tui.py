@@ -3,7 +3,7 @@
 The board is drawn from above: each half-tile cell is three characters wide and one line
 high, so a tile is a block of six characters by two lines showing the short form of its
 face in the face's colour (:func:`mjsat.game.faces.short_form`: ``3●`` dots, ``5|``
-bamboo, ``7萬`` characters, ``E`` winds, ``中`` dragons, ``Pl`` flowers, ``Sp`` seasons),
+bamboo, ``7m`` characters, ``E`` winds, ``Rd`` dragons, ``Pl`` flowers, ``Sp`` seasons),
 or its group number (``t``); higher levels are darker, blocked tiles greyed (``f``
 toggles it). Keys: arrows move the cursor from tile to tile, space (or a mouse click)
 selects, a second selection pairs; ``h`` hint, ``u`` undo, ``r`` redo, ``R`` restart,
@@ -30,6 +30,7 @@ from rich.style import Style
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
+from textual.css.query import NoMatches
 from textual.events import Click
 from textual.widget import Widget
 from textual.widgets import Footer, Input, Static
@@ -234,9 +235,9 @@ class GameApp(App[None]):
         Binding("s", "shuffle", "shuffle"),
         Binding("n", "new_game", "new"),
         Binding("p", "pause", "pause"),
-        Binding("f", "toggle('show_free')", "free", show=False),
-        Binding("m", "toggle('show_matches')", "matches", show=False),
-        Binding("t", "toggle('numbers')", "faces/numbers", show=False),
+        Binding("f", "flip('show_free')", "free", show=False),
+        Binding("m", "flip('show_matches')", "matches", show=False),
+        Binding("t", "flip('numbers')", "faces/numbers", show=False),
         Binding("ctrl+s", "ask('save')", "save"),
         Binding("l", "ask('load')", "load"),
         Binding("question_mark", "help", "help"),
@@ -329,7 +330,11 @@ class GameApp(App[None]):
         c = self.game.counts()
         t = int(self.clock())
         paused = " (paused: p goes on)" if self.paused else ""
-        self.query_one("#counts", Static).update(
+        try:
+            counts = self.query_one("#counts", Static)
+        except NoMatches:  # a tick of the clock while the app closes
+            return
+        counts.update(
             f"time {t // 60}:{t % 60:02d}{paused} | moves {c['moves']}, hints {c['hints']}, undos {c['undos']}, "
             f"shuffles {c['shuffles']} | left: undo {s.undo_left}, redo {s.redo_left}, hints {s.hints_left}"
         )
@@ -346,7 +351,7 @@ class GameApp(App[None]):
         if share is not None:
             info += f", random playouts clear it {100 * share:.0f} % of the time"
         self.query_one("#info", Static).update(info)
-        checking = " (checking...)" if self.busy else ""
+        checking = " (checking...)" if self.busy and not s.message.endswith("checking") else ""
         status = self.query_one("#status", Static)
         status.update(f"{s.tiles_left} tiles left, {s.moves_played} moves. {s.message}{checking}")
         status.set_class(s.won, "won")
@@ -405,7 +410,8 @@ class GameApp(App[None]):
         self.query_one(BoardView).set_class(self.paused, "paused")
         self.show_counts()
 
-    def action_toggle(self, what: str) -> None:
+    def action_flip(self, what: str) -> None:
+        """Turn a display option of the board on or off (free tiles, matches, numbers)."""
         view = self.query_one(BoardView)
         setattr(view, what, not getattr(view, what))
         view.refresh()

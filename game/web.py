@@ -18,6 +18,10 @@ tried, seconds), ``POST /api/cancel`` (end it), ``GET /api/layouts`` (every layo
 shipped or discovered, and KShisen's sizes), ``GET /api/save`` (the save file's text),
 ``POST /api/load`` ``{"text"}`` (the text of a file the browser read), ``GET
 /api/verdict``, and the lessons' routes under ``/api/lesson`` (:mod:`mjsat.game.teach_web`).
+The state lists each tile as ``[t, row, col, lev, label, group, present, face]``
+(``face``: a face id of :mod:`mjsat.game.faces`), the free tiles, the deal's ``seed``
+(the one that deals it again), its ``difficulty`` and the ``counts`` of moves, hints,
+undos and shuffles used.
 A POST must be ``application/json`` and the ``Host`` must be the loopback address, so
 other web pages cannot drive the game.
 """

@@ -213,6 +213,9 @@ class SolverProcess:
         from mjsat.board import MahjongBoard
 
         self.decide(MahjongBoard(Layout([(0, 0, 0), (0, 2, 0), (0, 4, 0), (0, 6, 0)]), [0, 0, 1, 1]), timeout)
+        for game in ("mahjong", "shisen-sho"):  # the compiled playouts of the deals
+            square = Layout([(0, 0, 0), (0, 2, 0), (2, 0, 0), (2, 2, 0)])
+            self.find_deal(square, timeout=timeout, difficulty="normal", seed=0, game=game, playouts=2)
 
     def decide(self, board: Board, time_limit: float, *, method: str = "auto", seed: int = 0) -> SolveResult:
         """Decide ``board`` (its full deal) in the child: a :class:`SolveResult`."""

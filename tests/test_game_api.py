@@ -62,11 +62,12 @@ def test_new_game_deals_a_fresh_seed_and_a_seed_replays_its_deal(served):
 
 
 def test_impossible_is_never_the_normal_or_hard_deal_of_its_seed(served):
-    url, _ = served
-    for seed in (0, 1):
+    url, session = served
+    session.settings.playouts = 100
+    for seed in (0, 1, 2, 3):
         deals = {}
         for difficulty in ("normal", "hard", "impossible"):
-            status, res = _call(url, "/api/new", {"seed": seed, "difficulty": difficulty, "layout": "rect-8x6"})
+            status, res = _call(url, "/api/new", {"seed": seed, "difficulty": difficulty, "layout": "rect-12x8"})
             assert status == 200 and res["ok"], res
             deals[difficulty] = _tiles(res["state"])
         assert deals["impossible"] != deals["normal"] and deals["impossible"] != deals["hard"]

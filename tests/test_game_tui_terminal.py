@@ -91,7 +91,7 @@ def test_faces_hints_by_name_a_cleared_board_and_its_best_time(tmp_path):
     with Terminal(tmp_path, _argv("rect-4x3", "shisen-sho", 1), env={"XDG_DATA_HOME": str(tmp_path)}) as term:
         term.wait_for(r"12 tiles left, 0 moves\..*still solvable")
         board = "\n".join(term.screen().splitlines()[1:7])
-        assert re.search(r"\d[●|萬]|[ESWN中發□]|Pl|Or|Ch|Bm|Sp|Su|Au|Wi", board), board  # faces, not numbers
+        assert re.search(r"\d[●|m]|[ESWN]\b|Rd|Gd|Wd|Pl|Or|Ch|Bm|Sp|Su|Au|Wi", board), board  # faces, not numbers
         term.press("p")
         term.wait_for(r"paused: p goes on")
         term.press("p")
@@ -112,4 +112,4 @@ def test_faces_hints_by_name_a_cleared_board_and_its_best_time(tmp_path):
         term.press("R")  # replay this deal
         term.wait_for(r"12 tiles left, 0 moves")
         term.press("t")  # numbers instead of faces
-        term.wait_for(r"(?m)^\s+\d+\s+▏")
+        term.wait_for(r"(?m)^ +\d+ +▏ +\d+ +▏ +\d+ +▏ +\d+ +▏$")  # a row of four tiles, numbered
