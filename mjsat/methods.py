@@ -27,6 +27,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from mjsat import clock as clocks
 from mjsat.board import KINDS, VARIANTS, Board
 from mjsat.replay import InvalidSolutionError, check_solution
 from mjsat.result import SOLVABLE, MethodNotApplicableError, SolverError, SolveResult
@@ -317,6 +318,7 @@ def solve(
     method: str = "auto",
     *,
     time_limit: float | None = None,
+    clock: str = "wall",
     seed: int = 0,
     **options: Any,
 ) -> SolveResult:
@@ -330,9 +332,12 @@ def solve(
     method : str
         A key of :data:`METHODS` (default ``auto``, the portfolio).
     time_limit : float or None
-        Seconds; the method answers ``unknown`` when it runs out. The method's
-        :attr:`MethodInfo.prepare` runs first and is not counted (numba kernels on a cold
-        cache are compiled first, and said so).
+        Seconds of ``clock``; the method answers ``unknown`` when it runs out. The
+        method's :attr:`MethodInfo.prepare` runs first and is not counted (numba kernels
+        on a cold cache are compiled first, and said so).
+    clock : {'wall', 'cpu'}
+        What ``time_limit`` counts (:mod:`mjsat.clock`): wall seconds, or this process's
+        CPU seconds. The result has both times: ``seconds`` (wall) and ``cpu_seconds``.
     seed : int
         Seed of every random choice the method makes.
     **options
@@ -341,7 +346,7 @@ def solve(
     Raises
     ------
     ValueError
-        Unknown method, or options that cannot work (:func:`check_options`).
+        Unknown method, unknown clock, or options that cannot work (:func:`check_options`).
     MethodNotApplicableError
         The method does not cover this board (another method may).
     SolverError
@@ -355,9 +360,11 @@ def solve(
     prepare(method, options)
     deal = board.copy(stack=False) if board.remaining() != len(board) else board
     before = deal.position_key()
-    start = time.perf_counter()
-    result = fn(deal, time_limit=time_limit, seed=seed, **options)
-    result.seconds = time.perf_counter() - start
+    with clocks.using(clock):
+        start, cpu = time.perf_counter(), time.process_time()
+        result = fn(deal, time_limit=time_limit, seed=seed, **options)
+        result.seconds, result.cpu_seconds = time.perf_counter() - start, time.process_time() - cpu
+    result.clock = clock
     if deal.remaining() != len(deal) or deal.position_key() != before:
         raise SolverError(f"method {method!r} changed the board it was given (moves {deal.move_stack[:3]}...)")
     if result.status == SOLVABLE:

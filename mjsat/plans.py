@@ -31,6 +31,7 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from mjsat import clock
 from mjsat.board import Board
 from mjsat.limits import SizeLimitError
 from mjsat.result import UNKNOWN, MethodNotApplicableError, SolveResult
@@ -289,12 +290,12 @@ def run_plan(
     from mjsat.methods import check_covers, get_method, start_run
 
     todo = [s for s in steps if s.applies(board)]
-    start = time.monotonic()
+    start = clock.now()
     tried: list[dict[str, Any]] = []
     unknown_reasons: list[str] = []
 
     def left() -> float | None:
-        return None if time_limit is None else time_limit - (time.monotonic() - start)
+        return None if time_limit is None else time_limit - (clock.now() - start)
 
     def attempt(step: Step, limit: float | None, options: dict[str, Any], run: Any = None) -> SolveResult | None:
         """Run one step (or the next slice of its resumable ``run``); ``None`` when it

@@ -40,6 +40,7 @@ from typing import Any
 
 import numpy as np
 
+from mjsat import clock
 from mjsat.board import Board, Layout, Move
 from mjsat.result import SOLVABLE, UNKNOWN, UNSOLVABLE, SolveResult
 from mjsat.search.config import N_STATS, PAIR_TESTS, PLAYOUTS, S_MOVES, S_NODES, S_SCANS
@@ -502,7 +503,7 @@ class _Clock:
         self.deadline: float | None = None
 
     def expired(self) -> bool:
-        return self.deadline is not None and time.monotonic() > self.deadline
+        return self.deadline is not None and clock.now() > self.deadline
 
 
 class SearchRun:
@@ -611,7 +612,7 @@ class SearchRun:
         if self._done is not None:
             return self._done
         t0 = time.perf_counter()
-        self._clock.deadline = None if time_limit is None else time.monotonic() + float(time_limit)
+        self._clock.deadline = None if time_limit is None else clock.now() + float(time_limit)
         try:
             result = next(self._steps)
         except StopIteration as stop:
