@@ -508,7 +508,7 @@ def solve_search(
         pair_test=pair_test,
         playout=playout,
     )
-    if _one_call_applies(
+    if node_limit is not None and _one_call_applies(
         board, time_limit, engine=engine, node_limit=node_limit, bondt=bondt, presearch=presearch, joint=joint,
         loose_pair=loose_pair, freeze_pair=freeze_pair,
     ):  # fmt: skip
