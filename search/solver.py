@@ -292,7 +292,7 @@ def warm_up(board: Board | None = None, time_limit: float | None = None, **optio
     line = Layout([(0, 0, 0), (0, 2, 0), (0, 4, 0), (0, 6, 0)])
     if board is not None:
         tiny = find_variant(board.game)(line, [0, 1, 1, 0])
-        if _one_call_applies(board, time_limit, **options) and _groups_fit(board):
+        if _one_call_applies(board, time_limit, **options):
             solve_search(tiny, **options)
             return
         rest = {k: v for k, v in options.items() if k not in ("node_limit", "attempts", "guided")}
@@ -315,13 +315,6 @@ def warm_up(board: Board | None = None, time_limit: float | None = None, **optio
     from mjsat.search.batch import solve_batch
 
     solve_batch(line, np.array([[0, 1, 1, 0]]), tail=False)
-
-
-def _groups_fit(board: Board) -> bool:
-    """Whether every group of ``board`` is small enough for the one-call kernel."""
-    from mjsat.search.kernels import MAX_GROUP
-
-    return max(collections.Counter(board.groups).values(), default=0) <= MAX_GROUP
 
 
 def _call_phase_kernels(board: Board) -> None:
@@ -374,7 +367,7 @@ def prepare_search(
         return
     key: tuple[str, ...] = ("all",)
     if board is not None:
-        one = _one_call_applies(board, time_limit, engine=engine, **options) and _groups_fit(board)
+        one = _one_call_applies(board, time_limit, engine=engine, **options)
         key = (board.game, "one-call" if one else "phases", "bondt" if options.get("bondt") else "")
     if key in _PREPARED:
         return
