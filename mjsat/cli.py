@@ -138,9 +138,30 @@ def cli() -> None:
     """
 
 
+_DONE_WITHOUT_TEARDOWN: list[str] = []
+"""Commands that finished with all their output written and want no interpreter teardown."""
+
+
 def main(argv: Sequence[str] | None = None) -> None:
-    """Entry point of the ``mjsat`` script."""
-    cli.main(args=list(argv) if argv is not None else None, prog_name="mjsat")
+    """Entry point of the ``mjsat`` script.
+
+    Run as the script (``argv`` ``None``), a command that has written all its output and
+    asked for it (``mjsat solve``) ends the process without the interpreter's teardown:
+    freeing numba's compiled code and LLVM at exit costs 0.1-0.2 s of CPU and does nothing
+    for a command whose files are written and whose output is flushed.
+    """
+    try:
+        cli.main(args=list(argv) if argv is not None else None, prog_name="mjsat")
+    except SystemExit as exc:
+        if argv is None and _DONE_WITHOUT_TEARDOWN and exc.code in (None, 0):
+            import logging
+            import os
+
+            logging.shutdown()
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(0)
+        raise
 
 
 # --------------------------------------------------------------------------- shared options
@@ -554,6 +575,7 @@ def solve(
         write_text_atomic(output, json.dumps(data) + "\n")
     if as_json:
         click.echo(json.dumps(data))
+        _DONE_WITHOUT_TEARDOWN.append("solve")
         return
     if show:
         click.echo(str(board))
@@ -566,6 +588,7 @@ def solve(
         click.echo("moves: " + " ".join(f"{a}-{b}" for a, b in result.moves))
     if result.stats:
         click.echo("stats: " + ", ".join(f"{k}={v}" for k, v in result.stats.items()))
+    _DONE_WITHOUT_TEARDOWN.append("solve")
 
 
 @cli.command()
