@@ -21,7 +21,6 @@ from typing import Any
 
 import click
 
-from mjsat import __version__
 from mjsat.board import GAMES, Board
 from mjsat.fileio import write_text_atomic
 from mjsat.limits import limits_help
@@ -117,7 +116,7 @@ _EPILOG = (
 
 
 @click.group(cls=MjsatGroup, context_settings={"help_option_names": ["-h", "--help"]}, epilog=_EPILOG)
-@click.version_option(__version__, prog_name="mjsat")
+@click.version_option(package_name="mjsat", prog_name="mjsat")
 def cli() -> None:
     """Decide, explain and manufacture Mahjong Solitaire and Shisen-Sho boards.
 
