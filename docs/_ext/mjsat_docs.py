@@ -3,6 +3,7 @@
 - Writes ``reference/api.rst`` (every public module of the package, found the way
   ``tests/test_doctests.py`` finds them) before autosummary reads it, so a new module
   appears in the reference without an edit here.
+- ``.. mjsat-limits::`` draws the size limits from :data:`mjsat.limits.LIMITS`.
 - ``.. mjsat-methods::`` draws the table of solving methods from the registry
   (:data:`mjsat.methods.METHODS`), so the page cannot drift from the code.
 - Makes the pictures the pages show (``_generated/*.svg``) with :mod:`mjsat.render`.
@@ -152,6 +153,22 @@ class MethodsTable(SphinxDirective):
         return container.children
 
 
+class LimitsTable(SphinxDirective):
+    """The size limits of :data:`mjsat.limits.LIMITS`, with their variables and defaults."""
+
+    has_content = False
+
+    def run(self) -> list[nodes.Node]:
+        from mjsat.limits import LIMITS
+
+        rows = [".. list-table::", "   :header-rows: 1", "", "   * - variable", "     - default", "     - what"]
+        for lim in LIMITS:
+            rows += [f"   * - ``{lim.env}``", f"     - {lim.default:,}", f"     - {lim.unit} {lim.about}"]
+        container = nodes.container()
+        self.state.nested_parse(StringList(rows, source="mjsat.limits.LIMITS"), self.content_offset, container)
+        return container.children
+
+
 PICTURES = {}
 
 
@@ -220,6 +237,7 @@ def run_examples(app: Sphinx, docname: str, source: list[str]) -> None:
             test = parser.get_doctest(match.group(1), globs, docname, str(DOCS / docname), line)
             out: list[str] = []
             result = runner.run(test, out=out.append, clear_globs=False)
+            globs = test.globs  # the next block goes on with this one's names
             if result.failed:
                 LOG.warning("example failed:\n%s", "".join(out), location=(docname, line + 1))
 
@@ -238,4 +256,5 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("builder-inited", make_pictures)
     app.connect("source-read", run_examples)
     app.add_directive("mjsat-methods", MethodsTable)
+    app.add_directive("mjsat-limits", LimitsTable)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
