@@ -12,7 +12,7 @@ from importlib.metadata import version as _version  # noqa: E402
 
 project = "mjsat"
 author = "the mjsat developers"
-copyright = "2026, the mjsat developers"  # noqa: A001 (Sphinx's name)
+copyright = "2026, the mjsat developers"
 release = _version("mjsat")
 version = release
 

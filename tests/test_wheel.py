@@ -57,7 +57,12 @@ def test_sdist_and_wheel_hold_the_data_files(dist):
     (wheel,) = dist.glob("mjsat-*.whl")
     (sdist,) = dist.glob("mjsat-*.tar.gz")
     names = set(zipfile.ZipFile(wheel).namelist())
-    for name in ("mjsat/py.typed", "mjsat/game/static/index.html", "mjsat/layouts/shipped.py", "mjsat/search/solver.py"):
+    for name in (
+        "mjsat/py.typed",
+        "mjsat/game/static/index.html",
+        "mjsat/layouts/shipped.py",
+        "mjsat/search/solver.py",
+    ):
         assert name in names, name
     assert not any(n.startswith(("tests/", "benchmarks/", "docs/")) for n in names)
     assert sdist.stat().st_size > 0

@@ -18,7 +18,6 @@ from __future__ import annotations
 import contextlib
 import doctest
 import importlib
-import inspect
 import os
 import pkgutil
 import re
@@ -91,7 +90,17 @@ def write_api_page(app: Sphinx, config: Any) -> None:
     from mjsat import _HOME
 
     title = "The top-level names"
-    lines += [title, "-" * len(title), "", ".. list-table::", "   :header-rows: 1", "", "   * - ``from mjsat import``", "     - defined in", ""]
+    lines += [
+        title,
+        "-" * len(title),
+        "",
+        ".. list-table::",
+        "   :header-rows: 1",
+        "",
+        "   * - ``from mjsat import``",
+        "     - defined in",
+        "",
+    ]
     for name in sorted(_HOME, key=str.lower):
         lines += [f"   * - :obj:`{name} <{_HOME[name]}.{name}>`", f"     - :mod:`{_HOME[name]}`"]
     lines += [""]
