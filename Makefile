@@ -71,7 +71,7 @@ $(DOCS_STAMP): pyproject.toml $(STAMP)
 	@touch $(DOCS_STAMP)
 
 docs: $(DOCS_STAMP)
-	$(BIN)/python -m sphinx -b html -W --keep-going -q docs docs/_build/html
+	$(BIN)/python -m sphinx -b html -E -W --keep-going -q docs docs/_build/html
 	@echo "docs: docs/_build/html/index.html"
 
 # Benchmarks: print tables and write JSON under benchmarks/results/.

@@ -125,7 +125,8 @@ def _broken_links(html: Path) -> list[str]:
     broken = []
     for page, parser in pages.items():
         for link in parser.links:
-            path, _, anchor = link.partition("#")
+            parsed = urlparse(link)
+            path, anchor = parsed.path, parsed.fragment
             target = (page.parent / unquote(path)).resolve() if path else page
             if not target.exists():
                 broken.append(f"{page.relative_to(html)}: {link}")
@@ -148,3 +149,9 @@ def test_docs_build_without_warnings_and_links_resolve(tmp_path):
     assert out.returncode == 0, out.stderr[-5000:]
     assert (html / "reference" / "cli.html").exists() and (html / "reference" / "api.html").exists()
     assert _broken_links(html) == []
+
+
+def test_link_check_finds_a_missing_page_and_anchor(tmp_path):
+    (tmp_path / "a.html").write_text('<h1 id="top">A</h1><a href="b.html#there">b</a><a href="#top">up</a>')
+    (tmp_path / "b.html").write_text('<p id="here">B</p><a href="c.html">c</a><img src="a.html?v=1">')
+    assert sorted(_broken_links(tmp_path)) == ["a.html: b.html#there (no such anchor)", "b.html: c.html"]

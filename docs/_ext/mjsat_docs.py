@@ -116,50 +116,72 @@ def write_api_page(app: Sphinx, config: Any) -> None:
         path.write_text(text)
 
 
+def _markdown(directive: SphinxDirective, lines: list[str], source: str) -> list[nodes.Node]:
+    """Parse generated Markdown (the pages that use these directives are MyST pages)."""
+    container = nodes.container()
+    directive.state.nested_parse(StringList(lines, source=source), directive.content_offset, container)
+    return container.children
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+_ROLE = re.compile(r":(\w+):`")
+
+
+def _option_docs(name: str, options: frozenset[str]) -> list[tuple[str, str, str]]:
+    """``(option, type, description)`` of each option of method ``name``, read from the
+    Parameters section of its function's numpydoc docstring (roles made MyST roles)."""
+    from numpydoc.docscrape import FunctionDoc
+
+    from mjsat.methods import get_method
+
+    out = []
+    for param in FunctionDoc(get_method(name))["Parameters"]:
+        for opt in (p.strip() for p in param.name.split(",")):
+            if opt in options:
+                text = _ROLE.sub(r"{\1}`", " ".join(" ".join(param.desc).split()))
+                text = re.sub(r"\[(\w+)\]_", r"[\1]", text)  # an RST citation, as plain text
+                out.append((opt, param.type or "-", _cell(text)))
+    return sorted(out)
+
+
 class MethodsTable(SphinxDirective):
-    """The solving methods of the registry, with their games and options."""
+    """The solving methods of the registry, with their games and options, and the steps of
+    the plans (a MyST page's directive: it writes Markdown)."""
 
     has_content = False
 
     def run(self) -> list[nodes.Node]:
         from mjsat.methods import METHODS, axis_values, method_options
+        from mjsat.plans import PLANS
 
         rows = [
-            ".. list-table::",
-            "   :header-rows: 1",
-            "   :widths: 10 28 10 32 20",
-            "",
-            "   * - method",
-            "     - games",
-            "     - exhaustive",
-            "     - what",
-            "     - options (``-O KEY=VALUE``)",
+            "| method | games | exhaustive | what | options (`-O KEY=VALUE`) |",
+            "|---|---|---|---|---|",
         ]
         for name, info in METHODS.items():
             opts = []
             for opt in sorted(method_options(name)):
                 values = axis_values(name, opt) if any(a == opt for a, _ in info.axes) else []
-                opts.append(f"``{opt}``" + (f" ({', '.join(values)})" if values else ""))
-            rows += [
-                f"   * - ``{name}``",
-                f"     - {', '.join(info.games)}",
-                f"     - {'yes' if info.exhaustive else 'no'}",
-                f"     - {info.summary}",
-                f"     - {', '.join(opts) or '(none)'}",
-            ]
-        from mjsat.plans import PLANS
-
+                opts.append(f"`{opt}`" + (f" (cross-validated: {', '.join(values)})" if values else ""))
+            cells = [f"`{name}`", ", ".join(info.games), "yes" if info.exhaustive else "no", info.summary]
+            rows.append("| " + " | ".join(_cell(c) for c in [*cells, ", ".join(opts) or "(none)"]) + " |")
+        for name in METHODS:
+            documented = _option_docs(name, method_options(name))
+            if documented:
+                rows += ["", f"Options of `{name}` (from the docstring of `{METHODS[name].target}`):", ""]
+                rows += [f"- `{opt}` ({kind}): {text}" for opt, kind, text in documented]
         for name, info in METHODS.items():
             if info.plan is None:
                 continue
-            rows += ["", f"The steps of the plan ``{name}``, in order:", ""]
+            rows += ["", f"The steps of the plan `{name}`, in order:", ""]
             for i, step in enumerate(PLANS[info.plan], 1):
-                opts = ", ".join(f"``{k}={v}``" for k, v in dict(step.options).items())
+                opts = ", ".join(f"`{k}={v}`" for k, v in dict(step.options).items())
                 kinds = f"; on boards of kind {', '.join(step.kinds)}" if step.kinds else ""
-                rows.append(f"{i}. ``{step.label}``: method ``{step.method}``{' with ' + opts if opts else ''}{kinds}")
-        container = nodes.container()
-        self.state.nested_parse(StringList(rows, source="mjsat.methods.METHODS"), self.content_offset, container)
-        return container.children
+                rows.append(f"{i}. `{step.label}`: method `{step.method}`{' with ' + opts if opts else ''}{kinds}")
+        return _markdown(self, rows, "mjsat.methods.METHODS")
 
 
 class LimitsTable(SphinxDirective):
@@ -170,12 +192,9 @@ class LimitsTable(SphinxDirective):
     def run(self) -> list[nodes.Node]:
         from mjsat.limits import LIMITS
 
-        rows = [".. list-table::", "   :header-rows: 1", "", "   * - variable", "     - default", "     - what"]
-        for lim in LIMITS:
-            rows += [f"   * - ``{lim.env}``", f"     - {lim.default:,}", f"     - {lim.unit} {lim.about}"]
-        container = nodes.container()
-        self.state.nested_parse(StringList(rows, source="mjsat.limits.LIMITS"), self.content_offset, container)
-        return container.children
+        rows = ["| variable | default | what |", "|---|---:|---|"]
+        rows += [f"| `{lim.env}` | {lim.default:,} | {_cell(lim.unit + ' ' + lim.about)} |" for lim in LIMITS]
+        return _markdown(self, rows, "mjsat.limits.LIMITS")
 
 
 PICTURES = {}
