@@ -21,7 +21,6 @@ from typing import Any
 
 import click
 
-from mjsat import __version__
 from mjsat.board import GAMES, Board
 from mjsat.fileio import write_text_atomic
 from mjsat.limits import limits_help
@@ -118,7 +117,7 @@ _EPILOG = (
 
 
 @click.group(cls=MjsatGroup, context_settings={"help_option_names": ["-h", "--help"]}, epilog=_EPILOG)
-@click.version_option(__version__, prog_name="mjsat")
+@click.version_option(package_name="mjsat", prog_name="mjsat")
 def cli() -> None:
     """Decide, explain and manufacture Mahjong Solitaire and Shisen-Sho boards.
 
@@ -492,9 +491,10 @@ def convert(board_file: str, output: str, game: str | None) -> None:
     "--method",
     default="auto",
     show_default=True,
-    help="auto (a portfolio: height2 where it applies, budgeted search, then SAT), ref (plain "
-    "exhaustive search, small boards), search (numba pairing-set search), sat, cpsat, height2 "
-    "(isolated stacks of height <= 2 only).",
+    help="auto (the default plan: height2 where it applies, a budgeted search, then SAT), exact (the plan "
+    "for reduction boards: sat with the acyclic encoding), search (numba pairing-set search), sat (a SAT "
+    "encoding), cpsat (OR-Tools CP-SAT), height2 (isolated stacks of height <= 2 only), ref (plain "
+    "exhaustive search, small boards). `mjsat methods` lists them with their games and options.",
 )
 @click.option(
     "--time-limit", type=float, default=None, metavar="SECONDS", help="Answer `unknown` after this many wall seconds."
@@ -507,7 +507,11 @@ def convert(board_file: str, output: str, game: str | None) -> None:
     help="Answer `unknown` after this many CPU seconds of this process instead (research runs on a loaded machine).",
 )
 @click.option("--node-limit", type=int, default=None, help="Search methods: answer `unknown` after this many nodes.")
-@click.option("--encoding", default=None, help="SAT method: which encoding.")
+@click.option(
+    "--encoding",
+    default=None,
+    help="SAT method: auto (parity with few steps, then acyclic; the default), layered, parity, order or acyclic.",
+)
 @click.option("--solver", default=None, help="SAT method: which SAT solver (python-sat name).")
 @click.option("--certify", is_flag=True, default=None, help="SAT method: check a DRUP proof of `unsolvable`.")
 @click.option("--method-seed", type=int, default=0, show_default=True, help="Seed of the method's random choices.")
