@@ -64,9 +64,8 @@ def test_readme_is_short():
     assert len((ROOT / "README.md").read_text().splitlines()) <= 200
 
 
-def test_benchmarks_readme_is_short_and_has_no_machine_path():
+def test_benchmarks_readme_names_no_path_of_a_machine():
     text = (ROOT / "benchmarks" / "README.md").read_text()
-    assert len(text.splitlines()) <= 470
     assert not re.search(r"/(home|root|Users|work)/\w", text)
 
 

@@ -226,14 +226,36 @@ def _three_vars() -> str:
     return svg_board(board, title="(V1 v -V2 v V3)(-V1 v V2)(V2 v -V3): the stack board, side view")
 
 
+@_picture("three-vars-rows.svg")
+def _three_vars_rows() -> str:
+    from mjsat import svg_board
+    from mjsat.reductions.targets import reduce_file
+
+    board = reduce_file(ROOT / "instances" / "three-vars.cnf", "rows").board
+    return svg_board(board, title="the same formula on one level (Corollary 4): rows p q r c c c c")
+
+
+@_picture("height2-planted.svg")
+def _height2() -> str:
+    import numpy as np
+
+    from mjsat import svg_board
+    from mjsat.generate import planted_cycle_board
+
+    board = planted_cycle_board(np.random.default_rng(3), n_tiles=16, cycle_length=3)
+    return svg_board(board, title="isolated stacks of height two with a planted blocked cycle (groups 0, 3, 1)")
+
+
 def make_pictures(app: Sphinx) -> None:
-    """Draw the site's pictures into ``_generated/`` (ignored by git) when missing."""
+    """Draw the site's pictures into ``_generated/`` (ignored by git) on every build; a file
+    is rewritten only when its picture changed."""
     out = DOCS / "_generated"
     out.mkdir(exist_ok=True)
     for name, fn in PICTURES.items():
         path = out / name
-        if not path.exists():
-            path.write_text(fn())
+        text = fn()
+        if not path.exists() or path.read_text() != text:
+            path.write_text(text)
 
 
 _FENCE = re.compile(r"^```+\s*pycon\s*$\n(.*?)^```+\s*$", re.M | re.S)
