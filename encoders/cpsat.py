@@ -1,8 +1,8 @@
 """The ``cpsat`` method: a CP-SAT model (OR-Tools) with a removal time per tile.
 
 Model (``n`` tiles, ``P`` candidate pairs, horizon ``H`` = the proved step bound of
-:func:`mjsat.encoders.layered.step_bound`, at most ``n/2``)
-------------------------------------------------------------------------------------
+:func:`mjsat.encoders.layered.step_bound`, at most ``n/2``):
+
 * an integer ``time[t]`` in ``0..H-1`` per tile: the parallel step it goes in;
 * a Boolean ``m[a, b]`` per candidate pair, ``AddExactlyOne`` over the pairs of each
   tile (the matching), and ``time[a] == time[b]`` enforced by ``m[a, b]``;

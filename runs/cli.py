@@ -131,7 +131,7 @@ def sample(
       mjsat sample --layout turtle -n 10000 --workers 2 --out turtle.jsonl --json
       mjsat sample --layout turtle -n 100000 --scheduler tcp://10.0.0.5:8786 --out turtle.jsonl
       mjsat sample --layout turtle -n 1000 --out turtle.jsonl --time-limit 60 --retry-unknown
-      mjsat sample --layout ../shared/layout-sources/xmahjongg/bridge -n 500 --out bridge.jsonl
+      mjsat sample --layout xmahjongg:bridge -n 500 --out bridge.jsonl   # after apt-get install xmahjongg
       mjsat sample --layout rect-6x5 --game shisen-sho -n 200 --out s.jsonl -O critical=off
       mjsat sample --boards instances/ --method auto --out instances.jsonl
       mjsat sample --height2 500 --method height2 --out h2.jsonl

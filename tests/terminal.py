@@ -1,0 +1,68 @@
+"""A program in a real pseudo-terminal, driven as a user drives it: tmux runs it, keys are
+sent with ``send-keys`` and the screen is read back with ``capture-pane``."""
+
+from __future__ import annotations
+
+import re
+import shlex
+import shutil
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+
+class Terminal:
+    """``with Terminal(tmp_path, argv) as term:`` runs ``argv`` in a tmux pane of its own
+    server (a socket in ``tmp_path``), ``width`` x ``height`` characters."""
+
+    def __init__(self, tmp_path: Path, argv: list[str], *, width: int = 110, height: int = 32, env=None) -> None:
+        if shutil.which("tmux") is None:
+            pytest.skip("tmux is not installed")
+        self.socket = str(tmp_path / "tmux.sock")
+        self.argv = argv
+        self.width, self.height = width, height
+        self.env = env or {}
+
+    def _tmux(self, *args: str) -> str:
+        out = subprocess.run(["tmux", "-S", self.socket, *args], capture_output=True, text=True, timeout=30)
+        return out.stdout
+
+    def __enter__(self) -> Terminal:
+        exports = " ".join(f"{k}={shlex.quote(v)}" for k, v in self.env.items())
+        command = f"env {exports} {shlex.join(self.argv)}; echo '[exit '$?']'; sleep 60"
+        subprocess.run(
+            ["tmux", "-S", self.socket, "new-session", "-d", "-x", str(self.width), "-y", str(self.height), command],
+            check=True,
+            timeout=30,
+        )
+        self._tmux("resize-window", "-x", str(self.width), "-y", str(self.height))
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        subprocess.run(["tmux", "-S", self.socket, "kill-server"], capture_output=True, timeout=30)
+
+    def screen(self) -> str:
+        """The text on the screen now."""
+        return self._tmux("capture-pane", "-p")
+
+    def press(self, *keys: str) -> None:
+        """Send keys (tmux names: ``Enter``, ``Space``, ``Left``, ``C-c``, or letters)."""
+        self._tmux("send-keys", *keys)
+
+    def type(self, text: str) -> None:
+        """Type ``text`` literally."""
+        self._tmux("send-keys", "-l", text)
+
+    def wait_for(self, pattern: str, timeout: float = 60.0) -> re.Match[str]:
+        """Wait until the screen matches ``pattern`` (a regular expression)."""
+        end = time.monotonic() + timeout
+        while True:
+            text = self.screen()
+            m = re.search(pattern, text)
+            if m:
+                return m
+            if time.monotonic() > end:
+                raise AssertionError(f"{pattern!r} not on the screen within {timeout:g} s:\n{text}")
+            time.sleep(0.1)
