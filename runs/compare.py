@@ -712,6 +712,7 @@ def cactus_figure(
         ax.plot(range(1, len(times) + 1), times, marker="o", markersize=3, label=m)
     ax.set_yscale("log")
     ax.set_xlim(0, max(1, boards))
+    ax.xaxis.get_major_locator().set_params(integer=True)
     ax.axhline(time_limit, color="0.6", linestyle=":", linewidth=1)
     ax.set_xlabel(f"boards solved (of {boards})")
     ax.set_ylabel("CPU seconds")
