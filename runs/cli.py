@@ -214,9 +214,14 @@ def _print_summary(s: dict[str, Any]) -> None:
     table.add_row("solvable / unsolvable / unknown", f"{s['solvable']} / {s['unsolvable']} / {s['unknown']}")
     table.add_row("unsolvable", "n/a" if math.isnan(pct) else f"{pct:.2f} %  (95 % CI {lo:.2f} .. {hi:.2f} %)")
     table.add_row(
-        "seconds per deal",
+        "wall seconds per deal",
         f"mean {s['seconds_mean']:.4f}  median {s['seconds_median']:.4f}  p99 {s['seconds_p99']:.3f}  max {s['seconds_max']:.3f}",
     )
+    if "cpu_mean" in s:
+        table.add_row(
+            "CPU seconds per deal",
+            f"mean {s['cpu_mean']:.4f}  median {s['cpu_median']:.4f}  p99 {s['cpu_p99']:.3f}  max {s['cpu_max']:.3f}",
+        )
     table.add_row(
         "hardest seeds" if "boards" not in s else "hardest boards",
         ", ".join(
@@ -548,8 +553,8 @@ def _print_tables(report: Any) -> None:
         "unknown",
         "n/a",
         "errors",
-        "median s",
-        "max s",
+        "median wall s",
+        "max wall s",
     ):
         t.add_column(col, justify="left" if col == "method" else "right", no_wrap=True)
     for m in report.methods:
