@@ -126,7 +126,7 @@ def _unknown(spec: str, infos: list[LayoutInfo]) -> ValueError:
     more = " ..." if len(infos) > len(sample) else ""
     return ValueError(
         f"unknown layout {spec!r}: not a shipped name, not a file, not an installed layout."
-        f"{hint} Known names include: {', '.join(sample)}{more} (see list_layouts())"
+        f"{hint} Known names include: {', '.join(sample)}{more} (`mjsat layouts` lists them all)"
     )
 
 
