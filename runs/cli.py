@@ -797,7 +797,13 @@ def _print_compare(s: dict[str, Any]) -> None:
     "--ref-max-tiles", type=click.IntRange(2), default=20, show_default=True, help="Run ref only on boards this small."
 )
 @click.option(
-    "-o", "--out", "out", type=click.Path(dir_okay=False), help="JSONL rows (appended; resumable). Required to run."
+    "-o",
+    "--out",
+    "out",
+    type=click.Path(dir_okay=False),
+    default="compare.jsonl",
+    show_default=True,
+    help="JSONL rows (appended; resumable).",
 )
 @click.option("--csv", "csv_path", type=click.Path(dir_okay=False), help="Also write the rows as CSV.")
 @click.option(
@@ -845,7 +851,7 @@ def compare(
     time_limit: float | None,
     cpu_limit: float | None,
     ref_max_tiles: int,
-    out: str | None,
+    out: str,
     csv_path: str | None,
     plot_dir: str | None,
     scatter: str | None,
@@ -899,8 +905,6 @@ def compare(
     specs = cmp.parse_methods(list(methods_opt) or ["search,sat,cpsat"])  # before any board is made or run
     labels = [s.label for s in specs]
     pair = _scatter_pair(scatter, labels)
-    if out is None:
-        raise click.UsageError("name the results file with --out ROWS.jsonl")
     targets = _split(targets_opt)
     from mjsat.reductions.targets import TARGETS
 

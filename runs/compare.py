@@ -548,7 +548,7 @@ def compare(
         by_name = {c.name: c for c in listed}
         for d in dis:
             answers = {r["method"]: r for r in found if r["board"] == d["board"]}
-            d["file"] = write_disagreement(by_name[d["board"]], answers, d["why"], out_dir)
+            d["file"] = write_disagreement(by_name[d["board"]], answers, d["why"], Path(out_dir))
     return found, dis
 
 
@@ -794,6 +794,7 @@ def scaling_figure(
     if sat:
         line(sat, "MiniSat on the formula", color="black", linestyle="--")
     ax.set_yscale("log")
+    ax.xaxis.get_major_locator().set_params(integer=True)
     ax.set_xlabel("variables n of the formula")
     ax.set_ylabel("CPU seconds (median; not solved: twice the limit)")
     targets = sorted({str(r["provenance"].get("target")) for r in cnf_rows})

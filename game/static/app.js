@@ -291,13 +291,16 @@ function showStatus() {
   $("shuffle").disabled = s.won || s.tiles_left === 0;
 }
 
-// Whether the deal itself can be cleared: the server's deal_verdict, else the verdict of
-// the start position as seen here. An "impossible" deal says it once it is known.
+// Whether the deal itself can be cleared, from the verdicts seen here; an "impossible" deal
+// says it once it is known.
 const dealVerdicts = {};
 function showDealVerdict() {
   const id = dealId();
-  let v = state.deal_verdict || null;
-  if (!v && state.status.moves_played === 0 && ["solvable", "unsolvable"].includes(state.status.verdict)) v = state.status.verdict;
+  const s = state.status, unshuffled = !(state.counts && state.counts.shuffles);
+  let v = null;
+  // the deal clears when a position played from it clears; it does not when the deal itself does not
+  if (unshuffled && s.verdict === "solvable") v = "solvable";
+  if (!v && unshuffled && s.moves_played === 0 && s.verdict === "unsolvable") v = "unsolvable";
   if (v) dealVerdicts[id] = v;
   v = dealVerdicts[id] || null;
   const box = $("deal-verdict");
@@ -399,7 +402,7 @@ async function clickTile(t) {
     say(`refused: ${res.reason}`);
     return;
   }
-  say(`${faceName(a)} and ${faceName(t)} taken`);
+  say(`taken: ${tileName(a)} and ${tileName(t)}`);
   update(res.state);
   showPath(res.path);
 }
