@@ -25,12 +25,14 @@ Writers
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import json
 import os
 import re
 import secrets
 import stat
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +53,8 @@ __all__ = [
     "prepare_output",
     "write_text_atomic",
     "write_texts_atomic",
+    "FileInUseError",
+    "exclusive_lock",
 ]
 
 PathLike = str | os.PathLike[str]
@@ -463,3 +467,89 @@ def write_text_atomic(path: PathLike, text: str) -> None:
     See :func:`write_texts_atomic` for the rules and the errors.
     """
     write_texts_atomic([(path, text)])
+
+
+# --------------------------------------------------------------------------- one writer
+
+
+class FileInUseError(OutputFileError):
+    """An output file another process holds the lock of (:func:`exclusive_lock`)."""
+
+
+_HELD: dict[str, int] = {}
+"""The locks this process holds (lock file -> depth): taking one again nests."""
+
+
+def _holder(fd: int) -> str:
+    try:
+        text = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+    except OSError:
+        text = ""
+    return f"pid {text}" if text.isdigit() else "pid unknown"
+
+
+@contextlib.contextmanager
+def exclusive_lock(path: PathLike) -> Iterator[Path]:
+    """Hold the advisory lock of the output ``path`` for the ``with`` block: one writer at a time.
+
+    The lock is ``fcntl.flock`` on a hidden file beside the target, ``.NAME.lock``, which
+    holds the process id of its holder and is removed when the block ends (a process that
+    is killed leaves the file; the kernel drops its lock, and the next run takes it).
+    The lock survives a rename of the target itself (a rewrite through a temporary file),
+    which a lock on the target's own inode would not. Within one process the lock nests.
+
+    Yields
+    ------
+    Path
+        The target (:func:`prepare_output`).
+
+    Raises
+    ------
+    FileInUseError
+        Another process holds the lock: one line naming the file and that process's id.
+    OutputFileError
+        The path is not a regular file (a device, a pipe, a folder), or the lock file
+        cannot be made.
+    """
+    target = prepare_output(path)
+    if target.exists() and not target.is_file():
+        raise OutputFileError(path, "not a regular file: a results file must be one (it is appended to and rewritten)")
+    lock = target.with_name(f".{target.name}.lock")
+    key = os.path.abspath(lock)
+    if key in _HELD:
+        _HELD[key] += 1
+        try:
+            yield target
+        finally:
+            _HELD[key] -= 1
+        return
+    while True:
+        try:
+            fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o666)
+        except OSError as exc:
+            raise OutputFileError(path, f"cannot make its lock file {str(lock)!r}: {_os_reason(exc)}") from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            who = _holder(fd)
+            os.close(fd)
+            raise FileInUseError(
+                path, f"in use by another process ({who}); wait for it to end, or write to another file"
+            ) from None
+        try:
+            same = os.stat(lock).st_ino == os.fstat(fd).st_ino  # not removed by the holder before us
+        except FileNotFoundError:
+            same = False
+        if same:
+            break
+        os.close(fd)
+    try:
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
+        _HELD[key] = 1
+        yield target
+    finally:
+        _HELD.pop(key, None)
+        with contextlib.suppress(OSError):
+            os.unlink(lock)  # while still held: a process waiting on this file sees it gone and retries
+        os.close(fd)

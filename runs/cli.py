@@ -119,7 +119,7 @@ def sample(
       mjsat sample --layout rect-6x5 --game shisen-sho -n 200 --out s.jsonl -O critical=off
     """
     from mjsat.cli import parse_key_values
-    from mjsat.fileio import prepare_output
+    from mjsat.fileio import exclusive_lock
     from mjsat.layouts import load_layout
     from mjsat.methods import check_options
     from mjsat.runs.cluster import Runner
@@ -131,31 +131,31 @@ def sample(
     options = check_options(method, parse_key_values(option_items), time_limit=time_limit)  # before any file or deal
     runner = Runner(workers, scheduler, warm=method == "search" and options.get("engine", "numba") == "numba")
     layout = load_layout(layout_spec, map_name=map_name)
-    prepare_output(out)
-    read_done(out, repair=False)  # a bad results file is refused before the progress bar starts
-    seeds = range(seed_start, seed_start + count)
-    tally = {"unsolvable": 0, "unknown": 0}
-    with runner, RunProgress(f"{layout.name or layout_spec} ({game})", count, runner, transient=as_json) as bar:
+    with exclusive_lock(out):  # a second run on this file refuses here, before its progress bar
+        read_done(out, repair=False)  # a bad results file is refused before the progress bar starts
+        seeds = range(seed_start, seed_start + count)
+        tally = {"unsolvable": 0, "unknown": 0}
+        with runner, RunProgress(f"{layout.name or layout_spec} ({game})", count, runner, transient=as_json) as bar:
 
-        def progress(row: dict[str, Any]) -> None:
-            if row["status"] in tally:
-                tally[row["status"]] += 1
-            bar.advance(tally=f"unsolvable {tally['unsolvable']}  unknown {tally['unknown']}")
+            def progress(row: dict[str, Any]) -> None:
+                if row["status"] in tally:
+                    tally[row["status"]] += 1
+                bar.advance(tally=f"unsolvable {tally['unsolvable']}  unknown {tally['unknown']}")
 
-        rows = run_sample(
-            layout,
-            seeds,
-            out,
-            game=game,
-            method=method,
-            time_limit=time_limit,
-            options=options,
-            runner=runner,
-            progress=progress,
-            retry_unknown=retry_unknown,
-            batch=batch,
-        )
-        bar.finish(count)
+            rows = run_sample(
+                layout,
+                seeds,
+                out,
+                game=game,
+                method=method,
+                time_limit=time_limit,
+                options=options,
+                runner=runner,
+                progress=progress,
+                retry_unknown=retry_unknown,
+                batch=batch,
+            )
+            bar.finish(count)
     summary = {"layout": layout.name or layout_spec, "game": game, "method": method, "out": out, **summarize(rows)}
     if as_json:
         click.echo(json.dumps(summary, indent=1))
