@@ -17,8 +17,9 @@ Writers
     * a symbolic link is written through: its target is replaced, the link stays;
     * an existing file keeps its permission bits; a new one gets the default ones
       (``0666`` less the umask);
-    * an existing target that is not a regular file (``/dev/stdout``, a FIFO) is written
-      in place;
+    * an existing target that is not a regular file (``/dev/stdout``, a pipe) is written
+      in place, before any regular file is replaced; a FIFO that no process reads is
+      refused (no wait);
     * any failure is an :class:`OutputFileError`: one line naming the file and the
       reason.
 """
@@ -26,6 +27,7 @@ Writers
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
 import json
 import os
@@ -379,9 +381,20 @@ def _temporary(target: Path, data: bytes, path: PathLike) -> Path:
 
 
 def _write_in_place(target: Path, data: bytes, path: PathLike) -> None:
-    """Write into an existing target that is not a regular file (a device, a FIFO)."""
+    """Write into an existing target that is not a regular file (a device, a pipe).
+
+    The file is opened without waiting: a pipe that no process reads (a FIFO nobody
+    opened) is refused at once instead of blocking for ever.
+    """
     try:
-        with open(target, "wb") as fh:
+        fd = os.open(target, os.O_WRONLY | os.O_NONBLOCK)
+    except OSError as exc:
+        if exc.errno == errno.ENXIO:
+            raise OutputFileError(path, "a pipe that no process reads: nothing written") from None
+        raise OutputFileError(path, f"cannot write: {_os_reason(exc)}") from None
+    try:
+        os.set_blocking(fd, True)
+        with os.fdopen(fd, "wb", closefd=True) as fh:
             fh.write(data)
     except OSError as exc:
         raise OutputFileError(path, f"cannot write: {_os_reason(exc)}") from None
@@ -390,10 +403,12 @@ def _write_in_place(target: Path, data: bytes, path: PathLike) -> None:
 def write_texts_atomic(files: Iterable[tuple[PathLike, str]]) -> None:
     """Write several text files (UTF-8) so that either all are replaced or none is.
 
-    Every text goes to a temporary file beside its target first; only when all are
-    written are they renamed into place, and a rename that fails puts back the files
-    already replaced. The rules of the module docstring apply (folders created, links
-    written through, modes kept).
+    Every text goes to a temporary file beside its target first, and every target that
+    is not a regular file (a device, a pipe) is written next; only when all of them are
+    written are the temporary files renamed into place, and a rename that fails puts back
+    the files already replaced. A device that refuses its text (``/dev/full``) thus leaves
+    every regular target as it was. The rules of the module docstring apply (folders
+    created, links written through, modes kept).
 
     Parameters
     ----------
@@ -418,6 +433,8 @@ def write_texts_atomic(files: Iterable[tuple[PathLike, str]]) -> None:
     try:
         for path, target, data in regular:
             temps.append(_temporary(target, data, path))
+        for path, target, data in special:  # before any rename: a device that fails changes nothing
+            _write_in_place(target, data, path)
     except BaseException:
         for tmp in temps:
             tmp.unlink(missing_ok=True)
@@ -457,8 +474,6 @@ def write_texts_atomic(files: Iterable[tuple[PathLike, str]]) -> None:
     for backup in backups:
         if backup is not None:
             backup.unlink(missing_ok=True)
-    for path, target, data in special:
-        _write_in_place(target, data, path)
 
 
 def write_text_atomic(path: PathLike, text: str) -> None:
