@@ -1,7 +1,9 @@
 """Reading and writing files: the errors and helpers shared by every reader and writer.
 
 Readers
-    :func:`read_text` gives a file's text: UTF-8, a leading byte-order mark dropped; any
+    :func:`read_bytes` is where every reader opens its input: a regular file only (a
+    folder, a pipe, a device is one line of error; a FIFO is never waited on), at most
+    :data:`mjsat.limits.MAX_INPUT_BYTES` bytes. :func:`read_text` gives a file's text: UTF-8, a leading byte-order mark dropped; any
     other bytes are an :class:`InputFileError` naming the file and the line.
     :func:`parse_json` parses JSON with bounded nesting (:data:`mjsat.limits.MAX_JSON_DEPTH`),
     no ``NaN``/``Infinity`` and no integer of more than :data:`MAX_DIGITS` digits;
@@ -40,13 +42,14 @@ from typing import Any
 
 import numpy as np
 
-from mjsat.limits import MAX_JSON_DEPTH
+from mjsat.limits import MAX_INPUT_BYTES, MAX_JSON_DEPTH
 
 __all__ = [
     "InputFileError",
     "OutputFileError",
     "MAX_DIGITS",
     "decode_text",
+    "read_bytes",
     "read_text",
     "text_lines",
     "parse_json",
@@ -126,18 +129,74 @@ def decode_text(data: bytes, path: PathLike = "<bytes>") -> str:
         raise InputFileError(path, line, f"not UTF-8 text: byte 0x{data[exc.start]:02x} at column {column}") from None
 
 
-def read_text(path: PathLike) -> str:
-    """The text of ``path`` (see :func:`decode_text`), file-system failures as :class:`InputFileError`."""
-    p = Path(path)
+_KINDS = (
+    (stat.S_ISDIR, "a folder"),
+    (stat.S_ISFIFO, "a pipe (FIFO)"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+def read_bytes(path: PathLike) -> bytes:
+    """The bytes of the regular file ``path``, at most :data:`mjsat.limits.MAX_INPUT_BYTES`.
+
+    The one place every reader opens its input: a folder, a pipe, a device or a socket is
+    refused without being read (a FIFO is opened without waiting for a writer), and a
+    file above the size limit is refused before it is read.
+
+    Raises
+    ------
+    InputFileError
+        No such file, not a regular file, too large, or unreadable: one line naming it.
+    """
     try:
-        data = p.read_bytes()
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     except FileNotFoundError:
         raise InputFileError(path, None, "no such file") from None
     except IsADirectoryError:
-        raise InputFileError(path, None, "is a directory, not a file") from None
+        raise InputFileError(path, None, "is a folder, not a file") from None
     except OSError as exc:
-        raise InputFileError(path, None, exc.strerror or str(exc)) from None
-    return decode_text(data, path)
+        raise InputFileError(path, None, _os_reason(exc)) from None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            kind = next((name for test, name in _KINDS if test(st.st_mode)), "not a regular file")
+            raise InputFileError(path, None, f"is {kind}, not a regular file: only files are read")
+        limit = MAX_INPUT_BYTES.value
+        if st.st_size > limit:
+            raise InputFileError(
+                path, None, f"{st.st_size:,} bytes, above the limit of {limit:,} (set {MAX_INPUT_BYTES.env} to lift it)"
+            )
+        chunks = []
+        left = limit + 1
+        while left > 0:
+            chunk = os.read(fd, min(left, 1 << 24))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+    except OSError as exc:
+        raise InputFileError(path, None, _os_reason(exc)) from None
+    finally:
+        os.close(fd)
+    data = b"".join(chunks)
+    if len(data) > limit:
+        raise InputFileError(
+            path, None, f"more than {limit:,} bytes, above the limit (set {MAX_INPUT_BYTES.env} to lift it)"
+        )
+    return data
+
+
+def read_text(path: PathLike) -> str:
+    """The text of the regular file ``path`` (see :func:`read_bytes`, :func:`decode_text`).
+
+    Raises
+    ------
+    InputFileError
+        As :func:`read_bytes`, or not UTF-8.
+    """
+    return decode_text(read_bytes(path), path)
 
 
 _NEWLINE = re.compile(r"\r\n|\r|\n")

@@ -16,7 +16,9 @@ of 10,000-clause formulas (boards of one to four million tiles) pass.
 * :data:`MAX_JSON_DEPTH`, ``MJSAT_MAX_JSON_DEPTH``: 64 nested arrays and objects in a JSON
   input;
 * :data:`MAX_PICTURE_CELLS`, ``MJSAT_MAX_PICTURE_CELLS``: 4,000,000 characters of an ASCII
-  picture (a larger board is described in one line instead of drawn).
+  picture (a larger board is described in one line instead of drawn);
+* :data:`MAX_INPUT_BYTES`, ``MJSAT_MAX_INPUT_BYTES``: 268,435,456 bytes (256 MiB) of one
+  input file.
 
 >>> MAX_TILES.exceeded(10)
 >>> MAX_TILES.exceeded(2**70, "the board")  # doctest: +ELLIPSIS
@@ -39,6 +41,7 @@ __all__ = [
     "MAX_PAIRS",
     "MAX_JSON_DEPTH",
     "MAX_PICTURE_CELLS",
+    "MAX_INPUT_BYTES",
     "limits_help",
 ]
 
@@ -121,7 +124,18 @@ MAX_JSON_DEPTH = Limit("MJSAT_MAX_JSON_DEPTH", 64, "levels of nesting", "of arra
 MAX_PICTURE_CELLS = Limit("MJSAT_MAX_PICTURE_CELLS", 4_000_000, "characters", "of an ASCII picture")
 """Characters of an ASCII picture; a larger board is described in one line instead."""
 
-LIMITS: tuple[Limit, ...] = (MAX_TILES, MAX_CNF_VARS, MAX_STEP_CELLS, MAX_PAIRS, MAX_JSON_DEPTH, MAX_PICTURE_CELLS)
+MAX_INPUT_BYTES = Limit("MJSAT_MAX_INPUT_BYTES", 1 << 28, "bytes", "of one input file (256 MiB)")
+"""Bytes of one input file (the largest shipped file is a few megabytes)."""
+
+LIMITS: tuple[Limit, ...] = (
+    MAX_TILES,
+    MAX_CNF_VARS,
+    MAX_STEP_CELLS,
+    MAX_PAIRS,
+    MAX_JSON_DEPTH,
+    MAX_PICTURE_CELLS,
+    MAX_INPUT_BYTES,
+)
 """Every limit, for help texts."""
 
 

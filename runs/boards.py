@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from mjsat.board import Board, Layout
-from mjsat.fileio import InputFileError
+from mjsat.fileio import InputFileError, read_bytes
 from mjsat.result import SOLVABLE, UNSOLVABLE
 
 __all__ = ["SeedRange", "BoardFile", "board_files"]
@@ -110,7 +110,8 @@ def board_files(folder: str | Path) -> Iterator[BoardFile]:
     """Every board file (``.json`` boards, ``.txt`` boards) under ``folder``, sorted.
 
     JSON files that are not boards (a manifest, a layout) are skipped; a malformed board
-    file raises :class:`~mjsat.fileio.InputFileError`. Expected answers come from a
+    file, one that cannot be read (not a regular file: a FIFO, a broken link), and a folder
+    without any board raise :class:`~mjsat.fileio.InputFileError`. Expected answers come from a
     ``manifest.json`` beside the boards when it names them, else from the board's
     ``meta["expected"]``.
 
@@ -123,15 +124,16 @@ def board_files(folder: str | Path) -> Iterator[BoardFile]:
     root = Path(folder)
     if not root.is_dir():
         raise InputFileError(folder, None, "not a folder")
-    for path in sorted(p for p in root.rglob("*") if p.suffix.lower() in (".json", ".txt") and p.is_file()):
-        try:
-            text = path.read_text(encoding="utf-8", errors="replace")  # only sniffed; load_board reads strictly
-        except OSError as exc:
-            raise InputFileError(path, None, exc.strerror or str(exc)) from None
+    found = 0
+    for path in sorted(p for p in root.rglob("*") if p.suffix.lower() in (".json", ".txt") and not p.is_dir()):
+        text = read_bytes(path).decode("utf-8", "replace")  # only sniffed; load_board reads strictly
         if path.suffix.lower() == ".json" and '"mjsat-board"' not in text:
             continue
         if path.suffix.lower() == ".txt" and not text.strip():
             continue
         board = load_board(path)
         expected = _manifest(path.parent).get(path.name) or board.meta.get("expected")
+        found += 1
         yield BoardFile(str(path), board, expected if expected in (SOLVABLE, UNSOLVABLE) else None)
+    if not found:
+        raise InputFileError(folder, None, "no board file (.json or .txt) in this folder")

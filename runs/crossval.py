@@ -36,7 +36,7 @@ from typing import Any
 
 from mjsat.board import GAMES, Board
 from mjsat.boardio import board_to_json
-from mjsat.fileio import write_text_atomic
+from mjsat.fileio import InputFileError, write_text_atomic
 from mjsat.result import SOLVABLE, UNSOLVABLE, MethodNotApplicableError, SolverError, SolveResult
 from mjsat.runs.boards import SeedRange, board_files
 from mjsat.runs.cluster import Runner
@@ -243,7 +243,10 @@ def cnf_cases(paths: Iterable[str | Path]) -> Iterator[BoardCase]:
 
     files: list[Path] = []
     for p in map(Path, paths):
-        files.extend(sorted(p.rglob("*.cnf")) if p.is_dir() else [p])
+        found = sorted(q for q in p.rglob("*.cnf") if not q.is_dir()) if p.is_dir() else [p]
+        if not found:
+            raise InputFileError(p, None, "no .cnf file in this folder")
+        files.extend(found)
     for f in files:
         for target, board, sat in boards_from_cnf(f):
             yield BoardCase(f"{f}:{target}", board, "cnf", SOLVABLE if sat else UNSOLVABLE)

@@ -59,6 +59,7 @@ from mjsat.fileio import (
     exclusive_lock,
     parse_json,
     prepare_output,
+    read_bytes,
     write_text_atomic,
 )
 from mjsat.runs.boards import SeedRange
@@ -265,10 +266,7 @@ def read_sample(
     p = Path(path)
     if not p.exists():
         return None, []
-    try:
-        data = p.read_bytes()
-    except OSError as exc:
-        raise InputFileError(p, None, exc.strerror or str(exc)) from None
+    data = read_bytes(p)
     if data and not data.endswith(b"\n"):
         cut = data.rfind(b"\n") + 1
         data = data[:cut]

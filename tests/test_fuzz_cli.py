@@ -11,6 +11,8 @@ tests at the end pin the command lines of issue 14.
 from __future__ import annotations
 
 import json
+import os
+import signal
 import stat
 from pathlib import Path
 
@@ -383,3 +385,102 @@ def test_regression_limit_variable_not_a_number(tmp_path):
     err = _one_error_line(run_mjsat(["layouts", "show", layout], env={"MJSAT_MAX_TILES": "many"}), "MJSAT_MAX_TILES")
     assert "positive integer" in err
     assert run_mjsat(["layouts", "show", layout], env={"MJSAT_MAX_TILES": "1_000"}).exit_code == 0
+
+
+# --------------------------------------------------------------------------- inputs that are not files (issue 38)
+
+
+def _reader_args(kind: str, special: Path, inputs: Path, out: Path) -> list:
+    board, cnf = inputs / "board.json", inputs / "f.cnf"
+    return {
+        "solve": ["solve", special, "--method", "ref"],
+        "render": ["render", special],
+        "convert": ["convert", special, "-o", out],
+        "encode": ["encode", special, "-o", out],
+        "verify-board": ["verify", special, board],
+        "verify-solution": ["verify", board, special],
+        "render-solution": ["render", board, "--solution", special],
+        "layouts-show": ["layouts", "show", special],
+        "deal": ["deal", "--layout", special, "-o", out],
+        "sample-layout": ["sample", "--layout", special, "-n", "2", "--method", "ref", "--out", out],
+        "reduce": ["reduce", special, "-o", out],
+        "explain": ["reduce", "explain", special],
+        "witness": ["reduce", "witness", special, "-o", out],
+        "witness-values": ["reduce", "witness", cnf, special],
+        "crossval-cnf": ["crossval", "--cnf", special, "--methods", "ref"],
+        "decode-map": ["decode", inputs / "dec.json", special, inputs / "dec.out"],
+        "decode-answer": ["decode", inputs / "dec.json", inputs / "dec.map", special],
+        "sample-out": ["sample", "--layout", "tiny", "-n", "2", "--method", "ref", "--out", special],
+    }[kind]
+
+
+READERS = [
+    "solve", "render", "convert", "encode", "verify-board", "verify-solution", "render-solution", "layouts-show",
+    "deal", "sample-layout", "reduce", "explain", "witness", "witness-values", "crossval-cnf", "decode-map",
+    "decode-answer", "sample-out",
+]  # fmt: skip
+
+
+def _special(root: Path, kind: str) -> Path:
+    if kind == "fifo":
+        os.mkfifo(root / "pipe")
+        return root / "pipe"
+    if kind == "folder":
+        (root / "folder").mkdir()
+        return root / "folder"
+    return Path(kind)
+
+
+@pytest.fixture
+def alarm():
+    """Fail a test that blocks (a FIFO waited on) instead of hanging the run."""
+
+    def ring(*_):
+        raise TimeoutError("blocked for 60 s")
+
+    old = signal.signal(signal.SIGALRM, ring)
+    signal.alarm(60)
+    yield
+    signal.alarm(0)
+    signal.signal(signal.SIGALRM, old)
+
+
+@pytest.mark.parametrize("special", ["fifo", "folder", "/dev/zero", "/dev/urandom", "/dev/full", "/dev/null"])
+@pytest.mark.parametrize("reader", READERS)
+def test_inputs_that_are_not_regular_files_are_one_line(reader, special, tmp_path, writer_inputs, alarm):
+    path = _special(tmp_path, special)
+    out = tmp_path / "out.json"
+    args = _reader_args(reader, path, writer_inputs, out)
+    result = run_mjsat(args)
+    if special == "/dev/null" and reader == "sample-out":
+        assert_cli_clean(result, path, ok=())  # appended to and rewritten: a results file must be a file
+        return
+    assert_cli_clean(result, path, ok=())
+    assert not out.exists()
+
+
+def test_input_size_limit(tmp_path):
+    board = write_input(tmp_path, "b.json", BOARD_JSON)
+    result = run_mjsat(["solve", board, "--method", "ref"], env={"MJSAT_MAX_INPUT_BYTES": "100"})
+    err = _one_error_line(result, str(board), "MJSAT_MAX_INPUT_BYTES")
+    assert f"{len(BOARD_JSON.encode()):,} bytes, above the limit of 100" in err
+    assert run_mjsat(["solve", board, "--method", "ref"]).exit_code == 0
+
+
+@pytest.mark.parametrize("content", ["empty", "fifo", "broken-link", "notes-only"])
+def test_crossval_folder_without_a_readable_board_is_refused(content, tmp_path, alarm):
+    folder = tmp_path / "boards"
+    folder.mkdir()
+    if content == "fifo":
+        os.mkfifo(folder / "b.json")
+    elif content == "broken-link":
+        (folder / "b.json").symlink_to(tmp_path / "gone.json")
+    elif content == "notes-only":
+        (folder / "notes.txt").write_text("\n")
+    result = run_mjsat(["crossval", "--folder", folder, "--methods", "ref"])
+    assert_cli_clean(result, folder, ok=())
+
+
+def test_crossval_cnf_folder_without_a_cnf_is_refused(tmp_path):
+    result = run_mjsat(["crossval", "--cnf", tmp_path, "--methods", "ref"])
+    _one_error_line(result, str(tmp_path), "no .cnf file")
