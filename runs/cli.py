@@ -13,6 +13,7 @@ from typing import Any
 import click
 
 from mjsat.board import GAMES
+from mjsat.limits import MAX_COUNT
 
 __all__ = ["sample", "crossval", "workers_option", "scheduler_option"]
 
@@ -128,6 +129,7 @@ def sample(
 
     if time_limit is not None and not 0 < time_limit < math.inf:
         raise click.BadParameter(f"must be a positive number of seconds, got {time_limit}", param_hint="--time-limit")
+    MAX_COUNT.check(count, "-n", verb="asks for")  # before the list of seeds is made
     options = check_options(method, parse_key_values(option_items), time_limit=time_limit)  # before any file or deal
     runner = Runner(workers, scheduler, warm=method == "search" and options.get("engine", "numba") == "numba")
     layout = load_layout(layout_spec, map_name=map_name)
@@ -341,6 +343,8 @@ def crossval(
         raise click.BadParameter(f"must be a positive number of seconds, got {time_limit}", param_hint="--time-limit")
     if exhaustive % 2:
         raise click.BadParameter(f"the number of tiles must be even, got {exhaustive}", param_hint="--exhaustive")
+    for value, hint in ((count * len(layouts), "-n"), (random_small, "--random-small"), (height2_count, "--height2")):
+        MAX_COUNT.check(value, hint, verb="asks for")  # before any list of boards is made
     if shisen and games_opt:
         raise click.UsageError("give --games or --shisen, not both")
     games = tuple(dict.fromkeys(find_variant(g).game for g in _split(games_opt))) or (
