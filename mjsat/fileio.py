@@ -233,17 +233,41 @@ def _json_depth(text: str) -> int:
 
 
 class _NotStandard(ValueError):
-    """A JSON token that Python accepts but JSON does not (``NaN``), or an over-long number."""
+    """A JSON token that Python accepts but JSON does not (``NaN``), an over-long number,
+    or a key twice in one object; ``token`` is what to look for to name the line."""
+
+    def __init__(self, message: str, token: str | None = None) -> None:
+        super().__init__(message)
+        self.token = token
 
 
 def _refuse_constant(token: str) -> Any:
-    raise _NotStandard(f"{token} is not a JSON number")
+    raise _NotStandard(f"{token} is not a JSON number", token)
 
 
 def _bounded_int(token: str) -> int:
     if len(token.lstrip("-")) > MAX_DIGITS:
-        raise _NotStandard(f"a number of {len(token.lstrip('-'))} digits (at most {MAX_DIGITS}): {token[:20]}...")
+        raise _NotStandard(f"a number of {len(token.lstrip('-'))} digits (at most {MAX_DIGITS}): {token[:20]}...", token)
     return int(token)
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out = dict(pairs)
+    if len(out) < len(pairs):
+        seen: set[str] = set()
+        twice = next(k for k, _ in pairs if k in seen or seen.add(k))  # type: ignore[func-returns-value]
+        raise _NotStandard(f"the key {twice[:40]!r} twice in one object", f'"{twice}"')
+    return out
+
+
+def _line_of(text: str, needle: str | None, nth: int = 1) -> int | None:
+    """The line of the ``nth`` occurrence of ``needle`` in ``text`` (best effort)."""
+    at = -1
+    for _ in range(nth):
+        at = text.find(needle, at + 1) if needle else -1
+        if at < 0:
+            return None
+    return text.count("\n", 0, at) + 1
 
 
 def parse_json(text: str, path: PathLike = "<json>") -> Any:
@@ -264,7 +288,8 @@ def parse_json(text: str, path: PathLike = "<json>") -> Any:
     ------
     InputFileError
         Not JSON (with the line), nested deeper than :data:`mjsat.limits.MAX_JSON_DEPTH`,
-        ``NaN``/``Infinity``, or an integer of more than :data:`MAX_DIGITS` digits.
+        ``NaN``/``Infinity``, an integer of more than :data:`MAX_DIGITS` digits, or a key
+        twice in one object (``{"a": 1, "a": 2}``, which Python reads last-wins).
 
     >>> parse_json('{"a": [1, 2]}')
     {'a': [1, 2]}
@@ -281,10 +306,15 @@ def parse_json(text: str, path: PathLike = "<json>") -> Any:
             path, None, f"JSON nested {depth} deep, above the limit of {limit} (set {MAX_JSON_DEPTH.env} to lift it)"
         )
     try:
-        return json.loads(text, parse_constant=_refuse_constant, parse_int=_bounded_int)
+        return json.loads(
+            text, parse_constant=_refuse_constant, parse_int=_bounded_int, object_pairs_hook=_unique_keys
+        )
     except json.JSONDecodeError as exc:
         raise InputFileError(path, exc.lineno, f"invalid JSON: {exc.msg}") from None
     except _NotStandard as exc:
+        nth = 2 if str(exc).startswith("the key") else 1
+        raise InputFileError(path, _line_of(text, exc.token, nth), f"invalid JSON: {exc}") from None
+    except ValueError as exc:  # pragma: no cover - a number json cannot convert (the digit check comes first)
         raise InputFileError(path, None, f"invalid JSON: {exc}") from None
     except RecursionError:  # pragma: no cover - the depth check comes first
         raise InputFileError(path, None, "invalid JSON: nested too deep") from None
