@@ -247,7 +247,9 @@ def _refuse_constant(token: str) -> Any:
 
 def _bounded_int(token: str) -> int:
     if len(token.lstrip("-")) > MAX_DIGITS:
-        raise _NotStandard(f"a number of {len(token.lstrip('-'))} digits (at most {MAX_DIGITS}): {token[:20]}...", token)
+        raise _NotStandard(
+            f"a number of {len(token.lstrip('-'))} digits (at most {MAX_DIGITS}): {token[:20]}...", token
+        )
     return int(token)
 
 
@@ -306,9 +308,7 @@ def parse_json(text: str, path: PathLike = "<json>") -> Any:
             path, None, f"JSON nested {depth} deep, above the limit of {limit} (set {MAX_JSON_DEPTH.env} to lift it)"
         )
     try:
-        return json.loads(
-            text, parse_constant=_refuse_constant, parse_int=_bounded_int, object_pairs_hook=_unique_keys
-        )
+        return json.loads(text, parse_constant=_refuse_constant, parse_int=_bounded_int, object_pairs_hook=_unique_keys)
     except json.JSONDecodeError as exc:
         raise InputFileError(path, exc.lineno, f"invalid JSON: {exc.msg}") from None
     except _NotStandard as exc:
