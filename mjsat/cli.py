@@ -299,11 +299,14 @@ def layouts(ctx: click.Context, as_json: bool, dirs: tuple[str, ...]) -> None:
 @layouts.command("show")
 @click.argument("spec", metavar="NAME|FILE")
 @click.option("--map", "map_name", metavar="MAP", help="Map of a GNOME .map file (name or scorename).")
-@click.option("--json", "as_json", is_flag=True, help="Print a JSON object with a `tiles` list of [row, col, lev].")
+@click.option(
+    "--json", "as_json", is_flag=True, help="Print the layout as JSON (the mjsat-layout format, with `levels` added)."
+)
 def layouts_show(spec: str, map_name: str | None, as_json: bool) -> None:
     """Show one layout: its tiles per level and a top view (or JSON with --json)."""
     from mjsat.board import MahjongBoard
     from mjsat.layouts import load_layout
+    from mjsat.layouts.json_format import FORMAT as LAYOUT_FORMAT, VERSION as LAYOUT_VERSION
     from mjsat.render import ascii_top_view
 
     layout = load_layout(spec, map_name=map_name)
@@ -311,6 +314,8 @@ def layouts_show(spec: str, map_name: str | None, as_json: bool) -> None:
         click.echo(
             json.dumps(
                 {
+                    "format": LAYOUT_FORMAT,  # readable back as a layout (mjsat layouts show FILE)
+                    "version": LAYOUT_VERSION,
                     "name": layout.name,
                     "tiles_count": len(layout),
                     "levels": layout.level_counts(),

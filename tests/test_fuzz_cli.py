@@ -484,3 +484,84 @@ def test_crossval_folder_without_a_readable_board_is_refused(content, tmp_path, 
 def test_crossval_cnf_folder_without_a_cnf_is_refused(tmp_path):
     result = run_mjsat(["crossval", "--cnf", tmp_path, "--methods", "ref"])
     _one_error_line(result, str(tmp_path), "no .cnf file")
+
+
+# --------------------------------------------------------------------------- the smaller items of issue 38
+
+
+@pytest.mark.parametrize("command", ["layouts-show", "sample", "deal"])
+def test_a_300_character_layout_name_is_one_line(command, tmp_path):
+    name = "a" * 300
+    args = {
+        "layouts-show": ["layouts", "show", name],
+        "sample": ["sample", "--layout", name, "-n", "1", "--out", tmp_path / "s.jsonl"],
+        "deal": ["deal", "--layout", name],
+    }[command]
+    _one_error_line(run_mjsat(args), "unknown layout")
+
+
+@pytest.mark.parametrize("content", [b"", b"\xef\xbb\xbf", b"\xef\xbb\xbf\n\n", b"# nothing\n"])
+@pytest.mark.parametrize("suffix", [".json", ".txt", ".layout", ""])
+def test_an_empty_or_bom_only_layout_file_is_refused(content, suffix, tmp_path):
+    path = write_input(tmp_path, "lay" + suffix, content)
+    for args in (["layouts", "show", path], ["deal", "--layout", path, "-o", tmp_path / "b.json"]):
+        _one_error_line(run_mjsat(args), str(path))
+    assert not (tmp_path / "b.json").exists()
+
+
+def test_a_sample_refusal_is_one_line_without_a_progress_bar(tmp_path):
+    out = tmp_path / "r.jsonl"
+    assert run_mjsat(["sample", "--layout", "tiny", "-n", "2", "--out", out, "--method", "ref"]).exit_code == 0
+    result = run_mjsat(["sample", "--layout", "tiny", "-n", "4", "--out", out, "--method", "ref", "--time-limit", "3"])
+    _one_error_line(result, str(out), "--time-limit")
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-inf", "0", "-1"])
+def test_time_limits_that_are_not_a_number_of_seconds(value, tmp_path):
+    board = write_input(tmp_path, "b.json", BOARD_JSON)
+    for args in (
+        ["solve", board, "--time-limit", value],
+        ["sample", "--layout", "tiny", "-n", "1", "--out", tmp_path / "s.jsonl", "--time-limit", value],
+        ["crossval", "--random-small", "1", "--time-limit", value],
+    ):
+        _one_error_line(run_mjsat(args), value.lstrip("-") if value != "0" else "0")
+    assert not (tmp_path / "s.jsonl").exists()
+
+
+def test_duplicate_json_keys_are_refused_naming_the_line(tmp_path):
+    text = BOARD_JSON.replace('"game": ', '"game": "mahjong",\n "game": ', 1)
+    board = write_input(tmp_path, "b.json", text)
+    line = text[: text.index('"game"', text.index('"game"') + 1)].count("\n") + 1
+    _one_error_line(run_mjsat(["solve", board]), f"{board}:{line}:", "'game' twice")
+    layout = write_input(tmp_path, "l.json", '{"format": "mjsat-layout", "version": 1, "tiles": [], "tiles": []}')
+    _one_error_line(run_mjsat(["layouts", "show", layout]), str(layout), "'tiles' twice")
+
+
+def test_layouts_show_json_reads_back_as_the_layout(tmp_path):
+    from mjsat.layouts import load_layout, shipped_infos
+
+    for name in [info.name for info in shipped_infos()]:
+        first = run_mjsat(["layouts", "show", name, "--json"])
+        assert first.exit_code == 0, first.output
+        path = write_input(tmp_path, f"{name}.json", first.stdout)
+        again = run_mjsat(["layouts", "show", path, "--json"])
+        assert again.exit_code == 0, again.output
+        a, b = json.loads(first.stdout), json.loads(again.stdout)
+        assert a["tiles"] == b["tiles"] and a["block_any_higher"] == b["block_any_higher"] and a["name"] == b["name"]
+        assert load_layout(str(path)).positions == load_layout(name).positions
+
+
+def test_a_search_switch_of_the_wrong_value_is_refused_for_every_board(tmp_path):
+    from mjsat.generate import random_small_board
+    from mjsat.methods import solve
+    from mjsat.search.solver import SearchOptionError
+
+    rng = np.random.default_rng(8)
+    for _ in range(12):
+        board = random_small_board(rng)
+        for value in ("on", "maybe", 2, 0.5):
+            with pytest.raises(SearchOptionError, match="freeze_pair must be true or false"):
+                solve(board, "search", freeze_pair=value)
+        assert solve(board, "search", freeze_pair=True).status == solve(board, "ref").status
+    path = write_input(tmp_path, "b.json", BOARD_JSON)
+    _one_error_line(run_mjsat(["solve", path, "--method", "search", "-O", "freeze_pair=maybe"]), "freeze_pair", "maybe")
