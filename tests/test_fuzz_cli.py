@@ -24,6 +24,7 @@ from fuzz_inputs import (
     CNF_SEED,
     LAYOUT_SEEDS,
     SAMPLE_SEED,
+    SAVE_TEXT,
     SOLUTION_SEEDS,
     assert_cli_clean,
     fuzz,
@@ -565,3 +566,30 @@ def test_a_search_switch_of_the_wrong_value_is_refused_for_every_board(tmp_path)
         assert solve(board, "search", freeze_pair=True).status == solve(board, "ref").status
     path = write_input(tmp_path, "b.json", BOARD_JSON)
     _one_error_line(run_mjsat(["solve", path, "--method", "search", "-O", "freeze_pair=maybe"]), "freeze_pair", "maybe")
+
+
+@pytest.mark.parametrize("budget", BUDGETS)
+def test_fuzz_cli_saves(budget, tmp_path):
+    """A damaged save through solve, verify and render: read, or one line naming it; never
+    a traceback, never a changed output."""
+    old = tmp_path / "old.json"
+
+    @fuzz(budget)
+    @given(
+        raw=st.one_of(mutated_bytes(SAVE_TEXT), mutated_json(json.loads(SAVE_TEXT)).map(str.encode)),
+        command=st.sampled_from(["solve", "verify", "render"]),
+    )
+    def run(raw, command):
+        save = write_input(tmp_path, "g.save", raw)
+        old.write_text("old\n")
+        args = {
+            "solve": ["solve", save, "--method", "ref", "-o", old],
+            "verify": ["verify", save],
+            "render": ["render", save, "-o", old.with_suffix(".svg")],
+        }[command]
+        result = run_mjsat(args)
+        assert_cli_clean(result, save, ok=(0, 1) if command == "verify" else (0,))
+        if result.exit_code == 2:
+            assert old.read_text() == "old\n"
+
+    run()
