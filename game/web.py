@@ -31,7 +31,6 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import functools
-import json
 import socket
 import threading
 from collections.abc import Callable

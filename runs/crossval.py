@@ -37,7 +37,7 @@ from typing import Any
 
 from mjsat.board import Board
 from mjsat.boardio import board_to_json
-from mjsat.fileio import InputFileError, write_text_atomic
+from mjsat.fileio import write_text_atomic
 from mjsat.limits import SizeLimitError
 from mjsat.result import SOLVABLE, UNSOLVABLE, MethodNotApplicableError, SolverError, SolveResult
 from mjsat.runs.boards import (
