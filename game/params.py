@@ -74,7 +74,7 @@ def integer(data: dict[str, Any], key: str, *, low: int = 0, high: int = INT_MAX
     if key not in data:
         if default is _MISSING:
             raise BadRequestError(f'"{key}" is missing: an integer in {low}..{high}')
-        return default  # type: ignore[no-any-return]
+        return default
     v = data[key]
     if isinstance(v, bool) or not isinstance(v, int):
         raise BadRequestError(f'"{key}" must be an integer in {low}..{high}, got {_short(v)}')
@@ -94,7 +94,7 @@ def name(data: dict[str, Any], key: str, choices: Sequence[str], default: Any = 
     if key not in data:
         if default is _MISSING:
             raise BadRequestError(f'"{key}" is missing: one of {", ".join(choices)}')
-        return default  # type: ignore[no-any-return]
+        return default
     v = data[key]
     if not isinstance(v, str) or v not in choices:
         raise BadRequestError(f'"{key}" must be one of {", ".join(choices)}, got {_short(v)}')

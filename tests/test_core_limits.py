@@ -125,3 +125,30 @@ def test_memory_estimate_follows_the_use_and_the_variable(monkeypatch):
     refused(proc, "rect: 50x40", "MJSAT_MAX_MEMORY_MB")
     monkeypatch.delenv("MJSAT_MAX_MEMORY_MB")
     assert mjsat("deal", "--layout", "rect-50x40", "-o", "/dev/null").returncode == 0
+
+
+@pytest.mark.slow
+def test_fuzz_cnf_sizes_stay_within_the_memory_bound(tmp_path):
+    """Random headers `p cnf V 1` with one clause, through the reductions, in a 2 GiB
+    address space under a 512 MiB estimate: each run is read (exit 0) or refused on one
+    line (exit 2), never killed for its memory."""
+    from hypothesis import given, settings, strategies as st
+
+    @settings(max_examples=25, deadline=None, database=None)
+    @given(
+        n=st.integers(1, 10**7),
+        command=st.sampled_from([["reduce", "explain"], ["reduce", "build", "--to", "rows"], ["reduce", "witness"]]),
+    )
+    def run(n, command):
+        cnf = tmp_path / "f.cnf"
+        cnf.write_text(f"p cnf {n} 1\n1 {n} 0\n" if n > 1 else "p cnf 1 1\n1 0\n")
+        proc = subprocess.run(
+            [*MJSAT, *command, str(cnf), "-o", str(tmp_path / "out")],
+            capture_output=True, text=True, timeout=600,
+            preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30)),
+            env={**__import__("os").environ, "MJSAT_MAX_MEMORY_MB": "512"},
+        )  # fmt: skip
+        if proc.returncode != 0:
+            refused(proc, str(cnf))
+
+    run()
