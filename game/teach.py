@@ -153,7 +153,7 @@ class FormulaLesson:
         if self._described is not None:
             return self._described
         from mjsat.encoders.solvers import is_satisfiable
-        from mjsat.reductions.explain import explain_data, proof_steps
+        from mjsat.reductions.explain import explain_data, legend, proof_plan, proof_steps
         from mjsat.reductions.targets import TARGETS
 
         f = self.formula
@@ -193,6 +193,8 @@ class FormulaLesson:
             "view": choose_view(self.board),
             "svg": _picture(self.board),
             "lemmas": {k: {"title": t, "text": x} for k, t, x in proof_steps(self.target)},
+            "legend": [{"term": k, "text": x} for k, x in legend(self.target)],
+            "plan": [{"lemma": k, "text": x} for k, x in proof_plan(self.target)],
             "assignments": 1 << f.original_vars if f.original_vars < 64 else None,
             "try_all_limit": TRY_ALL_LIMIT,
         }
@@ -268,8 +270,10 @@ class FormulaLesson:
     # -- free play
     def free_play(self, moves: Sequence[Move]) -> dict[str, Any] | None:
         """What a student's play has chosen: the assignment read at its first ``SAT`` pair
-        (``None`` before it), each original clause checked on it, and, once the board is
-        clear, the assignment :func:`~mjsat.reductions.witness.lift` reads off the whole play.
+        (``None`` before it), each original clause checked on it, ``broken`` (the variables
+        both of whose heads went before it: the play broke the chain rule and the board is
+        lost whatever the formula), ``lost`` (broken, or the assignment falsifies the
+        formula) and, once the board is clear, the assignment :func:`~mjsat.reductions.witness.lift` reads off the whole play.
 
         Notes
         -----
@@ -282,6 +286,9 @@ class FormulaLesson:
             return None
         out = {k: v for k, v in got.items() if k != "values"}
         out["heads"] = {f"V{v}": h for v, h in got["heads"].items()}
+        # the chain rule: exactly one head of each variable goes before the first SAT pair
+        out["broken"] = [f"V{v}" for v, h in got["heads"].items() if h == "both"]
+        out["lost"] = bool(out["broken"]) or not out["satisfied"]
         out["clause_texts"] = [_clause_text(c) for c in self.formula.original]
         out["lift"] = None
         if 2 * len(moves) == len(self.board):
