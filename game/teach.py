@@ -369,6 +369,20 @@ _THEOREMS = {
 }
 
 
+_HEIGHT2_LEGEND = (
+    (
+        "a column",
+        "one stack of one or two tiles, its top tile uppermost: the bottom tile is free once the top one has gone",
+    ),
+    ("a group", "tiles with one label; any two free tiles of a group pair (groups of two or four tiles)"),
+    ("red outline", "the tiles of a blocked cycle (Definition 6): none of them can ever go"),
+    ("red dashes", "the two tiles of a group of a blocked cycle, which can never meet"),
+    ("orange outline", "the pair the next step removes"),
+    ("blue outline", "the pair the last step removed"),
+    ("faded", "tiles removed so far"),
+)
+
+
 class Height2Lesson:
     """A board of isolated stacks of height at most two, with its blocked cycles and the
     plays of Theorems 5 and 7.
@@ -493,6 +507,8 @@ class Height2Lesson:
                 else "no blocked cycle: the board can be cleared with peeking (Theorem 7)"
             ),
             "theorems": {k: {"title": t, "text": x} for k, (t, x) in _THEOREMS.items()},
+            "legend": [{"term": k, "text": x} for k, x in _HEIGHT2_LEGEND],
+            "seed": b.meta.get("seed"),
             "strategies": list(HEIGHT2_STRATEGIES),
         }
 

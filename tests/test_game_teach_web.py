@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
+import pytest
 from game_page import click_pair, open_page, tiles_shown
 
 from mjsat.deal import deal_solvable
@@ -51,7 +53,10 @@ def test_step_the_witness_of_three_vars_to_the_cleared_board(browser, worker):
             step: +document.getElementById('step-count').dataset.step,
             shown: document.querySelectorAll('#board .tile:not(.gone)').length,
             satisfied: document.querySelectorAll('#clauses li.satisfied').length,
+            bar: {...document.getElementById('lesson-bar').dataset},
+            barText: document.getElementById('lesson-bar').textContent,
         })"""
+        assignment = " ".join(str(v if x else -v) for v, x in zip((1, 2, 3), values))
         lemmas = lesson.describe()["lemmas"]
         for k, move in enumerate(play["moves"]):
             now = page.evaluate(look)
@@ -59,20 +64,44 @@ def test_step_the_witness_of_three_vars_to_the_cleared_board(browser, worker):
             # the move to come is highlighted and explained: gadget, what happens, why legal, lemma
             step = play["steps"][k]
             assert now["next"] == sorted(move)
-            assert f"Move {k + 1}: tiles {move[0]} and {move[1]}" in now["text"] and step["gadgets"][0] in now["text"]
+            assert f"Move {k + 1}: two {step['group']} tiles" in now["text"] and step["gadgets"][0] in now["text"]
+            assert f"(tiles {move[0]} and {move[1]})" in now["text"]
+            # the lesson's bar says where the guided play is
+            assert now["bar"] == {
+                "mode": "guided",
+                "step": str(k),
+                "total": "120",
+                "assignment": assignment,
+                "result": "playing",
+            }
+            assert f"step {k} of 120" in now["barText"] and "three-vars.cnf" in now["barText"]
             assert lemmas[step["lemma"]]["title"] in now["text"] and "Legal now" in now["text"]
             # a clause is ticked once one of its C tiles is freed
             assert now["satisfied"] == sum(
                 c["satisfied_at"] is not None and c["satisfied_at"] <= k for c in play["clauses"]
             )
-            if k == 8:  # back and forth
+            if k == 8:  # back and forth, with the buttons and with the keys
                 page.click("#step-back")
                 assert _step(page) == k - 1
                 page.click("#step-next")
+                page.keyboard.press("ArrowLeft")
+                assert _step(page) == k - 1 and page.get_attribute("#lesson-bar", "data-step") == str(k - 1)
+                page.keyboard.press("ArrowRight")
+                assert _step(page) == k
             page.click("#step-next")
         assert play["first_sat"] and all(c["satisfied_at"] < play["first_sat"] for c in play["clauses"])
         assert tiles_shown(page) == 0 and page.locator("#step-next").is_disabled()
         assert "The board is clear: 120 moves" in page.text_content("#step-end-text")
+        assert page.get_attribute("#lesson-bar", "data-result") == "cleared" and "cleared" in page.text_content(
+            "#lesson-bar"
+        )
+        # the game's own bar and deal controls are not shown in a lesson
+        for sel in ("#status", "#new", "#difficulty", "#layout", "#shuffle"):
+            assert not page.is_visible(sel), sel
+        page.keyboard.press("Home")
+        assert _step(page) == 0
+        page.keyboard.press("End")
+        assert _step(page) == 120
         page.click("#step-first")
         assert _step(page) == 0 and tiles_shown(page) == 240 and page.locator("#clauses li.satisfied").count() == 0
         page.click("#step-end")
@@ -105,6 +134,84 @@ def test_a_falsifying_assignment_gets_stuck_and_the_page_names_the_clause(browse
         page.close()
 
 
+def _random_play_to_first_sat(lesson, seed):
+    """Random legal pairs on the lesson's board until its first SAT pair (or until stuck)."""
+    rng = np.random.default_rng(seed)
+    board, moves = lesson.board.copy(stack=False), []
+    while lesson.free_play(moves) is None:
+        free = [t for t in board.present_tiles() if board.is_free(t)]
+        pairs = [(a, b) for i, a in enumerate(free) for b in free[i + 1 :] if board.groups[a] == board.groups[b]]
+        if not pairs:
+            return moves
+        move = tuple(int(t) for t in pairs[rng.integers(len(pairs))])
+        board.play(move)
+        moves.append(move)
+    return moves
+
+
+def test_a_free_play_that_broke_a_chain_rule_is_lost_whatever_the_formula(browser, worker):
+    session, lesson = _lesson_session(worker, "three-vars.cnf")
+    moves = _random_play_to_first_sat(lesson, seed=0)
+    free = lesson.free_play(moves)
+    assert free["broken"] and free["lost"]  # both heads of some variable went before the first SAT pair
+    with ServerThread(session) as url:
+        page = open_page(browser, url)
+        _wait_play(page)
+        page.evaluate("moves => position(moves)", [list(m) for m in moves])
+        page.wait_for_selector("#free-text[data-lost='1']")
+        text = page.text_content("#free-verdict")
+        v = free["broken"][0]
+        assert f"both heads of {v}'s" in text and "the board is lost, whatever the formula" in text
+        assert "satisfies" not in text
+        bar = page.text_content("#lesson-bar")
+        assert "the board is lost, whatever the formula" in bar and f"{len(moves)} moves" in bar
+        page.close()
+
+
+@pytest.mark.slow
+def test_the_shisen_sho_image_fits_and_the_stuck_view_shows_its_tiles_together(browser, worker):
+    session, lesson = _lesson_session(worker, "three-vars.cnf", "shisen-sho")
+    inside = """sel => { const r = document.querySelector(sel).getBoundingClientRect();
+        return r.left >= -1 && r.top >= -1 && r.right <= innerWidth + 1 && r.bottom <= innerHeight + 1; }"""
+    with ServerThread(session) as url:
+        page = open_page(browser, url)
+        _wait_play(page)
+        assert page.is_visible("#legend") and page.text_content("#legend summary") == "Legend"
+        assert "3x3 block" in page.text_content("#legend") and "supertile" in page.text_content("#legend")
+        assert page.get_attribute("#board", "data-fit") == "1" and page.evaluate(inside, "#board svg")
+        page.click("#zoom-in")
+        page.click("#zoom-in")
+        assert page.get_attribute("#board", "data-fit") == "0" and not page.evaluate(inside, "#board svg")
+        page.click("#zoom-fit")
+        assert page.evaluate(inside, "#board svg")
+        page.mouse.move(300, 400)
+        for v, on in ((1, True), (2, False), (3, False)):  # falsifies (¬V1 ∨ V2): C2
+            page.set_checked(f'#switches input[data-var="{v}"]', on)
+        page.wait_for_selector("#step-count[data-play='1 -2 -3']")
+        page.click("#zoom-in")  # zoomed in: the stuck view zooms out as far as it must
+        page.click("#zoom-in")
+        page.keyboard.press("End")
+        page.wait_for_selector("#board .tile.waiting")
+        assert page.get_attribute("#lesson-bar", "data-result") == "stuck" and "C2 falsified" in page.text_content(
+            "#lesson-bar"
+        )
+        box = page.evaluate(
+            "() => { const r = document.getElementById('board').getBoundingClientRect(); return [r.left, r.top, r.right, Math.min(r.bottom, innerHeight)]; }"
+        )
+        for sel in ("#board .tile.waiting rect.face", "#board .tile.locked rect.face"):
+            for r in page.eval_on_selector_all(
+                sel,
+                "fs => fs.map(f => { const r = f.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; })",
+            ):
+                assert box[0] - 1 <= r[0] and r[2] <= box[2] + 1 and box[1] - 1 <= r[1] and r[3] <= box[3] + 1, (
+                    sel,
+                    r,
+                    box,
+                )
+        assert int(page.get_attribute("#overview", "data-marked")) >= 4  # the waiting tile and its locked ones
+        page.close()
+
+
 def test_free_play_a_typed_formula_by_clicking_and_see_the_lifted_assignment(browser, worker):
     board, _ = deal_solvable(load_layout("tiny"), seed=1)
     session = Session(Game(board), GameSettings(layout="tiny"), worker=worker)
@@ -127,7 +234,7 @@ def test_free_play_a_typed_formula_by_clicking_and_see_the_lifted_assignment(bro
             click_pair(page, a, b)
         page.wait_for_selector("#free-text[data-assignment='-1 -2 3']")
         text = page.text_content("#free-text")
-        assert "V1 = false" in text and "V3 = true" in text and "It satisfies the formula" in text
+        assert "V1 = false" in text and "V3 = true" in text and "This assignment satisfies the formula" in text
         assert session.game.moves == [tuple(m) for m in play["moves"][: play["first_sat"]]]
         page.close()
 
