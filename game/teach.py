@@ -33,7 +33,8 @@ for the page (JSON):
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import itertools
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -54,7 +55,8 @@ PAGE_MAX_TILES = 25_000
 """Largest board a lesson shows (the page draws every tile of it)."""
 
 TRY_ALL_LIMIT = 1 << 10
-"""Assignments :meth:`FormulaLesson.try_all` runs at most (the first ones in counting order)."""
+"""Assignments :meth:`FormulaLesson.try_all` runs at most: every one when there are no more,
+else a sample (:meth:`FormulaLesson.samples`)."""
 
 
 class LessonError(ValueError):
@@ -300,35 +302,85 @@ class FormulaLesson:
         return out
 
     # -- every assignment
-    def try_all(self, limit: int = TRY_ALL_LIMIT) -> dict[str, Any]:
-        """Run the intended play for every assignment (the first ``limit`` of them, in
-        counting order) and say where each one stops.
+    def samples(self, seed: int = 0) -> Iterator[list[bool]]:
+        """The assignments :meth:`try_all` runs, in its order.
+
+        Every assignment in counting order (``V1`` the lowest bit) when there are at most
+        :data:`TRY_ALL_LIMIT`; else a sample: the SAT solver's model (for a satisfiable
+        formula), its neighbours at Hamming distance 1 and then 2, then assignments drawn
+        at random (``numpy.random.default_rng(seed)``), each once.
+        """
+        from mjsat.reductions.explain import assignments
+
+        n = self.formula.original_vars
+        if n < 64 and 1 << n <= TRY_ALL_LIMIT:
+            for vals in assignments(self.formula, 1 << n):
+                yield [vals[v] for v in range(1, n + 1)]
+            return
+        seen: set[tuple[bool, ...]] = set()
+
+        def new(values: Sequence[bool]) -> bool:
+            key = tuple(values)
+            if key in seen:
+                return False
+            seen.add(key)
+            return True
+
+        model = self.describe()["model"]
+        if model is not None:
+            yield from (list(m) for m in [model] if new(m))
+            for i in range(n):
+                m = list(model)
+                m[i] = not m[i]
+                if new(m):
+                    yield m
+            for i, j in itertools.combinations(range(n), 2):
+                m = list(model)
+                m[i], m[j] = not m[i], not m[j]
+                if new(m):
+                    yield m
+        rng = np.random.default_rng(seed)
+        while len(seen) < (1 << n if n < 64 else 1 << 63):
+            m = [bool(b) for b in rng.integers(0, 2, size=n)]
+            if new(m):
+                yield m
+
+    def try_all(
+        self, limit: int = TRY_ALL_LIMIT, *, offset: int = 0, count: int | None = None, seed: int = 0
+    ) -> dict[str, Any]:
+        """Run the intended play of the assignments of :meth:`samples` (the first ``limit``
+        of them, or those from ``offset`` to ``offset + count`` when the page asks for a
+        batch) and say where each one stops.
 
         Returns
         -------
         dict
-            ``total`` (assignments of the original variables), ``tried``, ``more`` (how
-            many were left out) and ``rows``: per assignment ``assignment``, ``values``,
-            ``cleared``, ``falsified`` (normal clauses), ``moves``, ``tiles_left`` and
-            ``reason`` (the first sentence of
+            ``total`` (assignments of the original variables), ``sampled`` (whether
+            :meth:`samples` draws a sample rather than running them all), ``offset``,
+            ``tried`` (rows given), ``next`` (the offset of the next batch, ``None`` at
+            ``limit``), ``more`` (assignments left out after this batch) and ``rows``: per
+            assignment ``assignment``, ``values``, ``cleared``, ``falsified`` (normal
+            clauses), ``moves``, ``tiles_left`` and ``reason`` (the first sentence of
             :func:`~mjsat.reductions.explain.stuck_reasons`, empty when it cleared).
 
         Notes
         -----
         :math:`O(A \\cdot T)` for ``A`` assignments and ``T`` tiles.
         """
-        from mjsat.reductions.explain import assignments, stuck_data, stuck_reasons
+        from mjsat.reductions.explain import stuck_data, stuck_reasons
 
         n = self.formula.original_vars
         total = 1 << n
+        stop = min(limit, total) if count is None else min(limit, total, offset + count)
         rows = []
-        for vals in assignments(self.formula, limit):
+        for values in itertools.islice(self.samples(seed), offset, stop):
+            vals = {v: values[v - 1] for v in range(1, n + 1)}
             s = stuck_data(self.red, vals)
             reasons = stuck_reasons(s)
             rows.append(
                 {
                     "assignment": s["assignment"],
-                    "values": [vals[v] for v in range(1, n + 1)],
+                    "values": values,
                     "cleared": not s["stuck"],
                     "falsified": s["falsified"],
                     "moves": len(s["moves"]),
@@ -336,7 +388,16 @@ class FormulaLesson:
                     "reason": reasons[0] if reasons else "",
                 }
             )
-        return {"total": total, "tried": len(rows), "more": max(0, total - len(rows)), "rows": rows}
+        end = offset + len(rows)
+        return {
+            "total": total,
+            "sampled": total > TRY_ALL_LIMIT,
+            "offset": offset,
+            "tried": len(rows),
+            "next": end if end < min(limit, total) else None,
+            "more": max(0, total - end),
+            "rows": rows,
+        }
 
 
 # --------------------------------------------------------------------------- height two

@@ -178,12 +178,12 @@ def test_the_shisen_sho_image_fits_and_the_stuck_view_shows_its_tiles_together(b
         _wait_play(page)
         assert page.is_visible("#legend") and page.text_content("#legend summary") == "Legend"
         assert "3x3 block" in page.text_content("#legend") and "supertile" in page.text_content("#legend")
-        assert page.get_attribute("#board", "data-fit") == "1" and page.evaluate(inside, "#board svg")
+        assert page.get_attribute("#board", "data-fit") == "width"  # fit to width by default
         page.click("#zoom-in")
         page.click("#zoom-in")
-        assert page.get_attribute("#board", "data-fit") == "0" and not page.evaluate(inside, "#board svg")
+        assert page.get_attribute("#board", "data-fit") == "" and not page.evaluate(inside, "#board svg")
         page.click("#zoom-fit")
-        assert page.evaluate(inside, "#board svg")
+        assert page.get_attribute("#board", "data-fit") == "whole" and page.evaluate(inside, "#board svg")
         page.mouse.move(300, 400)
         for v, on in ((1, True), (2, False), (3, False)):  # falsifies (¬V1 ∨ V2): C2
             page.set_checked(f'#switches input[data-var="{v}"]', on)
@@ -249,7 +249,8 @@ def test_try_every_assignment_of_an_unsatisfiable_formula(browser, worker):
         page.wait_for_selector("#try-all-box tr.assignment")
         rows = page.locator("#try-all-box tr.assignment")
         assert rows.count() == 8 and page.locator("#try-all-box tr.cleared").count() == 0
-        assert "8 of 8 assignments: 0 clear the board, 8 get stuck" in page.text_content("#try-all-box")
+        page.wait_for_selector("#try-count[data-done='1']")
+        assert "8 of 8 assignments tried: 0 clear the board, 8 get stuck." in page.text_content("#try-all-box")
         rows.nth(5).click()  # counting order, V1 the lowest bit: V1 = true, V2 = false, V3 = true
         page.wait_for_selector("#step-count[data-play='1 -2 3']")
         assert [page.is_checked(f'#switches input[data-var="{v}"]') for v in (1, 2, 3)] == [True, False, True]
@@ -257,6 +258,35 @@ def test_try_every_assignment_of_an_unsatisfiable_formula(browser, worker):
         page.wait_for_selector("#clauses li.falsified")
         falsified = page.get_attribute("#clauses li.falsified", "data-clause")
         assert falsified == lesson.guided([True, False, True])["stuck"]["falsified"][0]
+        page.close()
+
+
+TWENTY = " & ".join(f"(x{i} | -x{i + 1} | x{(i * 7) % 20 + 1})" for i in range(1, 20))
+
+
+def test_try_assignments_of_twenty_variables_samples_with_progress(browser, worker):
+    lesson = FormulaLesson.from_text(TWENTY)
+    session = Session(lesson_game(lesson), GameSettings(), worker=worker, lesson=lesson)
+    with ServerThread(session) as url:
+        page = open_page(browser, url)
+        _wait_play(page)
+        assert page.text_content("#try-all") == "Try 1024 assignments"
+        page.click("#try-all")
+        page.wait_for_function("+document.getElementById('try-count')?.dataset.tried >= 32")  # while it runs
+        assert page.text_content("#try-all") == "Cancel"
+        assert int(page.get_attribute("#try-progress", "value")) >= 32
+        page.click("#try-all")  # Cancel
+        page.wait_for_selector("#try-count[data-done='1']")
+        tried = int(page.get_attribute("#try-count", "data-tried"))
+        assert 32 <= tried < 1024 and "(cancelled)" in page.text_content("#try-count")
+        assert page.locator("#try-all-box tr.assignment").count() == tried
+        # the model comes first, then its neighbours: some of them clear the board, each row one short line
+        first = page.locator("#try-all-box tr.assignment").first
+        assert "cleared" in first.get_attribute("class") and first.text_content().count("clears") == 1
+        cleared = int(page.get_attribute("#try-count", "data-cleared"))
+        assert cleared == page.locator("#try-all-box tr.cleared").count() >= 1
+        rows = lesson.try_all(count=tried)["rows"]
+        assert cleared == sum(r["cleared"] for r in rows)
         page.close()
 
 

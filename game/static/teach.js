@@ -13,7 +13,8 @@ const T = {
   play: null,      // the play the stepper steps through
   step: 0,         // moves of it played
   loading: false,
-  zoom: null,      // pixels per unit of the picture (null: fit it)
+  zoom: null,      // pixels per unit of the picture (null: fit, as T.fit says)
+  fit: "width",    // "width": the picture's width fills the pane; "whole": all of it in view
   geo: null,       // per tile its face [x, y, w, h] in the picture's units (the overview)
 };
 const MARKS = ["gone", "next", "last", "waiting", "locked", "blocker", "cycle"];
@@ -98,6 +99,7 @@ function ensurePicture() {
     T.geo[t] = ["x", "y", "width", "height"].map(a => parseFloat(f.getAttribute(a)));
   });
   T.zoom = null;
+  T.fit = "width";
   applyZoom();
 }
 
@@ -108,12 +110,12 @@ function pictureSize() {
   return [vb.width, vb.height];
 }
 
-function fitZoom() {  // the whole picture inside the visible part of the pane
+function fitZoom() {  // the picture's width fills the pane ("width"), or all of it is in view ("whole")
   const holder = $("board"), [w, h] = pictureSize();
   const top = Math.max(0, holder.getBoundingClientRect().top);
   const css = getComputedStyle(holder);
   const availW = holder.clientWidth - parseFloat(css.paddingLeft) - parseFloat(css.paddingRight) - 2, availH = Math.max(120, window.innerHeight - top - 12);
-  return Math.min(availW / w, availH / h, 6);
+  return T.fit === "whole" ? Math.min(availW / w, availH / h, 6) : Math.min(availW / w, 3);
 }
 
 function applyZoom(anchor) {
@@ -124,7 +126,7 @@ function applyZoom(anchor) {
   T.picture.style.width = `${w * z}px`;
   T.picture.style.height = `${h * z}px`;
   holder.dataset.zoom = z.toFixed(4);
-  holder.dataset.fit = T.zoom === null ? "1" : "0";
+  holder.dataset.fit = T.zoom === null ? T.fit : "";
   $("zoom-level").textContent = `${Math.round(z * 100)}%`;
   if (anchor && old.width > 0) {  // keep the point under the cursor where it was
     const [cx, cy] = anchor, f = (w * z) / old.width;
@@ -170,7 +172,7 @@ function overview() {
   const canvas = $("overview");
   if (!T.picture || !T.geo) return;
   const [w, h] = pictureSize(), holder = $("board");
-  const k = Math.min(canvas.clientWidth / w, 70 / h);
+  const k = Math.min(220 / w, 70 / h);
   canvas.width = Math.max(1, Math.round(w * k));
   canvas.height = Math.max(1, Math.round(h * k));
   const c = canvas.getContext("2d");
@@ -447,8 +449,8 @@ function showFormula(L) {
     return h("label", {}, box, ` V${i + 1}`);
   }));
   $("model").disabled = !L.model;
-  $("try-all").textContent = L.assignments && L.assignments > L.try_all_limit ?
-    `Try the first ${L.try_all_limit} assignments (of ${L.assignments})` : `Try every assignment (${L.assignments})`;
+  if (trying) trying.cancelled = true;
+  $("try-all").textContent = tryAllLabel(L);
   openPanel("formula");
   guided();
 }
@@ -564,25 +566,55 @@ function showFree(free) {
   );
 }
 
+let trying = null;  // the run of "Try assignments" under way: {cancelled}
+
 async function tryAll() {
-  const box = $("try-all-box");
-  box.replaceChildren(h("p", {}, "running the play of every assignment..."));
-  const res = await api("/api/lesson/tryall", {});
-  if (!res.ok) { box.replaceChildren(h("p", {class: "error"}, res.reason)); return; }
-  const cleared = res.rows.filter(r => r.cleared).length;
-  const head = h("p", {}, `${res.tried} of ${res.total} assignments: ${cleared} clear the board, ${res.tried - cleared} get stuck.` +
-    (res.more ? ` ${res.more} more are not tried (at most ${T.lesson.try_all_limit}).` : "") + " Click a row to step through it.");
-  const table = h("table", {},
-    h("tr", {}, h("th", {}, "assignment"), h("th", {}, "result"), h("th", {}, "moves"), h("th", {}, "left"), h("th", {}, "where it stops")));
-  for (const r of res.rows) {
-    const tr = h("tr", {class: "assignment" + (r.cleared ? " cleared" : ""), "data-assignment": r.assignment.join(" ")},
-      h("td", {}, r.assignment.map(lit).join(" ")),
-      h("td", {}, r.cleared ? "clears" : `stuck: ${r.falsified.join(", ")} falsified`),
-      h("td", {}, String(r.moves)), h("td", {}, String(r.tiles_left)), h("td", {}, r.reason));
-    tr.addEventListener("click", () => { setSwitches(r.values); guided(); });
-    table.append(tr);
+  if (trying) { trying.cancelled = true; return; }  // the button is Cancel while it runs
+  const box = $("try-all-box"), L = T.lesson, run = trying = {cancelled: false};
+  const limit = Math.min(L.assignments ?? L.try_all_limit, L.try_all_limit);
+  const progress = h("progress", {id: "try-progress", max: limit, value: 0});
+  const head = h("p", {id: "try-count"});
+  const table = h("table", {}, h("tr", {}, h("th", {}, "assignment"), h("th", {}, "result")));
+  const sampled = L.assignments === null || L.assignments > L.try_all_limit;
+  const order = sampled ? ` A sample of ${L.try_all_limit}: ` + (L.model ? "the satisfying assignment, its neighbours at distance 1 and 2, then random ones." : "random ones.") : "";
+  box.replaceChildren(h("p", {}, order + " Click a row to step through it."), progress, head, table);
+  $("try-all").textContent = "Cancel";
+  let tried = 0, cleared = 0, offset = 0;
+  const count = () => {
+    head.textContent = `${tried} of ${sampled ? limit + " sampled (" + (L.assignments ?? "2^" + L.variables) + " in all)" : L.assignments} assignments tried: ` +
+      `${cleared} clear the board, ${tried - cleared} get stuck` + (run.cancelled ? " (cancelled)" : (offset === null ? "." : "..."));
+    head.dataset.tried = String(tried);
+    head.dataset.cleared = String(cleared);
+    head.dataset.done = offset === null || run.cancelled ? "1" : "0";
+    progress.value = tried;
+  };
+  count();
+  try {
+    while (offset !== null && !run.cancelled) {
+      const res = await api("/api/lesson/tryall", {offset, count: 16});
+      if (!res.ok) { box.append(h("p", {class: "error"}, res.reason)); break; }
+      if (T.lesson !== L) return;
+      for (const r of res.rows) {
+        tried++;
+        if (r.cleared) cleared++;
+        const tr = h("tr", {class: "assignment" + (r.cleared ? " cleared" : ""), "data-assignment": r.assignment.join(" ")},
+          h("td", {}, r.assignment.map(lit).join(" ")),
+          h("td", {title: r.reason}, r.cleared ? `clears (${r.moves} moves)` : `stuck at ${r.falsified.join(", ")} (${r.tiles_left} left)`));
+        tr.addEventListener("click", () => { setSwitches(r.values); guided(); });
+        table.append(tr);
+      }
+      offset = res.next;
+      count();
+    }
+  } finally {
+    trying = null;
+    count();
+    if (T.lesson === L) $("try-all").textContent = tryAllLabel(L);
   }
-  box.replaceChildren(head, table);
+}
+
+function tryAllLabel(L) {
+  return L.assignments && L.assignments <= L.try_all_limit ? `Try every assignment (${L.assignments})` : `Try ${L.try_all_limit} assignments`;
 }
 
 async function buildFormula(event) {
@@ -675,6 +707,7 @@ window.addEventListener("load", () => {
     h("div", {id: "lesson-text"}),
     h("div", {class: "zoom"},
       h("button", {id: "zoom-fit", title: "the whole picture in view"}, "Fit"),
+      h("button", {id: "zoom-width", title: "the picture's width fills the pane"}, "Width"),
       h("button", {id: "zoom-out", title: "smaller (wheel down over the picture)"}, "−"),
       h("span", {id: "zoom-level"}),
       h("button", {id: "zoom-in", title: "larger (wheel up over the picture)"}, "+"),
@@ -682,7 +715,8 @@ window.addEventListener("load", () => {
   $("status").before(bar);
   const legend = h("details", {id: "legend", class: "legend"});
   $("teach").querySelector(".tabs").after(legend);
-  $("zoom-fit").addEventListener("click", () => { T.zoom = null; applyZoom(); });
+  $("zoom-fit").addEventListener("click", () => { T.zoom = null; T.fit = "whole"; applyZoom(); });
+  $("zoom-width").addEventListener("click", () => { T.zoom = null; T.fit = "width"; applyZoom(); });
   $("zoom-in").addEventListener("click", () => zoomBy(1.25));
   $("zoom-out").addEventListener("click", () => zoomBy(0.8));
   $("overview").addEventListener("click", overviewClicked);
