@@ -437,7 +437,7 @@ _HEIGHT2_LEGEND = (
     ),
     ("a group", "tiles with one label; any two free tiles of a group pair (groups of two or four tiles)"),
     ("red outline", "the tiles of a blocked cycle (Definition 6): none of them can ever go"),
-    ("red dashes", "the two tiles of a group of a blocked cycle, which can never meet"),
+    ("red arrows", "join the two tiles of a group of a blocked cycle, which can never meet"),
     ("orange outline", "the pair the next step removes"),
     ("blue outline", "the pair the last step removed"),
     ("faded", "tiles removed so far"),

@@ -219,24 +219,27 @@ function tileClicked(t) {
   clickTile(t);
 }
 
-function center(t) {
-  const face = tileNode(t).querySelector("rect.face");
-  const x = parseFloat(face.getAttribute("x")), y = parseFloat(face.getAttribute("y"));
-  return [x + parseFloat(face.getAttribute("width")) / 2, y + parseFloat(face.getAttribute("height")) / 2];
-}
-
-function drawCycles(cycles) {
-  const svg = T.picture;
+function drawCycles(cycles) {  // each pair that can never meet: an arrow beside the tiles, clear of their labels
+  const svg = T.picture, NS = "http://www.w3.org/2000/svg";
+  if (!svg.querySelector("#cycle-arrow")) {
+    const defs = document.createElementNS(NS, "defs");
+    defs.innerHTML = '<marker id="cycle-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6" markerHeight="6" orient="auto-start-reverse"><path d="M 0 0 L 10 5 L 0 10 z" fill="#ff1744"/></marker>';
+    svg.prepend(defs);
+  }
   for (const c of cycles) {
     for (const t of c.tiles) tileNode(t).classList.add("cycle");
-    for (const [a, b] of c.pairs) {  // the two tiles of a group that can never meet
-      const [x1, y1] = center(a), [x2, y2] = center(b);
-      const bend = Math.max(20, Math.abs(x2 - x1) / 4);
-      const path = document.createElementNS("http://www.w3.org/2000/svg", "path");
+    c.pairs.forEach(([a, b], i) => {
+      const [xa, ya, wa, ha] = T.geo[a], [xb, yb, wb, hb] = T.geo[b];
+      const side = i % 2 ? -1 : 1;  // alternate sides, so that two arrows of one stack do not overlap
+      const x1 = side > 0 ? xa + wa + 3 : xa - 3, y1 = ya + ha / 2;
+      const x2 = side > 0 ? xb + wb + 3 : xb - 3, y2 = yb + hb / 2;
+      const bend = side * Math.max(18, Math.abs(y2 - y1) / 5, Math.abs(x2 - x1) / 5);
+      const path = document.createElementNS(NS, "path");
       path.setAttribute("class", "cycle-link");
-      path.setAttribute("d", `M ${x1} ${y1} C ${x1} ${y1 - bend}, ${x2} ${y2 - bend}, ${x2} ${y2}`);
+      path.setAttribute("marker-end", "url(#cycle-arrow)");
+      path.setAttribute("d", `M ${x1} ${y1} C ${x1 + bend} ${y1}, ${x2 + bend} ${y2}, ${x2} ${y2}`);
       svg.appendChild(path);
-    }
+    });
   }
 }
 
