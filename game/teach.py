@@ -172,6 +172,7 @@ class FormulaLesson:
                     "text": _clause_text(clause),
                     "original": k + 1,
                     "original_text": _clause_text(f.original[k]),
+                    "literals": [_lit(l) for l in clause],
                     "x_chain_tile": info["x_chain_tile"],
                     "literal_tiles": info["literal_tiles"],
                 }

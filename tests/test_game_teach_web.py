@@ -165,6 +165,12 @@ def test_a_free_play_that_broke_a_chain_rule_is_lost_whatever_the_formula(browse
         assert "satisfies" not in text
         bar = page.text_content("#lesson-bar")
         assert "the board is lost, whatever the formula" in bar and f"{len(moves)} moves" in bar
+        # leaving the lesson gives the page back to the game
+        assert not page.is_visible("#status") and not page.is_visible("#new")
+        page.click("#teach-close")
+        page.wait_for_selector("#status", state="visible")
+        assert page.is_visible("#new") and page.is_visible("#difficulty") and not page.is_visible("#lesson-bar")
+        assert page.is_hidden("#teach") and session.lesson is None
         page.close()
 
 

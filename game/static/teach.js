@@ -34,6 +34,10 @@ function lit(l) { return (l < 0 ? "¬" : "") + "V" + Math.abs(l); }
 
 function litName(name) { return name.replace("-", "¬"); }
 
+function chainOf(literal) {  // "¬V2" -> "V2's false chain"
+  return literal.startsWith("¬") ? `${literal.slice(1)}'s false chain` : `${literal}'s true chain`;
+}
+
 function setError(id, text) { $(id).textContent = text || ""; }
 
 // ------------------------------------------------------------------ the picture
@@ -443,7 +447,8 @@ function showFormula(L) {
   );
   $("clauses").replaceChildren(...L.clauses.map(c => h("li", {"data-clause": c.clause},
     `${c.clause} = ${c.text}`, c.original_text !== c.text ? ` from clause ${c.original} ${c.original_text}` : "",
-    h("span", {class: "tiles"}, ` x-chain tile ${c.x_chain_tile}, literal tiles ${c.literal_tiles.join(", ")}`),
+    h("span", {class: "tiles"}, ` its ${c.clause} tiles: in the x-chain (tile ${c.x_chain_tile}); ` +
+      c.literal_tiles.map((t, i) => `for ${c.literals[i]}, in ${chainOf(c.literals[i])} (tile ${t})`).join("; ")),
     h("span", {class: "status"}))));
   const start = L.model || new Array(L.variables).fill(false);
   $("switches").replaceChildren(...start.map((v, i) => {
@@ -672,7 +677,7 @@ async function height2Play() {
 function height2Step(box, end, play, k, N) {
   if (k < N) {
     const s = play.steps[k];
-    box.append(h("p", {}, h("b", {}, `Move ${k + 1}: tiles ${s.tiles[0]} and ${s.tiles[1]} (group ${s.group})`),
+    box.append(h("p", {}, h("b", {}, `Move ${k + 1}: two ${s.group} tiles`), h("span", {class: "tiles"}, ` (tiles ${s.tiles[0]} and ${s.tiles[1]})`),
       s.guess ? h("span", {class: "bad"}, " (a guess)") : null), h("p", {}, s.text));
     return;
   }
