@@ -445,6 +445,21 @@ _HEIGHT2_LEGEND = (
 )
 
 
+_HEIGHT2_PLAN = (
+    ("definition6", "Definition 6: groups of two stacked round a cycle (A1 over A2, ..., Ak over A1) can never go."),
+    (
+        "theorem7",
+        "Theorem 7: with peeking, the board clears exactly when it has no blocked cycle, and every "
+        "group with a match has a match that makes no new one.",
+    ),
+    (
+        "theorem5",
+        "Theorem 5: without peeking, take a match with the most tiles off the ground; the only guess "
+        "is a group of four with three tiles off the ground.",
+    ),
+)
+
+
 class Height2Lesson:
     """A board of isolated stacks of height at most two, with its blocked cycles and the
     plays of Theorems 5 and 7.
@@ -571,6 +586,7 @@ class Height2Lesson:
             "theorems": {k: {"title": t, "text": x} for k, (t, x) in _THEOREMS.items()},
             "legend": [{"term": k, "text": x} for k, x in _HEIGHT2_LEGEND],
             "seed": b.meta.get("seed"),
+            "plan": [{"lemma": k, "text": x} for k, x in _HEIGHT2_PLAN],
             "strategies": list(HEIGHT2_STRATEGIES),
         }
 

@@ -319,9 +319,15 @@ def test_the_blocked_cycle_of_a_planted_height_two_board(browser, worker):
         )
         assert shown == tiles and page.locator("#board .cycle-link").count() == len(tiles) // 2
         assert "cannot be cleared" in page.text_content("#h2-verdict")
+        # drawn to fill the pane's width, with its own legend and the board's seed in the Seed box
+        assert float(page.get_attribute("#board", "data-zoom")) > 1.5
+        assert "blocked cycle" in page.text_content("#legend") and "Theorem 5" in page.text_content("#legend")
+        assert page.input_value("#h2-seed") == "3"
+        page.wait_for_selector("#lesson-bar[data-result='lost']")  # the game's check agrees
         # a board without a blocked cycle: Theorem 7's play clears it, move by move
         page.click("#h2-random")
         page.wait_for_selector("#h2-verdict.ok")
+        assert page.input_value("#h2-seed") == str(session.lesson.board.meta["seed"])
         page.select_option("#h2-strategy", "theorem7")
         page.click("#h2-play")
         page.wait_for_selector("#stepper:not([hidden]) #step-count[data-step='0']")
