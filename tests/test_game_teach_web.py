@@ -104,6 +104,14 @@ def test_step_the_witness_of_three_vars_to_the_cleared_board(browser, worker):
         assert _step(page) == 120
         page.click("#step-first")
         assert _step(page) == 0 and tiles_shown(page) == 240 and page.locator("#clauses li.satisfied").count() == 0
+        # the legend, and the proof in brief: each line links to the moves that use its step
+        assert page.text_content("#legend summary") == "Legend" and "a column" in page.text_content("#legend")
+        uses = [i for i, m in enumerate(play["steps"]) if m["lemma"] == "clauses"]
+        link = page.locator("#legend a.steps[data-lemma='clauses']")
+        assert link.get_attribute("data-moves") == " ".join(str(i + 1) for i in uses)
+        link.click()
+        assert _step(page) == next(i for i in uses if i > 0) and "Clauses" in page.text_content("#step-text")
+        page.click("#step-first")
         page.click("#step-end")
         assert _step(page) == 120 and tiles_shown(page) == 0
         page.close()
