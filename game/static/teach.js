@@ -734,7 +734,12 @@ window.addEventListener("load", () => {
     const r = $("board").getBoundingClientRect();
     zoomBy(e.deltaY < 0 ? 1.15 : 1 / 1.15, [e.clientX - r.left, e.clientY - r.top]);
   }, {passive: false});
-  $("board").addEventListener("scroll", () => { if (T.lesson) overview(); });
+  let framed = false;  // one overview per frame while the picture scrolls
+  $("board").addEventListener("scroll", () => {
+    if (!T.lesson || framed) return;
+    framed = true;
+    requestAnimationFrame(() => { framed = false; overview(); });
+  });
   window.addEventListener("resize", () => { if (T.lesson && T.zoom === null) applyZoom(); });
   $("formula-target").replaceChildren(...["stacks", "rows", "shisen-sho", "shisen-rows"].map(t => h("option", {value: t}, t)));
   $("teach-open").addEventListener("click", () => openPanel(T.lesson ? T.lesson.kind : "formula"));
