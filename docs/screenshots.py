@@ -152,6 +152,16 @@ def teach(worker: SolverProcess, out_dir: Path, chromium: str = "/usr/bin/chromi
         pg.click("#step-end")
         pg.eval_on_selector("#teach", "e => { e.scrollTop = document.getElementById('stepper').offsetTop - 60; }")
         pg.screenshot(path=str(out_dir / "teach-stuck.png"))
+    shisen = FormulaLesson.from_file("instances/three-vars.cnf", "shisen-sho")
+    with _lesson_page(worker, shisen, chromium) as pg:  # the 11,512 px strip: fit, and the stuck tiles together
+        pg.wait_for_selector("#step-count[data-total]")
+        for v, on in ((1, True), (2, False), (3, False)):
+            pg.set_checked(f'#switches input[data-var="{v}"]', on)
+        pg.wait_for_selector("#step-count[data-play='1 -2 -3']")
+        pg.keyboard.press("End")
+        pg.wait_for_selector("#board .tile.waiting")
+        pg.evaluate("() => window.scrollTo(0, 0)")
+        pg.screenshot(path=str(out_dir / "teach-shisen.png"))
     with _lesson_page(worker, Height2Lesson.planted(1, 16), chromium) as pg:
         pg.wait_for_selector("#h2-cycles li")
         pg.screenshot(path=str(out_dir / "teach-height2.png"))

@@ -63,6 +63,7 @@ ASSETS: dict[str, str] = {
     "faces.js": "text/javascript; charset=utf-8",
     "teach.js": "text/javascript; charset=utf-8",
     "style.css": "text/css; charset=utf-8",
+    "teach.css": "text/css; charset=utf-8",
 }
 """The only files the server sends, by name, with their media types."""
 
