@@ -20,6 +20,7 @@ from mjsat.game.tui import GameApp
 from mjsat.game.web import GameSettings, ServerThread, Session
 from mjsat.game.worker import SolverProcess
 from mjsat.layouts import load_layout
+from mjsat.methods import solve
 
 HERE = Path(__file__).resolve().parent
 FLAGS = [
@@ -65,12 +66,12 @@ def page(worker: SolverProcess, out: Path, chromium: str = "/usr/bin/chromium") 
 
 
 def end(worker: SolverProcess, out: Path, chromium: str = "/usr/bin/chromium") -> None:
-    """The end card of a cleared Shisen-Sho 8x6 board, played by the keyboard's hints."""
+    """The end card of a cleared Shisen-Sho 8x6 board."""
     from playwright.sync_api import sync_playwright
 
-    settings = GameSettings(layout="rect-8x6", game="shisen-sho", difficulty="normal", seed=11, hint_limit=30)
+    settings = GameSettings(layout="rect-8x6", game="shisen-sho", difficulty="normal", seed=11, check_seconds=20)
     deal = find_deal(load_layout("rect-8x6"), difficulty="normal", seed=11, game="shisen-sho")
-    game = Game(deal.board, meta=deal.meta(), hint_limit=30, decider=lambda b, t: worker.decide(b, t))
+    game = Game(deal.board, meta=deal.meta(), decider=lambda b, t: worker.decide(b, t))
     with ServerThread(Session(game, settings, worker=worker)) as url, sync_playwright() as p:
         with tempfile.TemporaryDirectory() as profile:
             ctx = p.chromium.launch_persistent_context(
@@ -79,13 +80,18 @@ def end(worker: SolverProcess, out: Path, chromium: str = "/usr/bin/chromium") -
             pg = ctx.new_page()
             pg.goto(url)
             pg.wait_for_selector("body[data-ready='1']")
-            while not game.status().won:
+            pg.keyboard.press("h")  # one hint, then a clearing found by the exact method
+            pg.wait_for_selector(".tile.hinted", timeout=120_000)
+            pairs = [[int(g.get_attribute("data-tile")) for g in pg.locator(".tile.hinted").all()]]
+            while pairs:
                 left = game.board.remaining()
-                pg.keyboard.press("h")
-                pg.wait_for_selector(".tile.hinted")
-                for t in sorted(int(g.get_attribute("data-tile")) for g in pg.locator(".tile.hinted").all()):
+                for t in pairs.pop(0):
                     pg.click(f'#board .tile[data-tile="{t}"]')
                 pg.wait_for_function(f"document.querySelectorAll('#board .tile').length < {left}")
+                if not pairs and not game.status().won:
+                    position, back = game.board.position_board()
+                    moves = solve(position, "exact", time_limit=60).moves
+                    pairs = [[back[a], back[b]] for a, b in moves]
             pg.wait_for_selector("#endcard:not([hidden])")
             pg.screenshot(path=str(out))
             ctx.close()
@@ -146,6 +152,16 @@ def teach(worker: SolverProcess, out_dir: Path, chromium: str = "/usr/bin/chromi
         pg.click("#step-end")
         pg.eval_on_selector("#teach", "e => { e.scrollTop = document.getElementById('stepper').offsetTop - 60; }")
         pg.screenshot(path=str(out_dir / "teach-stuck.png"))
+    shisen = FormulaLesson.from_file("instances/three-vars.cnf", "shisen-sho")
+    with _lesson_page(worker, shisen, chromium) as pg:  # the 11,512 px strip: fit, and the stuck tiles together
+        pg.wait_for_selector("#step-count[data-total]")
+        for v, on in ((1, True), (2, False), (3, False)):
+            pg.set_checked(f'#switches input[data-var="{v}"]', on)
+        pg.wait_for_selector("#step-count[data-play='1 -2 -3']")
+        pg.keyboard.press("End")
+        pg.wait_for_selector("#board .tile.waiting")
+        pg.evaluate("() => window.scrollTo(0, 0)")
+        pg.screenshot(path=str(out_dir / "teach-shisen.png"))
     with _lesson_page(worker, Height2Lesson.planted(1, 16), chromium) as pg:
         pg.wait_for_selector("#h2-cycles li")
         pg.screenshot(path=str(out_dir / "teach-height2.png"))

@@ -23,7 +23,7 @@ import click
 
 from mjsat.board import GAMES, Board
 from mjsat.fileio import write_text_atomic
-from mjsat.limits import limits_help
+from mjsat.limits import SOLVE_TILE_BYTES, TILE_BYTES, limits_help, planned_use
 
 __all__ = ["main", "cli", "LAZY_COMMANDS", "board_options", "board_from_options"]
 
@@ -185,7 +185,8 @@ def board_options(func: Any) -> Any:
         solvable: bool,
         **kwargs: Any,
     ) -> Any:
-        board = board_from_options(board_file, layout_spec, map_name, seed, game, solvable)
+        with planned_use(*getattr(func, "planned_use", ("hold", TILE_BYTES))):  # refused before it is built
+            board = board_from_options(board_file, layout_spec, map_name, seed, game, solvable)
         return func(*args, board=board, **kwargs)
 
     options = [
@@ -205,6 +206,18 @@ def board_options(func: Any) -> Any:
     for opt in reversed(options):
         wrapper = opt(wrapper)
     return wrapper
+
+
+def sized_for(what: str, bytes_per_tile: int) -> Any:
+    """Mark a command of :func:`board_options` (put it below): its board is sized for
+    ``what`` at ``bytes_per_tile`` (:func:`mjsat.limits.planned_use`) while it is read or
+    dealt, so a board too large for the job is refused before it is built."""
+
+    def mark(func: Any) -> Any:
+        func.planned_use = (what, bytes_per_tile)
+        return func
+
+    return mark
 
 
 def board_from_options(
@@ -307,11 +320,14 @@ def layouts(ctx: click.Context, as_json: bool, dirs: tuple[str, ...]) -> None:
 @layouts.command("show")
 @click.argument("spec", metavar="NAME|FILE")
 @click.option("--map", "map_name", metavar="MAP", help="Map of a GNOME .map file (name or scorename).")
-@click.option("--json", "as_json", is_flag=True, help="Print a JSON object with a `tiles` list of [row, col, lev].")
+@click.option(
+    "--json", "as_json", is_flag=True, help="Print the layout as JSON (the mjsat-layout format, with `levels` added)."
+)
 def layouts_show(spec: str, map_name: str | None, as_json: bool) -> None:
     """Show one layout: its tiles per level and a top view (or JSON with --json)."""
     from mjsat.board import MahjongBoard
     from mjsat.layouts import load_layout
+    from mjsat.layouts.json_format import FORMAT as LAYOUT_FORMAT, VERSION as LAYOUT_VERSION
     from mjsat.render import ascii_top_view
 
     layout = load_layout(spec, map_name=map_name)
@@ -319,6 +335,8 @@ def layouts_show(spec: str, map_name: str | None, as_json: bool) -> None:
         click.echo(
             json.dumps(
                 {
+                    "format": LAYOUT_FORMAT,  # readable back as a layout (mjsat layouts show FILE)
+                    "version": LAYOUT_VERSION,
                     "name": layout.name,
                     "tiles_count": len(layout),
                     "levels": layout.level_counts(),
@@ -526,6 +544,7 @@ def convert(board_file: str, output: str, game: str | None) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (status, moves, method, seconds, stats).")
 @click.option("--show", is_flag=True, help="Also print an ASCII picture of the board.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Also write the result as JSON to this file.")
+@sized_for("solve", SOLVE_TILE_BYTES)
 def solve(
     board: Board,
     method: str,

@@ -22,6 +22,7 @@ import dataclasses
 import functools
 import importlib
 import inspect
+import math
 import sys
 import time
 from collections.abc import Callable
@@ -199,6 +200,15 @@ def axis_values(name: str, option: str) -> list[str]:
     return [str(v) for v in _resolve(target)]
 
 
+def _check_time_limit(time_limit: Any) -> None:
+    """Refuse a time limit that is not a positive, finite number of seconds (``nan``,
+    ``inf``, ``0``, text)."""
+    if time_limit is None:
+        return
+    if isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)) or not 0 < time_limit < math.inf:
+        raise ValueError(f"time limit must be positive, a finite number of seconds, got {time_limit!r}")
+
+
 def check_options(
     method: str, options: dict[str, Any] | None = None, *, time_limit: float | None = None
 ) -> dict[str, Any]:
@@ -227,12 +237,14 @@ def check_options(
         An option the method does not take.
     ValueError
         A subclass raised by the method's :attr:`MethodInfo.check` (an unknown
-        encoding or solver name, ...).
+        encoding or solver name, ...), or a time limit that is not a positive, finite
+        number of seconds.
 
     Notes
     -----
     Imports the method's module; then :math:`O(k)` for ``k`` options plus the check.
     """
+    _check_time_limit(time_limit)
     fn = get_method(method)
     given = {k: v for k, v in options.items() if v is not None} if options else {}
     accepted = _options_of(fn) if given else frozenset()
@@ -371,8 +383,7 @@ def solve(
     fn = get_method(method)
     options = check_options(method, options)
     check_covers(method, board)
-    if time_limit is not None and time_limit <= 0:
-        raise ValueError(f"time limit must be positive, got {time_limit}")
+    _check_time_limit(time_limit)
     prepare(method, options, board, time_limit)
     deal = board.copy(stack=False) if board.remaining() != len(board) else board
     before = deal.position_key()

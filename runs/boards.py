@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from mjsat.board import GAMES, Board, Layout
-from mjsat.fileio import InputFileError
+from mjsat.fileio import InputFileError, read_bytes
 from mjsat.result import SOLVABLE, UNSOLVABLE
 
 __all__ = [
@@ -128,7 +128,8 @@ def board_files(folder: str | Path) -> Iterator[BoardFile]:
     """Every board file (``.json`` boards, ``.txt`` boards) under ``folder``, sorted.
 
     JSON files that are not boards (a manifest, a layout) are skipped; a malformed board
-    file raises :class:`~mjsat.fileio.InputFileError`. Expected answers come from a
+    file, one that cannot be read (not a regular file: a FIFO, a broken link), and a folder
+    without any board raise :class:`~mjsat.fileio.InputFileError`. Expected answers come from a
     ``manifest.json`` beside the boards when it names them, else from the board's
     ``meta["expected"]``.
 
@@ -141,18 +142,19 @@ def board_files(folder: str | Path) -> Iterator[BoardFile]:
     root = Path(folder)
     if not root.is_dir():
         raise InputFileError(folder, None, "not a folder")
-    for path in sorted(p for p in root.rglob("*") if p.suffix.lower() in (".json", ".txt") and p.is_file()):
-        try:
-            text = path.read_text(encoding="utf-8", errors="replace")  # only sniffed; load_board reads strictly
-        except OSError as exc:
-            raise InputFileError(path, None, exc.strerror or str(exc)) from None
+    found = 0
+    for path in sorted(p for p in root.rglob("*") if p.suffix.lower() in (".json", ".txt") and not p.is_dir()):
+        text = read_bytes(path).decode("utf-8", "replace")  # only sniffed; load_board reads strictly
         if path.suffix.lower() == ".json" and '"mjsat-board"' not in text:
             continue
         if path.suffix.lower() == ".txt" and not text.strip():
             continue
         board = load_board(path)
         expected = _manifest(path.parent).get(path.name) or board.meta.get("expected")
+        found += 1
         yield BoardFile(str(path), board, expected if expected in (SOLVABLE, UNSOLVABLE) else None)
+    if not found:
+        raise InputFileError(folder, None, "no board file (.json or .txt) in this folder")
 
 
 # --------------------------------------------------------------------------- board cases
@@ -263,7 +265,10 @@ def cnf_cases(paths: Iterable[str | Path], *, targets: Sequence[str] | None = No
 
     files: list[Path] = []
     for p in map(Path, paths):
-        files.extend(sorted(p.rglob("*.cnf")) if p.is_dir() else [p])
+        found = sorted(q for q in p.rglob("*.cnf") if not q.is_dir()) if p.is_dir() else [p]
+        if not found:
+            raise InputFileError(p, None, "no .cnf file in this folder")
+        files.extend(found)
     for f in files:
         cnf = read_dimacs(f)
         formula = (tuple(tuple(c) for c in cnf.clauses), int(cnf.nv))

@@ -13,6 +13,7 @@ from typing import Any
 import click
 
 from mjsat.board import GAMES
+from mjsat.limits import MAX_COUNT
 
 __all__ = ["sample", "crossval", "compare", "workers_option", "scheduler_option"]
 
@@ -137,7 +138,7 @@ def sample(
       mjsat sample --height2 500 --method height2 --out h2.jsonl
     """
     from mjsat.cli import parse_key_values
-    from mjsat.fileio import prepare_output
+    from mjsat.fileio import exclusive_lock
     from mjsat.layouts import load_layout
     from mjsat.methods import check_options
     from mjsat.runs.cluster import Runner
@@ -146,6 +147,7 @@ def sample(
 
     if time_limit is not None and not 0 < time_limit < math.inf:
         raise click.BadParameter(f"must be a positive number of seconds, got {time_limit}", param_hint="--time-limit")
+    MAX_COUNT.check(count, "-n", verb="asks for")  # before the list of seeds is made
     options = check_options(method, parse_key_values(option_items), time_limit=time_limit)  # before any file or deal
     others = bool(board_paths or height2_count or random_small)
     if layout_spec is not None and others:
@@ -171,31 +173,31 @@ def sample(
         raise click.UsageError("name the deals with --layout NAME -n N (or give --boards, --height2, --random-small)")
     runner = Runner(workers, scheduler, warm=method == "search" and options.get("engine", "numba") == "numba")
     layout = load_layout(layout_spec, map_name=map_name)
-    prepare_output(out)
-    read_done(out, repair=False)  # a bad results file is refused before the progress bar starts
-    seeds = range(seed_start, seed_start + count)
-    tally = {"unsolvable": 0, "unknown": 0}
-    with runner, RunProgress(f"{layout.name or layout_spec} ({game})", count, runner, transient=as_json) as bar:
+    with exclusive_lock(out):  # a second run on this file refuses here, before its progress bar
+        read_done(out, repair=False)  # a bad results file is refused before the progress bar starts
+        seeds = range(seed_start, seed_start + count)
+        tally = {"unsolvable": 0, "unknown": 0}
+        with runner, RunProgress(f"{layout.name or layout_spec} ({game})", count, runner, transient=as_json) as bar:
 
-        def progress(row: dict[str, Any]) -> None:
-            if row["status"] in tally:
-                tally[row["status"]] += 1
-            bar.advance(tally=f"unsolvable {tally['unsolvable']}  unknown {tally['unknown']}")
+            def progress(row: dict[str, Any]) -> None:
+                if row["status"] in tally:
+                    tally[row["status"]] += 1
+                bar.advance(tally=f"unsolvable {tally['unsolvable']}  unknown {tally['unknown']}")
 
-        rows = run_sample(
-            layout,
-            seeds,
-            out,
-            game=game,
-            method=method,
-            time_limit=time_limit,
-            options=options,
-            runner=runner,
-            progress=progress,
-            retry_unknown=retry_unknown,
-            batch=batch,
-        )
-        bar.finish(count)
+            rows = run_sample(
+                layout,
+                seeds,
+                out,
+                game=game,
+                method=method,
+                time_limit=time_limit,
+                options=options,
+                runner=runner,
+                progress=progress,
+                retry_unknown=retry_unknown,
+                batch=batch,
+            )
+            bar.finish(count)
     summary = {"layout": layout.name or layout_spec, "game": game, "method": method, "out": out, **summarize(rows)}
     if as_json:
         click.echo(json.dumps(summary, indent=1))
@@ -463,6 +465,8 @@ def crossval(
     limit, clock = _limit_and_clock(time_limit, cpu_limit)
     if exhaustive % 2:
         raise click.BadParameter(f"the number of tiles must be even, got {exhaustive}", param_hint="--exhaustive")
+    for value, hint in ((count * len(layouts), "-n"), (random_small, "--random-small"), (height2_count, "--height2")):
+        MAX_COUNT.check(value, hint, verb="asks for")  # before any list of boards is made
     if shisen and games_opt:
         raise click.UsageError("give --games or --shisen, not both")
     games = tuple(dict.fromkeys(find_variant(g).game for g in _split(games_opt))) or (

@@ -137,7 +137,9 @@ def check_search_options(
     **switches: Any,
 ) -> None:
     """Check the options of :func:`solve_search` without a board (registered in
-    :attr:`mjsat.methods.MethodInfo.check`); the on/off ``switches`` take any value.
+    :attr:`mjsat.methods.MethodInfo.check`); the on/off ``switches`` take ``True``,
+    ``False`` (``1``, ``0``) or ``None`` (the default), so a value such as ``"on"`` is
+    refused here, for every board, not by the first board that reads it.
 
     Raises
     ------
@@ -150,6 +152,8 @@ def check_search_options(
         ``pair_test`` is neither ``None`` nor one of :data:`mjsat.search.config.PAIR_TESTS`.
     UnknownPlayoutError
         ``playout`` is neither ``None`` nor one of :data:`mjsat.search.config.PLAYOUTS`.
+    SearchOptionError
+        A switch (``freeze_pair``, ``critical``, ...) that is not true or false.
 
     Notes
     -----
@@ -171,6 +175,9 @@ def check_search_options(
             continue
         if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 0:
             raise SearchOptionError(f"{label} must be an integer >= 0, got {value!r}")
+    for label, value in switches.items():
+        if value is not None and not (isinstance(value, (bool, numbers.Integral)) and value in (0, 1)):
+            raise SearchOptionError(f"{label} must be true or false (on/off), got {str(value)[:40]!r}")
 
 
 def default_attempts(geo: Geometry) -> int:

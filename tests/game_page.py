@@ -92,8 +92,9 @@ def shown_position(page, layout, game):
     groups = shown_groups(page)
     gone = [t for t in range(len(layout)) if t not in groups]
     top = max(groups.values(), default=0) + 1
-    full = [groups.get(t, top + gone.index(t) // 2 if t in gone else 0) for t in range(len(layout))]
-    board = find_variant(game)(layout, full)
+    full = dict(groups)
+    full.update({t: top + i // 2 for i, t in enumerate(gone)})  # the tiles gone, paired in order
+    board = find_variant(game)(layout, [full[t] for t in range(len(layout))])
     for i in range(0, len(gone), 2):
         board.push((gone[i], gone[i + 1]))
     return board.position_board()[0]

@@ -117,10 +117,11 @@ class _Links(HTMLParser):
 def _broken_links(html: Path) -> list[str]:
     """Links of the built site to a page, a file or an anchor that is not there."""
     pages: dict[Path, _Links] = {}
+    html = html.resolve()
     for page in html.rglob("*.html"):
         parser = _Links()
         parser.feed(page.read_text())
-        pages[page] = parser
+        pages[page.resolve()] = parser
     broken = []
     for page, parser in pages.items():
         for link in parser.links:
