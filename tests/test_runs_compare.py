@@ -297,3 +297,28 @@ def test_the_issue_command_writes_rows_summary_and_plots_in_the_current_folder(t
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [
         "cactus.png", "cactus.svg", "scatter.png", "scatter.svg",
     ]  # fmt: skip
+
+
+def test_one_run_writes_a_results_file_at_a_time(tmp_path):
+    from mjsat.fileio import FileInUseError, exclusive_lock
+
+    out = tmp_path / "r.jsonl"
+    cases = list(B.random_small_cases(seed=4, count=2, max_tiles=6, games=("mahjong",)))
+    import subprocess
+    import sys
+
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import sys, time\nfrom mjsat.fileio import exclusive_lock\n"
+         f"with exclusive_lock({str(out)!r}):\n    print('held', flush=True)\n    time.sleep(60)"],
+        stdout=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+        with pytest.raises(FileInUseError):
+            cmp.compare(cases, cmp.parse_methods("ref"), out, time_limit=5)
+    finally:
+        holder.kill()
+        holder.wait()
+    with exclusive_lock(out):  # the same process nests: a run inside a caller's lock
+        rows, _ = cmp.compare(cases, cmp.parse_methods("ref"), out, time_limit=5)
+    assert len(rows) == 2
