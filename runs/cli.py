@@ -147,7 +147,8 @@ def sample(
 
     if time_limit is not None and not 0 < time_limit < math.inf:
         raise click.BadParameter(f"must be a positive number of seconds, got {time_limit}", param_hint="--time-limit")
-    MAX_COUNT.check(count, "-n", verb="asks for")  # before the list of seeds is made
+    if count is not None:
+        MAX_COUNT.check(count, "-n", verb="asks for")  # before the list of seeds is made
     options = check_options(method, parse_key_values(option_items), time_limit=time_limit)  # before any file or deal
     others = bool(board_paths or height2_count or random_small)
     if layout_spec is not None and others:
