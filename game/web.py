@@ -31,7 +31,6 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import functools
-import json
 import signal
 import socket
 import threading
@@ -49,8 +48,10 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from mjsat.board import GAMES
+from mjsat.game import params
 from mjsat.game.difficulty import DIFFICULTIES
 from mjsat.game.engine import SOLVABLE, UNSOLVABLE, Game
+from mjsat.game.params import BadRequestError
 from mjsat.game.save import save_text
 from mjsat.game.teach_web import lesson_routes
 from mjsat.game.worker import GRACE_SECONDS, SolverProcess, WorkerError
@@ -60,6 +61,7 @@ __all__ = ["ASSETS", "PAGE_LAYOUTS", "GameSettings", "Session", "create_app", "b
 ASSETS: dict[str, str] = {
     "index.html": "text/html; charset=utf-8",
     "app.js": "text/javascript; charset=utf-8",
+    "faces.js": "text/javascript; charset=utf-8",
     "teach.js": "text/javascript; charset=utf-8",
     "style.css": "text/css; charset=utf-8",
 }
@@ -85,10 +87,6 @@ class GameSettings:
     faces: str = "faces"
     deal_seconds: float = 120.0
     playouts: int = 100
-
-
-class BadRequestError(ValueError):
-    """A request the API does not accept (the message is sent back)."""
 
 
 def _read_asset(name: str) -> bytes:
@@ -206,23 +204,11 @@ class Session:
 async def _json_body(request: Request) -> dict[str, Any]:
     if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
         raise BadRequestError("requests must be application/json")
-    body = await request.body()
-    if len(body) > 40 * 1024 * 1024:
-        raise BadRequestError("request too large")
-    try:
-        data = json.loads(body or b"{}")
-    except (json.JSONDecodeError, RecursionError, UnicodeDecodeError):
-        raise BadRequestError("request body is not JSON") from None
-    if not isinstance(data, dict):
-        raise BadRequestError("request body must be a JSON object")
-    return data
+    return params.json_object(await request.body())
 
 
 def _int(data: dict[str, Any], key: str) -> int:
-    v = data.get(key)
-    if isinstance(v, bool) or not isinstance(v, int):
-        raise BadRequestError(f"{key!r} must be an integer")
-    return v
+    return params.integer(data, key)
 
 
 def create_app(session: Session) -> Starlette:
@@ -247,7 +233,8 @@ def create_app(session: Session) -> Starlette:
 
     async def pair(request: Request) -> Response:
         data = await _json_body(request)
-        out = session.game.pair(_int(data, "a"), _int(data, "b"))
+        n = len(session.game.board)
+        out = session.game.pair(params.integer(data, "a", high=n - 1), params.integer(data, "b", high=n - 1))
         if out.played:
             session.schedule_check()
         return JSONResponse(
@@ -295,7 +282,7 @@ def create_app(session: Session) -> Starlette:
     async def new(request: Request) -> Response:
         data = await _json_body(request)
         s = session.settings
-        difficulty = data.get("difficulty", s.difficulty)
+        difficulty = params.name(data, "difficulty", DIFFICULTIES, s.difficulty)
         layout_name = data.get("layout", s.layout)
         game_name = data.get("game", s.game)
         seed = _int(data, "seed") if "seed" in data else session.next_seed()

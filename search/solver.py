@@ -40,6 +40,7 @@ from typing import Any
 
 import numpy as np
 
+from mjsat import clock
 from mjsat.board import Board, Layout, Move
 from mjsat.result import SOLVABLE, UNKNOWN, UNSOLVABLE, SolveResult
 from mjsat.search.config import N_STATS, PAIR_TESTS, PLAYOUTS, S_MOVES, S_NODES, S_SCANS
@@ -136,7 +137,9 @@ def check_search_options(
     **switches: Any,
 ) -> None:
     """Check the options of :func:`solve_search` without a board (registered in
-    :attr:`mjsat.methods.MethodInfo.check`); the on/off ``switches`` take any value.
+    :attr:`mjsat.methods.MethodInfo.check`); the on/off ``switches`` take ``True``,
+    ``False`` (``1``, ``0``) or ``None`` (the default), so a value such as ``"on"`` is
+    refused here, for every board, not by the first board that reads it.
 
     Raises
     ------
@@ -149,6 +152,8 @@ def check_search_options(
         ``pair_test`` is neither ``None`` nor one of :data:`mjsat.search.config.PAIR_TESTS`.
     UnknownPlayoutError
         ``playout`` is neither ``None`` nor one of :data:`mjsat.search.config.PLAYOUTS`.
+    SearchOptionError
+        A switch (``freeze_pair``, ``critical``, ...) that is not true or false.
 
     Notes
     -----
@@ -170,6 +175,9 @@ def check_search_options(
             continue
         if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 0:
             raise SearchOptionError(f"{label} must be an integer >= 0, got {value!r}")
+    for label, value in switches.items():
+        if value is not None and not (isinstance(value, (bool, numbers.Integral)) and value in (0, 1)):
+            raise SearchOptionError(f"{label} must be true or false (on/off), got {str(value)[:40]!r}")
 
 
 def default_attempts(geo: Geometry) -> int:
@@ -262,14 +270,46 @@ def _stacked_pairs(desc: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
 # --------------------------------------------------------------------------- the wrapper
 
 
-def warm_up() -> None:
-    """Load (or compile, the first time) every numba kernel, so that timings that follow
-    measure the search and not the compiler: the Mahjong kernels (playouts, guided playouts,
-    the search, de Bondt's tree), those of Shisen-Sho on a grid and on the Mahjong grid,
-    and the batch path's (:mod:`mjsat.search.batch`)."""
+def _one_call_applies(board: Board, time_limit: float | None, **options: Any) -> bool:
+    """Whether :func:`solve_search` with ``options`` runs ``board`` in one compiled call
+    (:func:`_solve_one_call`; see its Notes)."""
+    node_limit = options.get("node_limit")
+    return (
+        options.get("engine", "numba") == "numba"
+        and board.kind == "sides"
+        and len(board) <= ONE_CALL_MAX_TILES
+        and node_limit is not None
+        and node_limit <= CHUNK_NODES
+        and (time_limit is None or time_limit >= ONE_CALL_MIN_SECONDS)
+        and not any(options.get(k) for k in ("bondt", "presearch", "joint", "loose_pair", "freeze_pair"))
+    )
+
+
+def warm_up(board: Board | None = None, time_limit: float | None = None, **options: Any) -> None:
+    """Load (or compile, the first time) numba kernels, so that timings that follow
+    measure the search and not the compiler.
+
+    Without ``board``: every kernel (the Mahjong kernels: playouts, guided playouts, the
+    search, de Bondt's tree; those of Shisen-Sho on a grid and on the Mahjong grid, and the
+    batch path's, :mod:`mjsat.search.batch`). With ``board`` (and the options and time limit
+    of a :func:`solve_search` call): only the kernels that call may run: the batch path's
+    kernel when it decides the board in one compiled call, else the phase kernels, run on
+    a four-tile board of the same game."""
     from mjsat.board import find_variant
 
     line = Layout([(0, 0, 0), (0, 2, 0), (0, 4, 0), (0, 6, 0)])
+    if board is not None:
+        tiny = find_variant(board.game)(line, [0, 1, 1, 0])
+        if _one_call_applies(board, time_limit, **options):
+            solve_search(tiny, **options)
+            return
+        rest = {k: v for k, v in options.items() if k not in ("node_limit", "attempts", "guided")}
+        _call_phase_kernels(tiny)
+        solve_search(tiny, attempts=1, **rest)
+        solve_search(tiny, attempts=0, guided=1, **rest)
+        solve_search(tiny, attempts=0, guided=0, **rest)
+        solve_search(tiny, attempts=0, guided=0, **rest)  # again: a scratch taken back is wiped
+        return
     board = find_variant("mahjong")(line, [0, 1, 1, 0])
     for game in ("mahjong", "shisen-sho", "shisen-sho-3d"):
         _call_phase_kernels(find_variant(game)(line, [0, 1, 1, 0]))
@@ -310,7 +350,8 @@ def _call_phase_kernels(board: Board) -> None:
         _SCRATCH.give_back(scratch)
 
 
-_PREPARED = {"done": False}
+_PREPARED: set[tuple[str, ...]] = set()
+"""What :func:`prepare_search` loaded in this process: ``("all",)``, or per game and path."""
 
 
 def _cache_is_cold() -> bool:
@@ -322,18 +363,28 @@ def _cache_is_cold() -> bool:
     return not root.is_dir() or not any(root.rglob("kernels*.nbi"))
 
 
-def prepare_search(*, engine: str = "numba", **options: object) -> None:
+def prepare_search(
+    board: Board | None = None, *, time_limit: float | None = None, engine: str = "numba", **options: object
+) -> None:
     """:attr:`mjsat.methods.MethodInfo.prepare` of ``search``: :func:`warm_up` once per
-    process, before the first timed search, so that a time limit does not count loading or
-    compiling the kernels (a cold cache takes tens of seconds)."""
-    if engine != "numba" or _PREPARED["done"]:
+    process and path, before the timed search, so that a time limit does not count loading
+    or compiling the kernels (a cold cache takes tens of seconds). With ``board``, only the
+    kernels of the path a search of it with ``options`` and ``time_limit`` takes (the
+    batch path's one call, or the phase kernels, per game); without, every kernel."""
+    if engine != "numba" or ("all",) in _PREPARED:
+        return
+    key: tuple[str, ...] = ("all",)
+    if board is not None:
+        one = _one_call_applies(board, time_limit, engine=engine, **options)
+        key = (board.game, "one-call" if one else "phases", "bondt" if options.get("bondt") else "")
+    if key in _PREPARED:
         return
     if _cache_is_cold():
         logging.getLogger(__name__).warning(
             "compiling the numba kernels once (about a minute; later runs load them from the cache)"
         )
-    warm_up()
-    _PREPARED["done"] = True
+    warm_up(board, time_limit, **options)
+    _PREPARED.add(key)
 
 
 def solve_search(
@@ -458,15 +509,10 @@ def solve_search(
         pair_test=pair_test,
         playout=playout,
     )
-    if (
-        engine == "numba"
-        and board.kind == "sides"
-        and len(board) <= ONE_CALL_MAX_TILES
-        and node_limit is not None
-        and node_limit <= CHUNK_NODES
-        and (time_limit is None or time_limit >= ONE_CALL_MIN_SECONDS)
-        and not (bondt or presearch or joint or loose_pair or freeze_pair)
-    ):
+    if node_limit is not None and _one_call_applies(
+        board, time_limit, engine=engine, node_limit=node_limit, bondt=bondt, presearch=presearch, joint=joint,
+        loose_pair=loose_pair, freeze_pair=freeze_pair,
+    ):  # fmt: skip
         rules = (bool(prior), bool(freeze), bool(loose), bool(scan), bool(critical))
         one = _solve_one_call(board, seed, int(node_limit), attempts, guided, rules, playout or DEFAULT_PLAYOUT)
         if one is not None:
@@ -502,7 +548,7 @@ class _Clock:
         self.deadline: float | None = None
 
     def expired(self) -> bool:
-        return self.deadline is not None and time.monotonic() > self.deadline
+        return self.deadline is not None and clock.now() > self.deadline
 
 
 class SearchRun:
@@ -611,7 +657,7 @@ class SearchRun:
         if self._done is not None:
             return self._done
         t0 = time.perf_counter()
-        self._clock.deadline = None if time_limit is None else time.monotonic() + float(time_limit)
+        self._clock.deadline = None if time_limit is None else clock.now() + float(time_limit)
         try:
             result = next(self._steps)
         except StopIteration as stop:
