@@ -48,7 +48,7 @@ from benchmarks.bench_peer import RESULTS, summary
 
 ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnop"
 """The peer's cell letters, one per group (its 42 tile values)."""
-WARM = 50
+WARM = {"small": 50, "9x16": 5}
 """Warm-up boards of each family on both sides (seeds after the measured ones)."""
 SIDES = ("peer", "mjsat")
 
@@ -136,7 +136,7 @@ def run_family(
     from mjsat.replay import check_solution
 
     make, _ = FAMILIES[name]
-    boards = [make(seed) for seed in range(n + WARM)]
+    boards = [make(seed) for seed in range(n + WARM[name])]
     lines, orders = [], []
     for seed, board in enumerate(boards):
         line, order = peer_line(board, f"{name}-{seed}", time_limit, witness_limit)

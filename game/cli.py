@@ -225,7 +225,7 @@ def _run(
 
         the_game = lesson_game(lesson, hint_limit=hint_limit)
     else:
-        the_game = _start_game(board_file, settings, game_name)
+        the_game = _start_game(board_file, settings, game_name)  # bad input stops here, before any child
     the_game.face_style = settings.faces
     worker = SolverProcess()
     worker.start()  # before any interface replaces the standard streams

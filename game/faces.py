@@ -78,10 +78,11 @@ _DRAGON_COLOURS = {"red": "#c0282d", "green": "#1f7a3a", "white": "#1d4f9c"}
 _VARIANT_COLOURS = ("#006d77", "#6a4c93", "#7f5539", "#3a5a40")
 
 
-def deal_faces_seed(groups: Sequence[int], seed: int | None = None) -> int:
-    """The seed of a deal's faces: ``seed`` when given (the deal's seed), else one read
-    from the groups, so that the same deal always shows the same faces."""
-    if seed is not None:
+def deal_faces_seed(groups: Sequence[int], seed: object = None) -> int:
+    """The seed of a deal's faces: ``seed`` when it is an integer (the deal's seed, as a
+    save file's ``meta`` says it: anything else there is ignored), else one read from the
+    groups, so that the same deal always shows the same faces."""
+    if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
         return int(seed) % 2**63
     return zlib.crc32(np.asarray(list(groups), dtype=np.int64).tobytes())
 

@@ -31,6 +31,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import functools
+import signal
 import socket
 import threading
 from collections.abc import Callable
@@ -514,7 +515,12 @@ class ServerThread:
 
 
 def serve(session: Session, *, port: int | None = None, open_browser: bool = True, echo: Any = print) -> None:
-    """Serve ``session`` until interrupted, printing the address (and opening a browser)."""
+    """Serve ``session`` until interrupted, printing the address (and opening a browser).
+
+    ``SIGINT`` and ``SIGTERM`` stop the server at any moment, also while it starts (a
+    handler of ours stands until uvicorn's, and asyncio's runner then leaves it alone);
+    then ``KeyboardInterrupt`` is raised, or ``SystemExit(128 + signal)`` for ``SIGTERM``.
+    """
     import uvicorn
 
     sock = bind_loopback(port)
@@ -525,8 +531,22 @@ def serve(session: Session, *, port: int | None = None, open_browser: bool = Tru
 
         threading.Timer(0.5, webbrowser.open, args=(url,)).start()
     server = uvicorn.Server(uvicorn.Config(create_app(session), log_level="warning", lifespan="off"))
+    caught: list[int] = []
+
+    def stop(sig: int, frame: Any) -> None:  # before uvicorn's own handlers are in place
+        caught.append(sig)
+        server.should_exit = True
+
+    main = threading.current_thread() is threading.main_thread()
+    saved = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)} if main else {}
     try:
         server.run(sockets=[sock])
     finally:
+        for sig, handler in saved.items():
+            signal.signal(sig, handler)
         sock.close()
         session.executor.shutdown(wait=False, cancel_futures=True)
+    if signal.SIGINT in caught:
+        raise KeyboardInterrupt
+    if caught:
+        raise SystemExit(128 + caught[0])

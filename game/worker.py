@@ -252,8 +252,10 @@ class SolverProcess:
         return board, data["meta"]
 
     def close(self) -> None:
-        """End the child."""
-        with self._lock:
-            if self._conn is not None:
-                self._conn.close()
-            self._kill()
+        """End the child at once (a request under way in another thread then fails)."""
+        proc, conn = self._proc, self._conn
+        if proc is not None:
+            proc.kill()
+            proc.join(5)
+        if conn is not None:
+            conn.close()

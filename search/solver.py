@@ -375,7 +375,7 @@ def prepare_search(
         return
     key: tuple[str, ...] = ("all",)
     if board is not None:
-        one = _one_call_applies(board, time_limit, engine=engine, **options)
+        one = board.kind == "sides" and _one_call_applies(board, time_limit, engine=engine, **options)
         key = (board.game, "one-call" if one else "phases", "bondt" if options.get("bondt") else "")
     if key in _PREPARED:
         return

@@ -31,13 +31,19 @@ class Terminal:
 
     def __enter__(self) -> Terminal:
         exports = " ".join(f"{k}={shlex.quote(v)}" for k, v in self.env.items())
-        command = f"env {exports} {shlex.join(self.argv)}; echo '[exit '$?']'; sleep 60"
+        command = f"env -u COLUMNS -u LINES {exports} {shlex.join(self.argv)}; echo '[exit '$?']'; sleep 60"
+        size = ["-x", str(self.width), "-y", str(self.height)]
+        # the pane is sized first (a placeholder runs), then the program starts in it
         subprocess.run(
-            ["tmux", "-S", self.socket, "new-session", "-d", "-x", str(self.width), "-y", str(self.height), command],
+            ["tmux", "-S", self.socket, "-f", "/dev/null", "new-session", "-d", *size, "sleep 600"],
             check=True,
             timeout=30,
         )
-        self._tmux("resize-window", "-x", str(self.width), "-y", str(self.height))
+        self._tmux("set-option", "-g", "window-size", "manual")
+        self._tmux("resize-window", *size)
+        got = self._tmux("display-message", "-p", "#{window_width}x#{window_height}").strip()
+        assert got == f"{self.width}x{self.height}", got
+        self._tmux("respawn-pane", "-k", command)
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -147,3 +147,20 @@ def test_bad_parameters_are_400_with_a_message(served, path, body, words):
     url, _ = served
     status, res = _call(url, path, body)
     assert status == 400 and words in res["reason"], res
+
+
+def test_a_save_with_odd_meta_loads_and_its_state_is_served(served):
+    url, session = served
+    save = json.loads(_raw_save(url))
+    for meta in ({"deal_seed": "x", "difficulty": [1]}, {"deal_seed": float("1e300")}, {"deal_seed": True}):
+        save["meta"] = meta
+        status, res = _call(url, "/api/load", {"text": json.dumps(save), "name": "odd.json"})
+        assert status == 200 and res["ok"], res
+        faces = [t[7] for t in res["state"]["tiles"]]
+        assert all(isinstance(f, str) and f for f in faces)
+        assert _call(url, "/api/state")[0] == 200
+
+
+def _raw_save(url):
+    with urllib.request.urlopen(url + "api/save", timeout=60) as res:
+        return res.read().decode()

@@ -136,3 +136,23 @@ def test_save_load_and_continue(worker, tmp_path):
             assert app.game.status().won
 
     asyncio.run(script())
+
+
+def test_a_long_deal_shows_its_progress_and_escape_cancels_it(worker):
+    app, _ = _app(worker, "rect-4x3", "shisen-sho", 2)
+    app.settings = GameSettings(layout="rect-30x16", game="shisen-sho", difficulty="hard")  # rare: a long search
+    before = app.game.board.copy()
+
+    async def script():
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.press("n")
+            await _until(pilot, lambda: "candidate(s) tried" in str(app.query_one("#message").render()), 60)
+            await pilot.press("escape")
+            await _until(pilot, lambda: "no new game" in str(app.query_one("#message").render()), 30)
+            assert not app.dealing and app.game.board.groups == before.groups
+            await pilot.press("p")  # pause hides the board and stops the clock
+            assert app.query_one(BoardView).has_class("paused") and app.running_since is None
+            await pilot.press("p")
+            assert not app.query_one(BoardView).has_class("paused")
+
+    asyncio.run(script())
