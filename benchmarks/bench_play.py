@@ -206,6 +206,8 @@ STRATEGY_KEYS = {
     "matches": "str",
     "cycles": "str",
     "side": "str",
+    "tie_break": "str",
+    "path": "str",
 }
 """The options of :class:`~mjsat.play.strategies.ObstructionTreeStrategy` (``--set``)."""
 
