@@ -206,6 +206,8 @@ STRATEGY_KEYS = {
     "matches": "str",
     "cycles": "str",
     "side": "str",
+    "tie_break": "str",
+    "path": "str",
 }
 """The options of :class:`~mjsat.play.strategies.ObstructionTreeStrategy` (``--set``)."""
 
@@ -273,8 +275,10 @@ def screen_factory(screen: str, settings: list[str]) -> tuple[str, tuple[str, st
     return label, (strategy, base.name), make
 
 
-def screen_run(layout: Any, screen: str, settings: list[str], positions: int, *, fresh: bool) -> dict[str, Any]:
-    """Play one configuration with reading switches on positions ``0..positions-1``.
+def screen_run(
+    layout: Any, screen: str, settings: list[str], positions: int, *, fresh: bool, start: int = 0
+) -> dict[str, Any]:
+    """Play one configuration with reading switches on positions ``start..start+positions-1``.
 
     The deals and play seeds are those of the table (:class:`~mjsat.play.batch.BoardSource`);
     the games run in this process, one JSON line per position, resumable.
@@ -285,29 +289,32 @@ def screen_run(layout: Any, screen: str, settings: list[str], positions: int, *,
     from mjsat.play.game import Game
 
     label, (strategy, heuristic), make = screen_factory(screen, settings)
+    if start:
+        label = f"{label}_from{start}"
     jsonl = RESULTS / f"play_screen_{label}.jsonl"
     if fresh and jsonl.exists():
         jsonl.unlink()
     done = _load(jsonl)
     source = BoardSource(layout=layout, solvable=True, seed=0)
-    todo = [i for i in range(positions) if i not in done]
+    wanted = range(start, start + positions)
+    todo = [i for i in wanted if i not in done]
     with jsonl.open("a") as fh, Progress() as progress:
         bar = progress.add_task(label, total=positions, completed=positions - len(todo))
         for i in todo:
             board, seed = source.deal(i)
-            start = time.process_time()
+            t0 = time.process_time()
             rec = Game(board, make(), seed=seed).run()
             row = {
                 "index": i,
                 "cleared": rec.cleared,
                 "tiles_left": rec.tiles_left,
-                "cpu_seconds": round(time.process_time() - start, 5),
+                "cpu_seconds": round(time.process_time() - t0, 5),
             }
             fh.write(json.dumps(row) + "\n")
             fh.flush()
             done[i] = row
             progress.advance(bar)
-    games = [done[i] for i in range(positions)]
+    games = [done[i] for i in wanted]
     summary = summarize(games)
     try:
         sp: float | None = paper_row(strategy, heuristic)[1]
@@ -342,6 +349,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--time-limit", type=float, default=10.0, help="per solve, with --fatal")
     parser.add_argument("--screen", default=None, metavar="STRATEGY/HEURISTIC", help="instead: one configuration")
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="a reading switch of --screen")
+    parser.add_argument("--start", type=int, default=0, help="with --screen: the first position (new positions)")
     args = parser.parse_args(argv)
 
     from rich.progress import Progress
@@ -359,7 +367,9 @@ def main(argv: list[str] | None = None) -> int:
     RESULTS.mkdir(parents=True, exist_ok=True)
     if args.screen is not None:
         try:
-            row = screen_run(layout, args.screen, args.set, 200 if args.quick else args.positions, fresh=args.fresh)
+            row = screen_run(
+                layout, args.screen, args.set, 200 if args.quick else args.positions, fresh=args.fresh, start=args.start
+            )
         except ScreenSpecError as exc:
             print(f"bench_play: {exc}", file=sys.stderr)
             return 2

@@ -140,18 +140,25 @@ class Heuristic:
     name = ""
     ties = "random"
     pairs = "sum"
+    random_choice = False
+    """Whether the heuristic is a random draw with no values to rank by (the "fake
+    heuristic"): a strategy that breaks ties its own way keeps its draw."""
 
     def stone_score(self, view, t: TileId) -> float:  # pragma: no cover - abstract
         raise NotImplementedError
 
-    def rank(self, view, stones: Sequence[TileId], rng: np.random.Generator) -> list[TileId]:
+    def rank(
+        self, view, stones: Sequence[TileId], rng: np.random.Generator, *, ties: str | None = None
+    ) -> list[TileId]:
         """``stones`` best first (``getBest(stones, skipFirst)`` is ``rank(...)[skipFirst]``).
+
+        ``ties`` (one of :data:`TIE_RULES`) overrides the heuristic's own tie rule.
 
         Notes
         -----
         :math:`O(s \\log s)` plus one score per stone.
         """
-        keys = _TIE_KEYS[self.ties](rng, len(stones))
+        keys = _TIE_KEYS[self.ties if ties is None else ties](rng, len(stones))
         scored = [(-self.stone_score(view, t), float(k), t) for t, k in zip(stones, keys)]
         return [t for _, _, t in sorted(scored)]
 
@@ -215,6 +222,7 @@ class RandomHeuristic(Heuristic):
     """The "fake heuristic": every stone and every pair equally good (a random choice)."""
 
     name = "random"
+    random_choice = True
 
     def stone_score(self, view, t: TileId) -> float:
         return 0.0

@@ -430,22 +430,49 @@ class OTReading:
         Algorithms 6 and 7 (the obstructor's side neighbours are its chain's outer
         stones, picked before it). ``match-above``: the match's obstructors and the
         stones covering the obstructor.
-    matches : {"tile", "reverse", "heuristic"}
-        The order a stone's visible matches are tried in ("first pickpath with free
-        status"): tile order (layout order: the lowest level first), tile order reversed
-        (the highest level first), or the heuristic's ranking.
+    matches : {"heuristic", "tile", "reverse"}
+        The order a stone's visible matches are tried in. Algorithm 6 returns the "first
+        pickpath with free status" without saying which match is first. ``heuristic``
+        (the default): the heuristic's ranking, the same order section 3.4 uses for the
+        root stones ("the rootPick is chosen according to a heuristic"), with ties broken
+        by ``tie_break``; ``tile``: tile order (the lowest level first); ``reverse``: tile
+        order reversed (the highest level first).
     cycles : {"skip", "negative"}
         A match that is already higher in the tree: skipped, or the node is negative
         (the paper's "the current node will return a negative status").
     side : {"shorter", "left"}
         When both sides of a match are cleared by pickPaths: the shorter one (left on a
         tie), or always the left one.
+    tie_break : {"top", "heuristic"}
+        Equal heuristic values, among root stones and among a stone's matches. ``top``
+        (the default): the higher stone first (the later one in tile order, which lists
+        the lowest level first: the top of the pile), a choice the text leaves open; a
+        heuristic that is a random draw (the Random heuristic) keeps its draw for the
+        root stones, and its matches, all of equal value, go top first.
+        ``heuristic``: the heuristic's own tie rule (at random by default).
+    path : {"queue", "one-pass"}
+        How a found pickPath is played. Algorithm 5 says "pick all stones in pickPath",
+        "depth-first", the root pair last, and section 3.4 that a stone used twice may
+        leave stones that "can not be picked during this iteration". ``queue`` (the
+        default): the path's pairs in order, a pair not yet free waiting until a later
+        move frees it; ``one-pass``: the path's pairs in order once, a pair not free at
+        its turn dropped (the next search starts when the pass ends).
+
+    Notes
+    -----
+    The default, ``OTReading()``, is one rule: rank by the heuristic, the higher stone on
+    equal values, for the root stones and for each stone's matches alike; take the first
+    free match (Algorithm 6); above the frontier, the first positive obstructor set
+    (Algorithm 6, "pickPath with highest status"). With the Random heuristic every stone
+    has the same value, so the matches go top first (tile order reversed).
     """
 
     stones: str = "pair"
-    matches: str = "tile"
+    matches: str = "heuristic"
     cycles: str = "skip"
     side: str = "shorter"
+    tie_break: str = "top"
+    path: str = "queue"
 
     def __post_init__(self) -> None:
         for field, known in _READING_CHOICES.items():
@@ -472,9 +499,11 @@ _OWN = {"pair": _own_all, "match": _own_none, "match-above": _own_above}
 _SIDE = {"shorter": _side_shorter, "left": _side_left}
 _READING_CHOICES = {
     "stones": tuple(_PICKABLE),
-    "matches": ("tile", "reverse", "heuristic"),
+    "matches": ("heuristic", "tile", "reverse"),
     "cycles": ("skip", "negative"),
     "side": tuple(_SIDE),
+    "tie_break": ("top", "heuristic"),
+    "path": ("queue", "one-pass"),
 }
 
 
@@ -526,19 +555,44 @@ class ObstructionTreeStrategy(Strategy):
         self.reading = dataclasses.replace(reading or OTReading(), **choices)
 
     def choose(self, view: PlayerView, rng: np.random.Generator) -> Move | None:
-        move = self._next_planned(view)
+        move = self._next_of_path(view)
         if move is not None:
             return move
         self._queue = []
         cache: dict = {}
-        for root in self.heuristic.rank(view, view.free_tiles(), rng):
+        for root in self.root_order(view, rng):
             path = self.pick_path(view, root, cache=cache, rng=rng)
             if path:
                 self._queue = list(path)
-                move = self._next_planned(view)
+                move = self._next_of_path(view)
                 if move is not None:
                     return move
         return None
+
+    def _next_of_path(self, view: PlayerView) -> Move | None:
+        """The next pair of the pickPath being played, by the reading's ``path``."""
+        if self.reading.path == "queue":
+            return self._next_planned(view)
+        q = self._queue
+        while q:  # one pass: a pair not playable at its turn is dropped
+            a, b = q.pop(0)
+            if view.is_present(a) and view.is_present(b) and view.is_free(a) and view.is_free(b):
+                return (a, b)
+        return None
+
+    def _ties(self) -> str | None:
+        """The tie rule of this reading's rankings (``None``: the heuristic's own)."""
+        return "last" if self.reading.tie_break == "top" else None
+
+    def root_order(self, view: PlayerView, rng: np.random.Generator) -> list[TileId]:
+        """The free stones in the order they are tried as root (``getBest(freeStones, skipFirst)``)."""
+        heuristic = self.heuristic
+        ties = None if heuristic.random_choice else self._ties()
+        return heuristic.rank(view, view.free_tiles(), rng, ties=ties)
+
+    def match_order(self, view: PlayerView, rng: np.random.Generator):
+        """The function that puts a stone's visible matches in the order they are tried."""
+        return _ORDERS[self.reading.matches](self.heuristic, view, rng, self._ties())
 
     def pick_path(
         self, view, root: TileId, *, cache: dict | None = None, rng: np.random.Generator | None = None
@@ -549,8 +603,7 @@ class ObstructionTreeStrategy(Strategy):
         ``rng`` breaks the heuristic's ties when it orders matches (default: seed 0).
         """
         gen = np.random.default_rng(0) if rng is None else rng
-        heuristic = self.heuristic
-        order = _ORDERS[self.reading.matches](heuristic, view, gen)
+        order = self.match_order(view, gen)
         s = _Search(view, self.reading, self.max_nodes, order, cache)
         node = _TwoStageNode(root, 0, frozenset())
         for level in range(self.max_level + 1):
@@ -561,16 +614,16 @@ class ObstructionTreeStrategy(Strategy):
         return node.path if node.status == 1 else None
 
 
-def _tile_order(heuristic, view, rng):
+def _tile_order(heuristic, view, rng, ties):
     return lambda matches: matches
 
 
-def _reverse_order(heuristic, view, rng):
+def _reverse_order(heuristic, view, rng, ties):
     return lambda matches: matches[::-1]
 
 
-def _heuristic_order(heuristic, view, rng):
-    return lambda matches: heuristic.rank(view, matches, rng) if len(matches) > 1 else matches
+def _heuristic_order(heuristic, view, rng, ties):
+    return lambda matches: heuristic.rank(view, matches, rng, ties=ties) if len(matches) > 1 else matches
 
 
 _ORDERS = {"tile": _tile_order, "reverse": _reverse_order, "heuristic": _heuristic_order}

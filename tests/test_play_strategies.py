@@ -144,12 +144,87 @@ def test_obstruction_tree_match_orders():
     assert ObstructionTreeStrategy("maxblock", matches="tile").pick_path(view, R) == [(A, R)]
     assert ObstructionTreeStrategy("maxblock", matches="reverse").pick_path(view, R) == [(R, B)]
     assert ObstructionTreeStrategy("maxblock", matches="heuristic").pick_path(view, R) == [(R, B)]
-    # the Random heuristic orders them at random: both are found over a few seeds
+    # with the heuristic's own (random) ties, the Random heuristic orders them at random:
+    # both are found over a few seeds
     found = {
-        tuple(ObstructionTreeStrategy("random", matches="heuristic").pick_path(view, R, rng=np.random.default_rng(s)))
+        tuple(
+            ObstructionTreeStrategy("random", matches="heuristic", tie_break="heuristic").pick_path(
+                view, R, rng=np.random.default_rng(s)
+            )
+        )
         for s in range(20)
     }
     assert found == {((A, R),), ((R, B),)}
+    # the default rule: equal values go to the higher stone, so the Random heuristic's
+    # matches go top first at every seed (as matches="reverse")
+    for s in range(20):
+        assert ObstructionTreeStrategy("random").pick_path(view, R, rng=np.random.default_rng(s)) == [(R, B)]
+
+
+def _naive_rule_order(view, stones, score):
+    """The default rule as the issue states it, written from the text: by blocking value,
+    highest first; equal values to the higher stone (the top of the pile: higher level
+    first, then the later tile)."""
+    return sorted(stones, key=lambda t: (-score(t), -view.level(t), -t))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_obstruction_tree_default_rule_against_naive(seed):
+    from mjsat.deal import deal_solvable
+    from mjsat.layouts import load_layout
+    from mjsat.play.heuristics import make_heuristic
+
+    board = deal_solvable(load_layout("turtle"), seed=seed)[0]
+    view = PlayerView(board)
+    strategy = ObstructionTreeStrategy("maxblock")
+    heuristic = make_heuristic("maxblock")
+    rng = np.random.default_rng(seed)
+    # tile order lists the lower levels first, so "last in tile order" is the top stone
+    levels = [p[2] for p in board.layout.positions]
+    assert levels == sorted(levels)
+    # play a few moves of the strategy, checking its orders at every position
+    for _ in range(8):
+        free = view.free_tiles()
+        if not free:
+            break
+        want_roots = _naive_rule_order(view, free, lambda t: heuristic.stone_score(view, t))
+        assert strategy.root_order(view, rng) == want_roots
+        order = strategy.match_order(view, rng)
+        for t in free:
+            matches = view.visible_matches(t)
+            assert order(list(matches)) == (
+                _naive_rule_order(view, matches, lambda m: heuristic.stone_score(view, m))
+                if len(matches) > 1
+                else matches
+            )
+        # the move played is the first root whose pickPath exists, its path's first pair
+        move = strategy.choose(view, rng)
+        if move is None:
+            break
+        view._apply(move)
+
+
+def test_obstruction_tree_random_heuristic_keeps_random_roots():
+    from mjsat.deal import deal_solvable
+    from mjsat.layouts import load_layout
+
+    view = PlayerView(deal_solvable(load_layout("turtle"), seed=3)[0])
+    strategy = ObstructionTreeStrategy("random")
+    orders = {tuple(strategy.root_order(view, np.random.default_rng(s))) for s in range(5)}
+    assert len(orders) == 5  # a random draw, not a ranking
+
+
+def test_obstruction_tree_one_pass_drops_a_pair_not_free_at_its_turn():
+    # two stacks: the path's second pair is not free when its turn comes, so one pass drops it
+    lay = Layout([(0, 0, 0), (0, 2, 0), (0, 4, 0), (0, 6, 0)])
+    view = PlayerView(MahjongBoard(lay, [0, 1, 1, 0]))
+    assert view.free_tiles() == [0, 3]
+    for path, want in (("queue", [(1, 2)]), ("one-pass", [])):
+        strategy = ObstructionTreeStrategy("random", path=path)
+        strategy._queue = [(1, 2), (0, 3)]  # (1, 2) is blocked on both sides
+        first = strategy._next_of_path(view)
+        assert first == (0, 3)
+        assert strategy._queue == want
 
 
 def test_obstruction_tree_readings_are_checked():
