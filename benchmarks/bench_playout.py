@@ -86,7 +86,7 @@ def _attempt_rates(board: Any, policies: list[str], first: int) -> dict[str, lis
 def run_layout(name: str, deals: int, policies: list[str], parts: list[str]) -> dict[str, Any]:
     """Every part on ``deals`` deals of layout file ``name``, policies interleaved per deal."""
     from mjsat.methods import solve
-    from mjsat.search import solver
+    from mjsat.search import options as solver
     from mjsat.search.batch import BatchSolver
     from mjsat.search.solver import solve_search
 

@@ -30,8 +30,6 @@ from __future__ import annotations
 import collections
 import functools
 import logging
-import math
-import numbers
 import threading
 import time
 from collections.abc import Generator, Sequence
@@ -42,12 +40,35 @@ import numpy as np
 
 from mjsat.board import Board, Layout, Move
 from mjsat.result import SOLVABLE, UNKNOWN, UNSOLVABLE, SolveResult
-from mjsat.search.config import N_STATS, PAIR_TESTS, PLAYOUTS, S_MOVES, S_NODES, S_SCANS
-from mjsat.search.pairing import MAHJONG, SH3D, SHISEN, Geometry, PythonSearch, SearchLimit, geometry, pairings
+from mjsat.search.config import N_STATS, S_MOVES, S_NODES, S_SCANS
+from mjsat.search.drivers import CHUNK_NODES, ONE_CALL_MAX_TILES, ONE_CALL_MIN_SECONDS, choose_driver
+from mjsat.search.options import (
+    DEFAULT_PAIR_TEST,
+    DEFAULT_PLAYOUT,
+    ENGINES,
+    FAST_PLAIN_SHARE,
+    FREEZE_PAIR_KINDS,
+    GUIDED_ATTEMPTS,
+    SearchOptionError,
+    SearchOptions,
+    UnknownEngineError,
+    UnknownPairTestError,
+    UnknownPlayoutError,
+    check_search_options,
+    default_attempts,
+)
+from mjsat.search.pairing import _KIND_OF, MAHJONG, SH3D, Geometry, PythonSearch, SearchLimit, geometry, pairings
 
 __all__ = [
     "solve_search",
     "SearchRun",
+    "SearchOptions",
+    "CHUNK_NODES",
+    "ONE_CALL_MAX_TILES",
+    "ONE_CALL_MIN_SECONDS",
+    "FAST_PLAIN_SHARE",
+    "FREEZE_PAIR_KINDS",
+    "GUIDED_ATTEMPTS",
     "ENGINES",
     "UnknownEngineError",
     "SearchOptionError",
@@ -61,125 +82,6 @@ __all__ = [
     "warm_up",
     "prepare_search",
 ]
-
-ENGINES = ("numba", "python")
-"""The implementations of the search."""
-
-FAST_PLAIN_SHARE = 0.6
-"""With the incremental kernels (numba, Mahjong) the default is this share of de Bondt's
-number as plain playouts (22 on the turtle), then de Bondt's number of scan-guided ones
-(36): a guided playout costs several plain ones and clears far more deals (the figures
-are in benchmarks/README.md, section search)."""
-
-GUIDED_ATTEMPTS = 0
-"""Default number of scan-guided playouts otherwise (the Python engine, Shisen-Sho: a
-guided playout then costs a fresh apply per move)."""
-
-FREEZE_PAIR_KINDS = (SH3D,)
-"""The kinds of geometry on which ``freeze_pair`` is on by default: Shisen-Sho on the
-Mahjong grid, where it saves time; on Mahjong and on rectangular Shisen-Sho it does not
-(figures in benchmarks/README.md, section search)."""
-
-DEFAULT_PLAYOUT = "rows"
-"""The default policy of the Mahjong random playouts (:data:`mjsat.search.config.PLAYOUTS`):
-``"rows"`` clears more turtle deals per playout than ``"safe"`` at about the same CPU, and
-``"safe"`` more than ``"uniform"`` (the figures are in benchmarks/README.md, section
-search)."""
-
-CHUNK_NODES = 200
-"""Nodes the numba kernel runs between two looks at the clock."""
-
-ONE_CALL_MIN_SECONDS = 0.1
-"""The shortest time limit with which :func:`solve_search` decides a Mahjong deal under a
-node limit of at most :data:`CHUNK_NODES` in one compiled call (:func:`_solve_one_call`),
-which looks at no clock."""
-
-ONE_CALL_MAX_TILES = 2048
-"""The largest board :func:`solve_search` decides in one compiled call: the batch path keeps
-an ``n x n`` table of the layout's cover order (4 MiB at this size)."""
-
-DEFAULT_PAIR_TEST: dict[int, str] = {SHISEN: "cells", SH3D: "bits"}
-"""The pair test of the numba kernels (:data:`mjsat.search.config.PAIR_TESTS`) by game
-kind, the bitsets where they pay: they make the whole search cheaper on turtle deals of
-Shisen-Sho on the Mahjong grid, and change nothing measurable on full rectangles of whole
-tiles, where the cell walk is as fast on the crowded positions the search mostly tests
-(the figures: benchmarks/README.md, section pairs)."""
-
-
-class UnknownEngineError(ValueError):
-    """An ``engine`` option that is neither ``numba`` nor ``python``."""
-
-
-class SearchOptionError(ValueError):
-    """A count option of the ``search`` method that is not a non-negative integer."""
-
-
-class UnknownPlayoutError(ValueError):
-    """A ``playout`` option of the ``search`` method that is not one of
-    :data:`mjsat.search.config.PLAYOUTS`."""
-
-
-class UnknownPairTestError(ValueError):
-    """A ``pair_test`` option of the ``search`` method that is not one of
-    :data:`mjsat.search.config.PAIR_TESTS`."""
-
-
-def check_search_options(
-    *,
-    engine: str = "numba",
-    attempts: int | None = None,
-    guided: int | None = None,
-    presearch: int = 0,
-    node_limit: int | None = None,
-    pair_test: str | None = None,
-    playout: str | None = None,
-    **switches: Any,
-) -> None:
-    """Check the options of :func:`solve_search` without a board (registered in
-    :attr:`mjsat.methods.MethodInfo.check`); the on/off ``switches`` take any value.
-
-    Raises
-    ------
-    UnknownEngineError
-        ``engine`` is not one of :data:`ENGINES`.
-    SearchOptionError
-        ``attempts``, ``guided``, ``presearch`` or ``node_limit`` is not a non-negative
-        integer (``None`` stands for the default where the option has one).
-    UnknownPairTestError
-        ``pair_test`` is neither ``None`` nor one of :data:`mjsat.search.config.PAIR_TESTS`.
-    UnknownPlayoutError
-        ``playout`` is neither ``None`` nor one of :data:`mjsat.search.config.PLAYOUTS`.
-
-    Notes
-    -----
-    :math:`O(1)`.
-    """
-    if engine not in ENGINES:
-        raise UnknownEngineError(f"unknown engine {engine!r} (known: {', '.join(ENGINES)})")
-    if pair_test is not None and pair_test not in PAIR_TESTS:
-        raise UnknownPairTestError(f"unknown pair_test {pair_test!r} (known: {', '.join(PAIR_TESTS)})")
-    if playout is not None and playout not in PLAYOUTS:
-        raise UnknownPlayoutError(f"unknown playout {playout!r} (known: {', '.join(PLAYOUTS)})")
-    for label, value in (
-        ("attempts", attempts),
-        ("guided", guided),
-        ("presearch", presearch),
-        ("node_limit", node_limit),
-    ):
-        if (value is None and label != "presearch") or (type(value) is int and value >= 0):
-            continue
-        if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 0:
-            raise SearchOptionError(f"{label} must be an integer >= 0, got {value!r}")
-
-
-def default_attempts(geo: Geometry) -> int:
-    """de Bondt's number of random attempts: the number of groups of four tiles or more.
-
-    [dB20]_ section 5 gives it for Mahjong (36 on the 144-tile layouts, as in [dB12]_);
-    the same number is used for Shisen-Sho here.
-    """
-    return sum(1 for m in geo.members if len(m) >= 4)
-
 
 # --------------------------------------------------------------------------- prior analysis
 
@@ -322,11 +224,12 @@ def _cache_is_cold() -> bool:
     return not root.is_dir() or not any(root.rglob("kernels*.nbi"))
 
 
-def prepare_search(*, engine: str = "numba", **options: object) -> None:
+def prepare_search(**given: Any) -> None:
     """:attr:`mjsat.methods.MethodInfo.prepare` of ``search``: :func:`warm_up` once per
-    process, before the first timed search, so that a time limit does not count loading or
-    compiling the kernels (a cold cache takes tens of seconds)."""
-    if engine != "numba" or _PREPARED["done"]:
+    process, before the first timed search of the numba engine (the options ``given`` by
+    name), so that a time limit does not count loading or compiling the kernels (a cold
+    cache takes tens of seconds)."""
+    if SearchOptions.of(**given).engine != "numba" or _PREPARED["done"]:
         return
     if _cache_is_cold():
         logging.getLogger(__name__).warning(
@@ -338,25 +241,11 @@ def prepare_search(*, engine: str = "numba", **options: object) -> None:
 
 def solve_search(
     board: Board,
+    options: SearchOptions | None = None,
     *,
     time_limit: float | None = None,
     seed: int = 0,
-    node_limit: int | None = None,
-    attempts: int | None = None,
-    freeze: bool = True,
-    loose: bool = True,
-    prior: bool = True,
-    scan: bool = True,
-    critical: bool = True,
-    bondt: bool = False,
-    freeze_pair: bool | None = None,
-    loose_pair: bool = False,
-    joint: bool = False,
-    guided: int | None = None,
-    presearch: int = 0,
-    pair_test: str | None = None,
-    playout: str | None = None,
-    engine: str = "numba",
+    **given: Any,
 ) -> SolveResult:
     """Decide ``board`` with the pairing-set search (seeds 000, 001, 002).
 
@@ -364,75 +253,26 @@ def solve_search(
     ----------
     board : Board
         A Mahjong, transposed Mahjong or Shisen-Sho board, solved from its full deal.
+    options : SearchOptions or None
+        The options (:class:`~mjsat.search.options.SearchOptions`; default: its defaults).
     time_limit : float or None
         Seconds before answering ``unknown``.
     seed : int
         Seed of the random attempts.
-    node_limit : int or None
-        Search nodes before answering ``unknown``.
-    attempts : int or None
-        Random playouts before the exhaustive search; default :func:`default_attempts`
-        (de Bondt's choice), or :data:`FAST_PLAIN_SHARE` of it when the playouts are the
-        cheap incremental ones (numba, Mahjong, with ``scan``: the guided
-        ones then follow); 0 switches them off.
-    freeze, loose, prior, scan, critical : bool
-        The improvements, each switchable for measurement: the freeze and loose-tile
-        cleaning rules, the prior analysis, the pruning scan, the critical-group probing
-        (see :mod:`mjsat.search.pairing`).
-    bondt : bool
-        Search with de Bondt's "pairing one, then two" tree with backward adaptation
-        ([dB12]_, section 3.2) instead of the critical-group probing; ``critical`` is then
-        ignored (see :meth:`~mjsat.search.pairing.PythonSearch._search_bondt`).
-    freeze_pair : bool or None
-        The cleaning rule of [GF05]_ that looks one pair ahead in a group of four tiles
-        left: the group goes at once when removing one of its pairs lets the other go
-        (every game). Default: on for Shisen-Sho on the Mahjong grid, where it pays, off
-        elsewhere, where it does not (:data:`FREEZE_PAIR_KINDS`).
-    loose_pair : bool
-        The other one: two free tiles go when their removal leaves a third one free and
-        loose, which then waits for the fourth (Mahjong; ignored on Shisen-Sho). The
-        soundness of both: :class:`~mjsat.search.pairing.PythonSearch`.
-    joint : bool
-        Without ``critical`` (and without ``bondt``): branch jointly on every group with
-        a playable pair, over the product of their pairings ([GF05]_'s ternary
-        enumeration), instead of on the first such group.
-    guided : int or None
-        Scan-guided random playouts after the plain ones (a random move is kept only when
-        the pruning scan still clears the position after it); default with ``scan``:
-        :func:`default_attempts` with the incremental kernels (numba, Mahjong), else
-        :data:`GUIDED_ATTEMPTS`; without ``scan`` 0; 0 switches
-        them off.
-    presearch : int
-        numba engine: nodes of the exhaustive search run before the random attempts; the
-        search then resumes where it stopped, for twice as many nodes each time the
-        attempts done double (after 1/8, 2/8, 4/8 of them), so that deals refuted in a few
-        nodes skip most attempts. 0: all attempts first, as de Bondt does.
-    pair_test : {None, "cells", "bits"}
-        numba engine, Shisen-Sho: the pair test of the kernels
-        (:data:`mjsat.search.config.PAIR_TESTS`): walking the cells, or de Bondt's row and
-        column bitsets ([dB20]_, Theorems 3.2 and 3.3); ``None``: the game's entry of
-        :data:`DEFAULT_PAIR_TEST`. A grid with a row or column longer than
-        :data:`mjsat.search.kernels_bits.LINE_BITS` cells walks cells; ``stats`` names the
-        test that ran as ``pair_test``.
-    playout : {None, "uniform", "safe", "rows"}
-        numba engine, Mahjong: how a random playout, plain or scan-guided, draws a pair when
-        it is stuck (:data:`mjsat.search.config.PLAYOUTS`); ``None``:
-        :data:`DEFAULT_PLAYOUT`. The Python engine and the other games draw uniformly.
-    engine : {"numba", "python"}
-        The compiled kernels or the pure-Python reference.
+    **given
+        Options by name, replacing those of ``options`` (``mjsat solve -O KEY=VALUE``).
 
     Returns
     -------
     SolveResult
         ``solvable`` with the moves, ``unsolvable`` (exhaustive), or ``unknown``.
-        ``stats`` holds ``nodes``, ``scans``, ``attempts`` and ``seconds_<phase>``.
+        ``stats`` holds ``driver`` (the path that ran, :data:`mjsat.search.drivers.DRIVERS`),
+        ``nodes``, ``scans``, ``attempts`` and ``seconds_<phase>``.
 
     Raises
     ------
-    UnknownEngineError
-        ``engine`` is not one of :data:`ENGINES`.
-    UnknownPairTestError
-        ``pair_test`` is not one of :data:`mjsat.search.config.PAIR_TESTS`.
+    SearchOptionError
+        An option that cannot work (:meth:`SearchOptions.check`), named.
 
     Notes
     -----
@@ -441,56 +281,17 @@ def solve_search(
     :math:`O(n + e)` for apply and scan in the numba engine on Mahjong (event-driven), and
     one scan per pairing of every unpaired group with ``critical``.
 
-    On a Mahjong deal of at most :data:`ONE_CALL_MAX_TILES` tiles under a node limit of at
-    most :data:`CHUNK_NODES` (the budget of the ``auto`` plan's search step), with the numba
-    engine, the default rules of the batch path and no time limit or one of at least
-    :data:`ONE_CALL_MIN_SECONDS`, every phase
-    runs in one compiled call (:func:`_solve_one_call`, the kernel of the batch path): the
-    same answer, moves and counts, without the Python between the phases; ``stats`` then
-    has ``seconds_total`` alone of the times.
+    The driver is the first of :data:`mjsat.search.drivers.DRIVERS` that fits: on a Mahjong
+    deal under the ``auto`` plan's node budget, every phase runs in one compiled call
+    (``one-call``, the kernel of the batch path): the same answer, moves and counts, without
+    the Python between the phases; ``stats`` then has ``seconds_total`` alone of the times.
     """
-    check_search_options(
-        engine=engine,
-        attempts=attempts,
-        guided=guided,
-        presearch=presearch,
-        node_limit=node_limit,
-        pair_test=pair_test,
-        playout=playout,
-    )
-    if (
-        engine == "numba"
-        and board.kind == "sides"
-        and len(board) <= ONE_CALL_MAX_TILES
-        and node_limit is not None
-        and node_limit <= CHUNK_NODES
-        and (time_limit is None or time_limit >= ONE_CALL_MIN_SECONDS)
-        and not (bondt or presearch or joint or loose_pair or freeze_pair)
-    ):
-        rules = (bool(prior), bool(freeze), bool(loose), bool(scan), bool(critical))
-        one = _solve_one_call(board, seed, int(node_limit), attempts, guided, rules, playout or DEFAULT_PLAYOUT)
+    opts = SearchOptions.of(options, **given)
+    if choose_driver(opts, _KIND_OF.get(board.kind, -1), len(board), time_limit) == "one-call":
+        one = _solve_one_call(board, seed, opts)
         if one is not None:
             return one
-    return SearchRun(
-        board,
-        seed=seed,
-        node_limit=node_limit,
-        attempts=attempts,
-        freeze=freeze,
-        loose=loose,
-        prior=prior,
-        scan=scan,
-        critical=critical,
-        bondt=bondt,
-        freeze_pair=freeze_pair,
-        loose_pair=loose_pair,
-        joint=joint,
-        guided=guided,
-        presearch=presearch,
-        engine=engine,
-        pair_test=pair_test,
-        playout=playout,
-    ).advance(time_limit)
+    return SearchRun(board, opts, seed=seed).advance(time_limit)
 
 
 class _Clock:
@@ -518,13 +319,15 @@ class SearchRun:
     ----------
     board : Board
         As :func:`solve_search`; the run reads it once, at the first :meth:`advance`.
-    seed, node_limit, attempts, freeze, loose, prior, scan, critical, bondt, freeze_pair, loose_pair, joint, guided, presearch, engine, pair_test, playout
-        As :func:`solve_search`.
+    options : SearchOptions or None
+        The options, replaced by those ``given`` by name (as :func:`solve_search`).
+    seed : int
+        Seed of the random attempts.
 
     Raises
     ------
-    UnknownEngineError, SearchOptionError
-        As :func:`check_search_options`.
+    SearchOptionError
+        As :meth:`SearchOptions.check`.
 
     Notes
     -----
@@ -541,62 +344,12 @@ class SearchRun:
     'solvable'
     """
 
-    def __init__(
-        self,
-        board: Board,
-        *,
-        seed: int = 0,
-        node_limit: int | None = None,
-        attempts: int | None = None,
-        freeze: bool = True,
-        loose: bool = True,
-        prior: bool = True,
-        scan: bool = True,
-        critical: bool = True,
-        bondt: bool = False,
-        freeze_pair: bool | None = None,
-        loose_pair: bool = False,
-        joint: bool = False,
-        guided: int | None = None,
-        presearch: int = 0,
-        engine: str = "numba",
-        pair_test: str | None = None,
-        playout: str | None = None,
-    ) -> None:
-        check_search_options(
-            engine=engine,
-            attempts=attempts,
-            guided=guided,
-            presearch=presearch,
-            node_limit=node_limit,
-            pair_test=pair_test,
-            playout=playout,
-        )
-        self._playout = PLAYOUTS.index(playout or DEFAULT_PLAYOUT)
-        self._pair_test = pair_test
+    def __init__(self, board: Board, options: SearchOptions | None = None, *, seed: int = 0, **given: Any) -> None:
+        self.options = SearchOptions.of(options, **given)
         self._clock = _Clock()
         self._seconds = 0.0
         self._done: SolveResult | None = None
-        self._steps = self._run(
-            board,
-            seed,
-            node_limit,
-            attempts,
-            {
-                "freeze": bool(freeze),
-                "loose": bool(loose),
-                "scan": bool(scan),
-                "critical": bool(critical),
-                "bondt": bool(bondt),
-                "freeze_pair": freeze_pair,
-                "loose_pair": bool(loose_pair),
-                "joint": bool(joint),
-            },
-            prior,
-            guided,
-            presearch,
-            engine,
-        )
+        self._steps = self._run(board, seed, self.options)
 
     def advance(self, time_limit: float | None = None) -> SolveResult:
         """Run until the search decides or ``time_limit`` seconds have passed.
@@ -621,23 +374,16 @@ class SearchRun:
         result.stats["seconds_total"] = self._seconds
         return result
 
-    def _run(
-        self,
-        board: Board,
-        seed: int,
-        node_limit: int | None,
-        attempts: int | None,
-        rules: dict[str, Any],
-        prior: bool,
-        guided: int | None,
-        presearch: int,
-        engine: str,
-    ) -> Generator[SolveResult, None, SolveResult]:
+    def _run(self, board: Board, seed: int, options: SearchOptions) -> Generator[SolveResult, None, SolveResult]:
         """The phases, yielding an ``unknown`` result whenever the clock runs out."""
         geo = geometry(board)
-        stats: dict[str, Any] = {"engine": engine, "nodes": 0, "scans": 0, "attempts": 0, "guided": 0}
+        plan = options.resolve(geo)
+        driver = choose_driver(options, geo.kind, geo.n, resumable=True)
+        stats: dict[str, Any] = {
+            "engine": options.engine, "driver": driver, "nodes": 0, "scans": 0, "attempts": 0, "guided": 0,
+        }  # fmt: skip
         t_prior = time.perf_counter()
-        if prior:
+        if options.prior:
             g = prior_conflict(board, geo)
             stats["seconds_prior"] = time.perf_counter() - t_prior
             if g is not None:
@@ -648,37 +394,10 @@ class SearchRun:
                     stats=stats,
                     reason=f"prior analysis: group {board.group_label(board.groups[t])} blocks itself",
                 )
-        scan = rules["scan"]
-        incremental = engine == "numba" and geo.kind == MAHJONG
-        k = default_attempts(geo)
-        if attempts is None:
-            n_attempts = int(math.ceil(k * FAST_PLAIN_SHARE)) if incremental and scan else k
-        else:
-            n_attempts = int(attempts)
-        if guided is None:
-            n_guided = (k if incremental else GUIDED_ATTEMPTS) if scan else 0
-        else:
-            n_guided = int(guided)
-        opts = dict(rules)
-        if engine == "numba":
-            opts["playout"] = self._playout
-        if rules["freeze_pair"] is None:
-            opts["freeze_pair"] = geo.kind in FREEZE_PAIR_KINDS
-        if engine == "python":
-            return (yield from _run_python(geo, opts, (n_attempts, n_guided), seed, node_limit, self._clock, stats))
-        return (
-            yield from _run_numba(
-                geo,
-                opts,
-                (n_attempts, n_guided),
-                seed,
-                node_limit,
-                self._clock,
-                stats,
-                presearch=int(presearch),
-                pair_test=self._pair_test,
-            )
-        )
+        counts = (plan.attempts, plan.guided)
+        if driver == "python":
+            return (yield from _run_python(geo, options, counts, seed, self._clock, stats))
+        return (yield from _run_numba(geo, options, plan.rules, counts, seed, self._clock, stats))
 
 
 def _out_of_time(stats: dict[str, Any]) -> SolveResult:
@@ -688,18 +407,17 @@ def _out_of_time(stats: dict[str, Any]) -> SolveResult:
 
 def _run_python(
     geo: Geometry,
-    opts: dict[str, bool],
+    options: SearchOptions,
     plan: tuple[int, int],
     seed: int,
-    node_limit: int | None,
     clock: _Clock,
     stats: dict[str, Any],
 ) -> Generator[SolveResult, None, SolveResult]:
     """Random attempts, then the search, in Python (see :class:`SearchRun`)."""
     rng = np.random.default_rng(seed)
     t = time.perf_counter()
-    search = PythonSearch(geo, node_limit=node_limit, **opts)
-    if any(plan) and opts["scan"]:  # [dB12] 3.3: a pruning scan before the attempts
+    search = PythonSearch(geo, node_limit=options.node_limit, **options.switches(geo.kind))
+    if any(plan) and options.scan:  # [dB12] 3.3: a pruning scan before the attempts
         partner = [-1] * geo.n
         for tiles in geo.members:
             if len(tiles) == 2:
@@ -745,14 +463,12 @@ def _run_python(
 
 def _run_numba(
     geo: Geometry,
-    opts: dict[str, bool],
+    options: SearchOptions,
+    flags: np.ndarray,
     plan: tuple[int, int],
     seed: int,
-    node_limit: int | None,
     clock: _Clock,
     stats: dict[str, Any],
-    presearch: int = 0,
-    pair_test: str | None = None,
 ) -> Generator[SolveResult, None, SolveResult]:
     """Random attempts, then the search, with the numba kernels (see :class:`SearchRun`).
 
@@ -773,16 +489,12 @@ def _run_numba(
     ngroups = len(geo.members)
     words = 0
     if geo.kind != MAHJONG:
-        words = WORDS_OF_PAIR_TEST[pair_test or DEFAULT_PAIR_TEST[geo.kind]](sh, geo.kind == SH3D)
+        words = WORDS_OF_PAIR_TEST[options.pair_test_of(geo.kind)](sh, geo.kind == SH3D)
         stats["pair_test"] = "bits" if words else "cells"
     pool = _SCRATCH
     scratch = pool.take(K, (n, ngroups, int(sh[2] * sh[3]), words))
     try:
-        return (
-            yield from _phases(
-                K, geo, (kind, gr, mj, sh, pt), opts, plan, seed, node_limit, clock, stats, presearch, scratch
-            )
-        )
+        return (yield from _phases(K, geo, (kind, gr, mj, sh, pt), options, flags, plan, seed, clock, stats, scratch))
     finally:
         pool.give_back(scratch)
 
@@ -791,13 +503,12 @@ def _phases(
     K: Any,
     geo: Geometry,
     arrays: tuple[Any, ...],
-    opts: dict[str, bool],
+    options: SearchOptions,
+    flags: np.ndarray,
     plan: tuple[int, int],
     seed: int,
-    node_limit: int | None,
     clock: _Clock,
     stats: dict[str, Any],
-    presearch: int,
     scratch: _Scratch,
 ) -> Generator[SolveResult, None, SolveResult]:
     """The phases of :func:`_run_numba` on the arrays of ``scratch``."""
@@ -805,15 +516,15 @@ def _phases(
     n = geo.n
     ngroups = len(geo.members)
     ws = scratch.ws
-    flags = _flags(K, tuple(opts.items()))
+    node_limit = options.node_limit
     moves = scratch.moves
     pres, partner = scratch.pres, scratch.partner
     t = time.perf_counter()
     rng = scratch.rng
     rng[0] = _playout_state(seed)
-    presearch = presearch if not opts["bondt"] else 0
+    presearch = options.presearch if not options.bondt else 0
     opened = 0  # random attempts made by the opening kernel
-    if any(plan) and opts["scan"]:  # [dB12] 3.3: a pruning scan before the attempts
+    if any(plan) and options.scan:  # [dB12] 3.3: a pruning scan before the attempts
         stats["scans"] = 1
         if presearch > 0:
             pres.fill(1)
@@ -864,7 +575,7 @@ def _phases(
                 yield _out_of_time(stats)
     stats["seconds_attempts"] = time.perf_counter() - t
     t = time.perf_counter()
-    if opts["bondt"]:
+    if options.bondt:
         return (
             yield from _run_bondt(K, kind, gr, mj, sh, pt, flags, ws, moves, n, ngroups, node_limit, clock, stats, t)
         )
@@ -897,54 +608,28 @@ def _cleared(stats: dict[str, Any], moves: np.ndarray, n: int, key: str, number:
     return SolveResult(SOLVABLE, "search", moves=_moves(moves, n // 2), stats=stats, reason=f"{what} attempt {number}")
 
 
-def _solve_one_call(
-    board: Board,
-    seed: int,
-    node_limit: int,
-    attempts: int | None,
-    guided: int | None,
-    rules: tuple[bool, bool, bool, bool, bool],
-    playout: str,
-) -> SolveResult | None:
+def _solve_one_call(board: Board, seed: int, options: SearchOptions) -> SolveResult | None:
     """:func:`solve_search` on a Mahjong deal in one call of the batch path's kernel
-    (:meth:`mjsat.search.batch.BatchSolver.run`, its solver kept by the layout per set of
-    options); ``None`` when a group is too large for the kernels (the caller's run then
-    says so).
-
-    Parameters
-    ----------
-    board : Board
-        A ``"sides"`` board, solved from its full deal.
-    seed, node_limit, attempts, guided, playout
-        As :func:`solve_search`.
-    rules : tuple of bool
-        ``(prior, freeze, loose, scan, critical)``.
+    (:meth:`mjsat.search.batch.BatchSolver.run`, its solver kept per layout and options by
+    :func:`_one_call_solver`); ``None`` when a group is too large for the kernels (the
+    caller's run then says so).
 
     Notes
     -----
     As :func:`solve_search`; a deal's moves are replayed inside the call as well.
     """
     from mjsat.search import kernels_batch as KB
-    from mjsat.search.batch import BatchSolver
     from mjsat.search.kernels import MAX_GROUP
 
     t = time.perf_counter()
-    prior, freeze, loose, scan, critical = rules
-    key = ("search", "one-call", board.game, node_limit, attempts, guided, rules, playout)
-    solver = board.layout.memo(
-        key,
-        lambda: BatchSolver(
-            board.layout, game=board.game, node_limit=node_limit, attempts=attempts, guided=guided, prior=prior,
-            freeze=freeze, loose=loose, scan=scan, critical=critical, playout=playout,
-        ),
-    )  # fmt: skip
+    solver = _one_call_solver(board.layout, board.game, options)
     deal = np.array(board.groups, dtype=np.int64).reshape(1, -1)
     out = solver.run(deal, np.array([_playout_state(seed)], dtype=np.uint64))
     code, phase, info = int(out.status[0]), int(out.phase[0]), out.info[0]
     if code == KB.BAD_DEAL or (code == KB.UNDECIDED and info[KB.INFO_BIGGEST] > MAX_GROUP):
         return None
     stats: dict[str, Any] = {
-        "engine": "numba", "nodes": int(out.nodes[0]), "scans": int(info[KB.INFO_SCANS]),
+        "engine": "numba", "driver": "one-call", "nodes": int(out.nodes[0]), "scans": int(info[KB.INFO_SCANS]),
         "attempts": int(info[KB.INFO_ATTEMPTS]), "guided": int(info[KB.INFO_GUIDED]),
         "seconds_total": time.perf_counter() - t,
     }  # fmt: skip
@@ -965,6 +650,35 @@ def _solve_one_call(
     elif phase == KB.BY_GUIDED:
         reason = f"guided attempt {stats['guided']}"
     return SolveResult(SOLVABLE, "search", moves=moves, stats=stats, reason=reason)
+
+
+_ONE_CALL_SOLVERS: collections.OrderedDict[tuple[Any, ...], Any] = collections.OrderedDict()
+"""The batch solvers of the ``one-call`` driver, by layout, game and options (the most
+recently used :data:`_ONE_CALL_KEEP`)."""
+
+_ONE_CALL_KEEP = 16
+
+
+def _one_call_solver(layout: Layout, game: str, options: SearchOptions) -> Any:
+    """The :class:`~mjsat.search.batch.BatchSolver` of ``layout``, ``game`` and ``options``,
+    built once and kept in :data:`_ONE_CALL_SOLVERS` (the layout's tables are the layout's)."""
+    from mjsat.search.batch import BatchSolver
+
+    key = (id(layout), game, options, options.rules(MAHJONG).tobytes())
+    with _ONE_CALL_LOCK:
+        hit = _ONE_CALL_SOLVERS.get(key)
+        if hit is not None and hit.layout is layout:
+            _ONE_CALL_SOLVERS.move_to_end(key)
+            return hit
+    solver = BatchSolver(layout, options, game=game)
+    with _ONE_CALL_LOCK:
+        _ONE_CALL_SOLVERS[key] = solver
+        while len(_ONE_CALL_SOLVERS) > _ONE_CALL_KEEP:
+            _ONE_CALL_SOLVERS.popitem(last=False)
+    return solver
+
+
+_ONE_CALL_LOCK = threading.Lock()
 
 
 def _first_tile_of_group(groups: Sequence[int], g: int) -> int:
@@ -1089,13 +803,6 @@ class _ScratchPool:
 
 _SCRATCH = _ScratchPool()
 """The scratch arrays of the numba runs of this process."""
-
-
-@functools.lru_cache(maxsize=64)
-def _flags(K: Any, opts: tuple[tuple[str, bool], ...]) -> np.ndarray:
-    """The kernels' rule array of the options ``opts`` (``bondt`` is not a rule; built
-    once per set of options, the kernels only read it)."""
-    return K.rules(**{key: value for key, value in opts if key != "bondt"})
 
 
 class _Dfs:
