@@ -56,7 +56,7 @@ def _attempt_rates(board: Any, policies: list[str], first: int) -> dict[str, lis
     from mjsat.search import kernels as K
     from mjsat.search.config import PLAYOUTS
     from mjsat.search.pairing import geometry
-    from mjsat.search.solver import _playout_state
+    from mjsat.search.scratch import playout_state as _playout_state
 
     geo = geometry(board)
     kind, gr, mj, sh, _pt = K.arrays(geo)

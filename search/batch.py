@@ -36,7 +36,8 @@ from mjsat.result import SOLVABLE, UNKNOWN, UNSOLVABLE, MethodNotApplicableError
 from mjsat.search import kernels_batch as KB
 from mjsat.search.options import SearchOptionError, SearchOptions
 from mjsat.search.pairing import MAHJONG
-from mjsat.search.solver import _playout_state, _stacked_pairs
+from mjsat.search.prior import stacked_pairs
+from mjsat.search.scratch import playout_state
 
 __all__ = [
     "BatchSolver",
@@ -228,11 +229,11 @@ class BatchSolver:
             A sequence of seeds whose length is not ``count``.
         """
         if isinstance(seeds, (int, np.integer)):
-            return np.full(count, _playout_state(int(seeds)), dtype=np.uint64)
+            return np.full(count, playout_state(int(seeds)), dtype=np.uint64)
         seq = [int(s) for s in seeds]
         if len(seq) != count:
             raise BatchInputError(f"{len(seq)} seeds given for {count} deals")
-        return np.array([_playout_state(s) for s in seq], dtype=np.uint64)
+        return np.array([playout_state(s) for s in seq], dtype=np.uint64)
 
     def run(self, deals: np.ndarray, states: np.ndarray) -> ChunkResult:
         """One compiled call on ``deals`` (from :meth:`deals`) with playout ``states``.
@@ -269,7 +270,7 @@ def _cover_order(layout: Layout) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     def build() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         n = len(layout)
         desc = np.zeros((n, n), dtype=np.uint8)
-        top, under = _stacked_pairs(layout.descendants)
+        top, under = stacked_pairs(layout.descendants)
         desc[top, under] = 1
         return desc, top.astype(np.int64), under.astype(np.int64)
 

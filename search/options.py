@@ -250,8 +250,8 @@ class SearchOptions:
         groups of four tiles or more, as ``(num, den, fixed)`` each: ``ceil(k * num / den)
         + fixed`` playouts. ``incremental``: with the incremental kernels (numba on
         Mahjong)."""
-        share = FAST_PLAIN_SHARE if incremental and self.scan else fractions.Fraction(1)
-        plain = (0, 1, int(self.attempts)) if self.attempts is not None else (share.numerator, share.denominator, 0)
+        share = _FAST_SHARE if incremental and self.scan else (1, 1)
+        plain = (0, 1, int(self.attempts)) if self.attempts is not None else (*share, 0)
         if self.guided is not None:
             guided = (0, 1, int(self.guided))
         elif self.scan and incremental:
@@ -318,6 +318,7 @@ class SearchOptions:
 
 
 _DEFAULT = SearchOptions()
+_FAST_SHARE = (FAST_PLAIN_SHARE.numerator, FAST_PLAIN_SHARE.denominator)
 _COUNTS = ("node_limit", "attempts", "guided", "presearch")
 _SWITCHES = ("prior", "freeze", "loose", "scan", "critical", "bondt", "freeze_pair", "loose_pair", "joint")
 
