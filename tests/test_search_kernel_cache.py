@@ -62,7 +62,10 @@ def test_a_changed_module_of_the_kernels_package_drops_both_caches(tmp_path, mon
     (package / "__pycache__").mkdir(parents=True)
     (package / "events.py").write_text("x = 1\n")
     assert kernel_cache.drop_stale_cache(folder)
-    kept = [folder / "__pycache__" / "kernels._apply-1.py311.nbi", package / "__pycache__" / "events._mj_apply-9.py311.nbi"]
+    kept = [
+        folder / "__pycache__" / "kernels._apply-1.py311.nbi",
+        package / "__pycache__" / "events._mj_apply-9.py311.nbi",
+    ]
     for path in kept:
         path.write_bytes(b"x")
     assert not kernel_cache.drop_stale_cache(folder)

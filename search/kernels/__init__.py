@@ -4,7 +4,7 @@ The package is cut by job: :mod:`~mjsat.search.kernels.arrays` (the arguments, w
 stacks), :mod:`~mjsat.search.kernels.mahjong` (the freeness counters and cleaning rules),
 :mod:`~mjsat.search.kernels.draws` (what the random playouts draw with: the fatal pairs of the
 policies, the kept start, the generator),
-:mod:`~mjsat.search.kernels.events` (the Mahjong event loop and its entry points),
+:mod:`~mjsat.search.kernels.events` (the Mahjong event loops, one entry point per job),
 :mod:`~mjsat.search.kernels.dispatch` (the kernels dispatched on the game, the playouts),
 :mod:`~mjsat.search.kernels.tree` (the critical-group search) and
 :mod:`~mjsat.search.kernels.guided` (the scan-guided playouts); every name is
@@ -123,23 +123,22 @@ from mjsat.search.kernels.draws import (
     _xorshift as _xorshift,
 )
 from mjsat.search.kernels.events import (
-    _APPLY as _APPLY,
-    _APPLY_AFTER_MOVE as _APPLY_AFTER_MOVE,
-    _PLAYOUT as _PLAYOUT,
-    _PLAYOUT_AGAIN as _PLAYOUT_AGAIN,
-    _PLAYOUT_ON as _PLAYOUT_ON,
-    _SCAN as _SCAN,
-    _SCAN_AFTER_MOVE as _SCAN_AFTER_MOVE,
-    _SCAN_HOLD as _SCAN_HOLD,
-    _SCAN_RESUME as _SCAN_RESUME,
+    _every_group as _every_group,
+    _fresh as _fresh,
     _mj_apply as _mj_apply,
     _mj_apply_after_move as _mj_apply_after_move,
-    _mj_events as _mj_events,
     _mj_playout as _mj_playout,
     _mj_playout_again as _mj_playout_again,
     _mj_playout_on as _mj_playout_on,
     _mj_scan as _mj_scan,
     _mj_scan_after_move as _mj_scan_after_move,
+    _mj_scan_hold as _mj_scan_hold,
+    _mj_scan_resume as _mj_scan_resume,
+    _play as _play,
+    _propagate as _propagate,
+    _relax as _relax,
+    _start_apply as _start_apply,
+    _warm as _warm,
 )
 from mjsat.search.kernels.guided import (
     _guided as _guided,

@@ -32,14 +32,13 @@ from mjsat.search.config import (
 )
 from mjsat.search.kernels.draws import _kept_moves_slot, _stack_masks, _xorshift
 from mjsat.search.kernels.events import (
-    _SCAN_HOLD,
-    _SCAN_RESUME,
     _mj_apply,
-    _mj_events,
     _mj_playout,
     _mj_playout_again,
     _mj_playout_on,
     _mj_scan,
+    _mj_scan_hold,
+    _mj_scan_resume,
 )
 from mjsat.search.kernels.mahjong import _autopair, _mj_free, _mj_legal
 from mjsat.search.kernels_shisen import _sh_apply, _sh_ok, _sh_scan
@@ -204,7 +203,7 @@ def _more_attempts(kind, gr, mj, sh, opts, count, rng, pres, partner, moves, ws)
 def _plain_playouts(first, kind, gr, mj, sh, opts, count, rng, pres, partner, moves, ws):
     """The plain playouts of :func:`_attempts` (``first``) and :func:`_more_attempts`."""
     n = pres.shape[0]
-    if kind == MAHJONG:  # one incremental playout each (see _mj_events)
+    if kind == MAHJONG:  # one incremental playout each (see mjsat.search.kernels.events)
         if first and opts[R_PLAYOUT] != PLAYOUT_UNIFORM:
             _stack_masks(gr, mj, ws)
         ws[W_RNG][0] = rng[0]
@@ -305,14 +304,14 @@ def _mj_probe(g, first, gr, mj, pres, partner, moves, opts, ws):
     With ``first`` the group's hold scan runs and its state is kept
     (:data:`~mjsat.search.config.W_HOLD`); later probes of the same group at the same
     position start from that state. Answers as :func:`_mj_scan` on the same position and
-    pairing (see :func:`_mj_events`, ``_SCAN_HOLD``). Other arguments as
-    :func:`_mj_events`.
+    pairing (see :func:`~mjsat.search.kernels.events._mj_scan_hold`). Other arguments as
+    :func:`_mj_apply`.
     """
     ps = ws[W_SCAN_PRESENT]
     if first:
         ps[:] = pres
-        _mj_events(_SCAN_HOLD, gr, mj, ps, partner, moves, 0, opts, ws, g)
+        _mj_scan_hold(gr, mj, ps, partner, ws, g)
         _hold_copy(ws, True)
     else:
         _hold_copy(ws, False)
-    return _mj_events(_SCAN_RESUME, gr, mj, ps, partner, moves, 0, opts, ws, g) == 0
+    return _mj_scan_resume(gr, mj, ps, partner, ws, g) == 0

@@ -22,7 +22,7 @@ from mjsat.search.config import (
 )
 from mjsat.search.kernels.dispatch import _fresh_playouts, _legal_moves
 from mjsat.search.kernels.draws import _doomed, _stack_masks, _xorshift
-from mjsat.search.kernels.events import _SCAN_AFTER_MOVE, _mj_apply, _mj_apply_after_move, _mj_events
+from mjsat.search.kernels.events import _mj_apply, _mj_apply_after_move, _mj_scan_after_move
 from mjsat.search.kernels.mahjong import _autopair, _last_two
 from mjsat.search.kernels.tree import _keep_hint
 from mjsat.search.pairing import MAHJONG
@@ -70,7 +70,7 @@ def _mj_guided(gr, mj, sh, opts, count, rng, pres, partner, moves, ws):
                     rs[1] = y
                     # _mj_scan_after_move's job, without its call layer: this runs once per
                     # candidate move, and every call passes the reference counts of ~40 arrays
-                    if _mj_events(_SCAN_AFTER_MOVE, gr, mj, ps, partner, moves, 0, opts, ws, -1) == 0:
+                    if _mj_scan_after_move(gr, mj, ps, partner, moves, opts, ws):
                         break
                 x = -1
                 m -= 1
