@@ -10,7 +10,7 @@ NOJIT_TESTS := tests/test_search_kernels.py tests/test_search_sh3d.py tests/test
 # 0 only to see the list without failing.
 FORMAT_STRICT ?= 1
 
-.PHONY: install demo test check lint format-check typecheck format test-slow test-nojit bench clean
+.PHONY: install demo test check lint format-check typecheck format test-slow test-nojit bench docs clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -63,9 +63,20 @@ test-slow: $(STAMP)
 test-nojit: $(STAMP)
 	NUMBA_DISABLE_JIT=1 $(BIN)/python -m pytest -q -p no:xdist $(NOJIT_TESTS)
 
+# The docs site into docs/_build/html: offline, warnings as errors; the tutorials' examples
+# run during the build (docs/_ext/mjsat_docs.py). Installs the `docs` extra into .venv once.
+DOCS_STAMP := $(VENV)/.docs-stamp
+$(DOCS_STAMP): pyproject.toml $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[test,check,docs]'
+	@touch $(DOCS_STAMP)
+
+docs: $(DOCS_STAMP)
+	$(BIN)/python -m sphinx -b html -E -W --keep-going -q docs docs/_build/html
+	@echo "docs: docs/_build/html/index.html"
+
 # Benchmarks: print tables and write JSON under benchmarks/results/.
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks.run
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build *.egg-info
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build *.egg-info docs/_build docs/_generated docs/reference/generated docs/reference/api.rst

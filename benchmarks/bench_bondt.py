@@ -1,20 +1,23 @@
-"""mjsat beside the TypeScript port of de Bondt's solver, in one run (issue 19).
+"""mjsat beside de Bondt's solver as ffalt/mah ships it, in one run (issues 19 and 39).
 
-``python -m benchmarks.bench_bondt --solver SOLVER_JS [-n N] [--layouts default,bridge,ox]``
-``python -m benchmarks.bench_bondt --solver SOLVER_JS --own N``
+``python -m benchmarks.bench_bondt --solver SOLVER_BUNDLE_JS [-n N] [--layouts default,bridge,ox]``
+``python -m benchmarks.bench_bondt --solver SOLVER_BUNDLE_JS --own N``
 
-The peer is ``src/app/model/solver.ts`` of the public repository ``ffalt/mah`` (MIT, a port
-of de Bondt's ``mjsolver.cpp``), compiled to JavaScript by the user (``npx tsc --target
-es2020 --module commonjs solver.ts``: it reports the two type-only modules missing, exits 2
-and still writes ``solver.js``, which needs neither) and given by ``--solver`` (or ``MJSAT_BONDT_SOLVER``); it is not part of mjsat. Node.js runs it
-through ``benchmarks/bondt_driver.js``, one ``new Solver().solveLayout(stones)`` per deal.
+The peer is the TypeScript port of de Bondt's ``mjsolver.cpp`` in the public repository
+``ffalt/mah`` (MIT), ``src/app/model/solver/`` as it is, bundled by
+``../shared/peers/debondt-build.sh MIRROR_GIT_DIR OUT_DIR`` into ``OUT_DIR/solver.bundle.js``
+(given by ``--solver`` or ``MJSAT_BONDT_SOLVER``); it is not part of mjsat and never copied
+into it. Node.js runs it through ``../shared/peers/debondt-driver.js`` (``--driver``) as
+ffalt/mah's own ``statsSolveMapping`` does: one ``Solver`` for every deal,
+``solver.solveLayout(stones)`` per deal, stones ``{x: col, y: row, z: lev, groupNr: group}``
+built before the clock.
 
 The deals: those of :mod:`benchmarks.bench_batch` (the xmahjongg layout file with its tiles
 in file order, the groups ``[0]*4 + [1]*4 + ...`` shuffled by ``random.Random(seed)``, seeds
 ``0..N-1``), or with ``--own N`` mjsat's own turtle deals of :mod:`benchmarks.bench_auto`
-(``deal_random(turtle, seed)``, seeds ``0..N-1``). The three ways take turns by blocks of
-``--chunk`` deals (the first of a block alternating), so that they see the same load; CPU
-time per deal:
+(``deal_random(turtle, seed)``, seeds ``0..N-1``). The ways take turns by blocks of
+``--chunk`` deals (the order reversed every other block), so that they see the same load;
+CPU time per deal:
 
 * ``peer``: the port in one Node.js process (``process.cpuUsage`` around the call: every
   thread of the process), after 20 warm-up deals of other seeds;
@@ -22,16 +25,16 @@ time per deal:
   read inside the compiled loop plus its ``auto`` tail
   (:attr:`~mjsat.search.batch.BatchResult.cpu_seconds`); its mean also as the block's CPU
   time divided by its deals;
-* ``auto``: ``solve(board, "auto", time_limit=10)`` per deal (``time.process_time``).
+* ``auto``: ``solve(board, "auto", time_limit=10)`` per deal, the boards sharing one layout
+  (``time.process_time``);
+* ``file``: the same on boards read from files (``load_board``, before the clock), each
+  with a :class:`~mjsat.layout.Layout` of its own, as ``mjsat solve FILE`` meets them.
 
 Prints mean, median, p90, p99 and max per way, the ratio of the peer's to each of mjsat's,
 the verdicts and every deal where they differ (the peer's search is exact: a disagreement is
-a bug on one side), and writes ``benchmarks/results/bondt.json``. Skips (exit 0) when no
-solver file is given; a solver file that does not exist, or no ``node``, is one line and
-exit 2.
-
-Targets of issue 19 were set on the machine of this comparison's first run (peer: turtle
-median 0.64 ms, mean 28.3, p99 448, max 1,713); the ratios carry them to another machine.
+a bug on one side), the load average, and writes ``benchmarks/results/bondt.json``. Skips
+(exit 0) when no solver file is given; a solver file or driver that does not exist, or no
+``node``, is one line and exit 2.
 """
 
 from __future__ import annotations
@@ -52,24 +55,27 @@ import numpy as np
 from benchmarks.bench_batch import _commit, groups_of
 from benchmarks.bench_peer import RESULTS, SOURCES, _layout, summary
 
-DRIVER = Path(__file__).resolve().parent / "bondt_driver.js"
-WAYS = ("peer", "batch", "auto")
+DRIVER = Path(__file__).resolve().parents[2] / "shared" / "peers" / "debondt-driver.js"
+"""The peer's driver (written for mjsat's measurements, kept beside the recipe)."""
+WAYS = ("peer", "batch", "auto", "file")
 WARM = 20
 """Warm-up deals of each side (seeds after the measured ones), outside the timings."""
 
 
 class _Peer:
-    """The Node.js process running the port on the deals of one file."""
+    """The Node.js process running the port (one reused ``Solver``) through the driver."""
 
-    def __init__(self, node: str, solver: Path, deals_file: Path) -> None:
+    def __init__(self, node: str, solver: Path, driver: Path = DRIVER) -> None:
         self.proc = subprocess.Popen(
-            [node, str(DRIVER), str(solver), str(deals_file)],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1,
+            [node, str(driver), str(solver)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1,
         )  # fmt: skip
 
-    def run(self, first: int, end: int) -> list[dict[str, Any]]:
+    def run(self, positions: Any, deals: np.ndarray, first: int, end: int) -> list[dict[str, Any]]:
+        """The driver's answers on deals ``first..end-1`` (``left``: tiles left, 0 = cleared)."""
         assert self.proc.stdin is not None and self.proc.stdout is not None
-        self.proc.stdin.write(f"{first} {end}\n")
+        block = [[i, [[r, c, l, int(g)] for (r, c, l), g in zip(positions, deals[i])]] for i in range(first, end)]
+        self.proc.stdin.write(json.dumps({"mode": "reuse", "deals": block}) + "\n")
         self.proc.stdin.flush()
         out = []
         for line in self.proc.stdout:
@@ -98,23 +104,28 @@ def _deals(name: str, n: int) -> tuple[Any, np.ndarray]:
     return layout, np.array(rows, dtype=np.int64)
 
 
-def run_family(name: str, n: int, chunk: int, node: str, solver: Path) -> dict[str, Any]:
-    """Time the peer, the batch path and ``auto`` on ``n`` deals of ``name`` (taking turns)."""
+def run_family(name: str, n: int, chunk: int, node: str, solver: Path, driver: Path = DRIVER) -> dict[str, Any]:
+    """Time the peer, the batch path and ``auto`` (one layout, and from files) on ``n`` deals
+    of ``name``, taking turns by blocks of ``chunk``."""
     from mjsat.board import MahjongBoard
+    from mjsat.boardio import load_board, write_board
     from mjsat.methods import solve
     from mjsat.search.batch import BatchSolver, solve_batch
 
     layout, deals = _deals(name, n)
-    with tempfile.TemporaryDirectory(prefix="mjsat-bondt-") as tmp:
-        file = Path(tmp) / "deals.json"
-        file.write_text(json.dumps({"positions": [list(p) for p in layout.positions], "deals": deals.tolist()}))
-        peer = _Peer(node, solver, file)
-        try:
+    positions = layout.positions
+    peer = _Peer(node, solver, driver)
+    try:
+        with tempfile.TemporaryDirectory(prefix="mjsat-bondt-") as tmp:
+            files = [Path(tmp) / f"{i}.json" for i in range(n + WARM)]
+            for i, f in enumerate(files):
+                write_board(MahjongBoard(layout, deals[i].tolist()), f)
             bsolver = BatchSolver(layout, node_limit=150)
-            peer.run(n, n + WARM)
+            peer.run(positions, deals, n, n + WARM)
             for i in range(n, n + 3):  # load every compiled path outside the timings
                 solve_batch(layout, deals[i : i + 1], solver=bsolver, time_limit=10.0)
                 solve(MahjongBoard(layout, deals[i].tolist()), "auto", time_limit=10.0)
+                solve(load_board(files[i]), "auto", time_limit=10.0)
             cpu: dict[str, list[float]] = {w: [] for w in WAYS}
             solvable: dict[str, list[bool | None]] = {w: [] for w in WAYS}
             block_cpu = 0.0
@@ -125,27 +136,31 @@ def run_family(name: str, n: int, chunk: int, node: str, solver: Path) -> dict[s
                 order = WAYS if b % 2 == 0 else WAYS[::-1]
                 for way in order:
                     if way == "peer":
-                        got[way] = peer.run(lo, hi)
+                        got[way] = peer.run(positions, deals, lo, hi)
                     elif way == "batch":
                         c0 = time.process_time()
                         got[way] = solve_batch(layout, deals[lo:hi], solver=bsolver, time_limit=10.0)
                         block_cpu += time.process_time() - c0
                     else:
+                        if way == "auto":
+                            boards = [MahjongBoard(layout, deals[i].tolist()) for i in range(lo, hi)]
+                        else:
+                            boards = [load_board(files[i]) for i in range(lo, hi)]
                         got[way] = []
-                        for i in range(lo, hi):
-                            board = MahjongBoard(layout, deals[i].tolist())
+                        for board in boards:
                             c0 = time.process_time()
                             r = solve(board, "auto", time_limit=10.0)
                             got[way].append((time.process_time() - c0, r.status))
-                cpu["peer"] += [d["cpu_ms"] / 1e3 for d in got["peer"]]
-                solvable["peer"] += [bool(d["solvable"]) for d in got["peer"]]
+                cpu["peer"] += [d["cpu_us"] / 1e6 for d in got["peer"]]
+                solvable["peer"] += [d["left"] == 0 for d in got["peer"]]
                 plays += [int(d["plays"]) for d in got["peer"]]
                 cpu["batch"] += got["batch"].cpu_seconds.tolist()
                 solvable["batch"] += [_verdict(s) for s in got["batch"].status]
-                cpu["auto"] += [c for c, _ in got["auto"]]
-                solvable["auto"] += [_verdict(s) for _, s in got["auto"]]
-        finally:
-            peer.close()
+                for way in ("auto", "file"):
+                    cpu[way] += [c for c, _ in got[way]]
+                    solvable[way] += [_verdict(s) for _, s in got[way]]
+    finally:
+        peer.close()
     ways = {w: summary(cpu[w]) for w in WAYS}
     return {
         "deals": n,
@@ -169,13 +184,16 @@ def main(argv: list[str] | None = None) -> int:
         prog="bench_bondt",
         description=__doc__.split("\n\n")[0],
         epilog="examples:\n"
-        "  python -m benchmarks.bench_bondt --solver ~/mah/solver.js             # turtle, 2,000 deals\n"
-        "  python -m benchmarks.bench_bondt --solver ~/mah/solver.js -n 300 --layouts bridge,ox\n"
-        "  python -m benchmarks.bench_bondt --solver ~/mah/solver.js --own 10000  # bench_auto's deals",
+        "  python -m benchmarks.bench_bondt --solver ~/peers/debondt/solver.bundle.js   # turtle, 2,000 deals\n"
+        "  python -m benchmarks.bench_bondt --solver ~/peers/debondt/solver.bundle.js -n 300 --layouts bridge,ox\n"
+        "  python -m benchmarks.bench_bondt --solver ~/peers/debondt/solver.bundle.js --own 10000",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     ap.add_argument("--solver", default=os.environ.get("MJSAT_BONDT_SOLVER"),
-                    help="the port compiled to JavaScript (default: $MJSAT_BONDT_SOLVER)")  # fmt: skip
+                    help="the port bundled by debondt-build.sh (default: $MJSAT_BONDT_SOLVER)")  # fmt: skip
+    ap.add_argument(
+        "--driver", default=str(DRIVER), help="the peer's driver (default: ../shared/peers/debondt-driver.js)"
+    )
     ap.add_argument("--node", default="node", help="the Node.js executable (default: node)")
     ap.add_argument("--quick", action="store_true", help="200 deals")
     ap.add_argument("-n", type=int, default=None, help="deals per layout (default 2,000)")
@@ -185,11 +203,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--chunk", type=int, default=50, help="deals per turn (default 50)")
     args = ap.parse_args(argv)
     if not args.solver:
-        print("skipped: no --solver (the port of de Bondt's solver compiled to JavaScript)")
+        print("skipped: no --solver (de Bondt's solver bundled by ../shared/peers/debondt-build.sh)")
         return 0
     solver = Path(args.solver).expanduser()
     if not solver.is_file():
         print(f"{solver}: no such solver file", file=sys.stderr)
+        return 2
+    driver = Path(args.driver).expanduser()
+    if not driver.is_file():
+        print(f"{driver}: no such driver file", file=sys.stderr)
         return 2
     node = shutil.which(args.node)
     if node is None:
@@ -205,11 +227,11 @@ def main(argv: list[str] | None = None) -> int:
         "node": version, "load_start": os.getloadavg()[0], "families": {},
     }  # fmt: skip
     if args.own is not None:
-        data["families"]["own"] = run_family("own", args.own, args.chunk, node, solver)
+        data["families"]["own"] = run_family("own", args.own, args.chunk, node, solver, driver)
     else:
         n = args.n or (200 if args.quick else 2000)
         for name in args.layouts.split(","):
-            data["families"][name] = run_family(name, n, args.chunk, node, solver)
+            data["families"][name] = run_family(name, n, args.chunk, node, solver, driver)
     data["load_end"] = os.getloadavg()[0]
     RESULTS.mkdir(exist_ok=True)
     out = RESULTS / "bondt.json"

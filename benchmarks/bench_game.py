@@ -1,6 +1,7 @@
 """The game: hint latency, the time to find a deal of each difficulty, the playout shares.
 
 ``python -m benchmarks.bench_game [--quick] [--positions N] [--deals K] [--shares M]``
+``python -m benchmarks.bench_game --only deals [--seeds S] [--before-seeds B]``
 
 * **Hint latency**: ``N`` (default 200) turtle positions, each a uniform deal (seeded)
   after a random number (0-60) of random legal moves; a fresh :class:`Game` per position
@@ -12,6 +13,13 @@
 * **Playout shares**: the distribution of the share of 100 random playouts that clear
   ``M`` uniform deals (default 100 turtle, 50 Shisen-Sho), with the exact verdict: what
   the thresholds of :data:`mjsat.game.difficulty.THRESHOLDS` were chosen from.
+* **Deal times, before and after**: :func:`find_deal` for ``normal`` and ``hard`` on the
+  turtle, Shisen-Sho 16 x 9 (KShisen's default) and 12 x 8, seeds ``0 .. S-1`` (default
+  20), CPU seconds per deal (``time.process_time``), median and p90, with the playouts
+  in Python (``engine="python"``, :func:`~mjsat.game.difficulty.playout_share`: before)
+  and compiled (``engine="compiled"``, :mod:`mjsat.search.random_play`, stopping once
+  the class is certain: after), in one run; ``--before-seeds`` plays fewer seeds on the
+  Python side when time is short. The kernels are loaded before the clock starts.
 
 Writes ``benchmarks/results/game.json``.
 """
@@ -131,13 +139,65 @@ def shares(counts: dict[str, int]) -> list[dict[str, Any]]:
     return rows
 
 
+DEAL_BOARDS = (("turtle", "mahjong"), ("rect-16x9", "shisen-sho"), ("rect-12x8", "shisen-sho"))
+
+
+def deal_times(seeds: int, before_seeds: int) -> list[dict[str, Any]]:
+    """CPU seconds per :func:`find_deal`, per board, difficulty and playout engine."""
+    from mjsat.game.difficulty import find_deal
+    from mjsat.layouts import load_layout
+
+    for spec, game in DEAL_BOARDS:  # load the compiled kernels (playouts and solvers) first
+        find_deal(load_layout(spec), difficulty="normal", seed=10_000, game=game)
+    rows = []
+    for spec, game in DEAL_BOARDS:
+        layout = load_layout(spec)
+        for difficulty in ("normal", "hard"):
+            for engine, count in (("python", before_seeds), ("compiled", seeds)):
+                cpu, cands = [], []
+                for seed in range(count):
+                    c0 = time.process_time()
+                    deal = find_deal(layout, difficulty=difficulty, seed=seed, game=game, engine=engine)
+                    cpu.append(time.process_time() - c0)
+                    cands.append(deal.candidates)
+                row = {
+                    "layout": spec,
+                    "game": game,
+                    "difficulty": difficulty,
+                    "engine": engine,
+                    "seeds": count,
+                    "cpu_median": statistics.median(cpu) if cpu else float("nan"),
+                    "cpu_p90": _q(cpu, 0.9),
+                    "cpu_max": max(cpu, default=float("nan")),
+                    "candidates_median": statistics.median(cands) if cands else float("nan"),
+                }
+                rows.append(row)
+                print(
+                    f"  {spec:10} {difficulty:7} {engine:8} seeds {count:3}: CPU median {row['cpu_median']:.3f} s,"
+                    f" p90 {row['cpu_p90']:.3f} s, max {row['cpu_max']:.3f} s; candidates median {row['candidates_median']}",
+                    flush=True,
+                )
+    return rows
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="bench_game")
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--positions", type=int, default=None)
     parser.add_argument("--deals", type=int, default=None)
     parser.add_argument("--shares", type=int, default=None)
+    parser.add_argument("--only", choices=["deals"], default=None, help="run only the deal times, before and after")
+    parser.add_argument("--seeds", type=int, default=None, help="seeds per board and difficulty (default 20)")
+    parser.add_argument("--before-seeds", type=int, default=None, help="seeds with Python playouts (default --seeds)")
     args = parser.parse_args(argv)
+    seeds = args.seeds or (3 if args.quick else 20)
+    before = args.before_seeds if args.before_seeds is not None else seeds
+    if args.only == "deals":
+        print("CPU seconds per deal, playouts in Python (before) and compiled (after):")
+        rows = deal_times(seeds, before)
+        RESULTS.mkdir(exist_ok=True)
+        (RESULTS / "game-deals.json").write_text(json.dumps(rows, indent=1) + "\n")
+        return 0
     positions = args.positions or (40 if args.quick else 200)
     deals = args.deals or (3 if args.quick else 10)
     m = args.shares or (20 if args.quick else 100)
@@ -164,6 +224,8 @@ def main(argv: list[str] | None = None) -> int:
             f"  {r['layout']:10} {r['game']:11} deals {r['deals']}, solvable {r['solvable']:.2f}, quantiles {r['quantiles']}"
         )
         print(f"    below: {r['below']}; at least: {r['at_least']}")
+    print("CPU seconds per deal, playouts in Python (before) and compiled (after):")
+    out["deals"] = deal_times(seeds, before)
     RESULTS.mkdir(exist_ok=True)
     (RESULTS / "game.json").write_text(json.dumps(out, indent=1) + "\n")
     return 0

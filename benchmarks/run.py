@@ -31,6 +31,7 @@ BENCHMARKS: dict[str, str] = {
     "playout": "benchmarks.bench_playout",
     "tail": "benchmarks.bench_tail",
     "bondt": "benchmarks.bench_bondt",
+    "shisen_peer": "benchmarks.bench_shisen_peer",
 }
 
 

@@ -1,7 +1,8 @@
-"""Take the README's pictures of the game: the page in Debian's chromium, the terminal
-interface as Textual's SVG screenshot, and the lessons (the guided play of a formula's
-board, a falsifying assignment stuck, a height-two board's blocked cycle).
-Run: ``.venv/bin/python docs/screenshots.py [page] [tui] [teach]`` (all by default)."""
+"""Take the README's pictures of the game: the page in Debian's chromium (the turtle with
+its faces at 1280x720, and the end card of a cleared board), the terminal interface as
+Textual's SVG screenshot, and the lessons (the guided play of a formula's board, a
+falsifying assignment stuck, a height-two board's blocked cycle).
+Run: ``.venv/bin/python docs/screenshots.py [page] [end] [tui] [teach]`` (all by default)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from mjsat.game.tui import GameApp
 from mjsat.game.web import GameSettings, ServerThread, Session
 from mjsat.game.worker import SolverProcess
 from mjsat.layouts import load_layout
+from mjsat.methods import solve
 
 HERE = Path(__file__).resolve().parent
 FLAGS = [
@@ -49,7 +51,7 @@ def page(worker: SolverProcess, out: Path, chromium: str = "/usr/bin/chromium") 
     with ServerThread(Session(game, settings, worker=worker)) as url, sync_playwright() as p:
         with tempfile.TemporaryDirectory() as profile:
             ctx = p.chromium.launch_persistent_context(
-                profile, executable_path=chromium, headless=True, args=FLAGS, viewport={"width": 1100, "height": 720}
+                profile, executable_path=chromium, headless=True, args=FLAGS, viewport={"width": 1280, "height": 720}
             )
             pg = ctx.new_page()
             pg.goto(url)
@@ -57,6 +59,40 @@ def page(worker: SolverProcess, out: Path, chromium: str = "/usr/bin/chromium") 
             pg.wait_for_function("document.getElementById('status').dataset.checking == '0'")
             pg.click("#hint")
             pg.wait_for_selector(".tile.hinted")
+            pg.click(".tile.hinted")  # selected, with the tiles of its kind marked
+            pg.check("#opt-match")
+            pg.screenshot(path=str(out))
+            ctx.close()
+
+
+def end(worker: SolverProcess, out: Path, chromium: str = "/usr/bin/chromium") -> None:
+    """The end card of a cleared Shisen-Sho 8x6 board."""
+    from playwright.sync_api import sync_playwright
+
+    settings = GameSettings(layout="rect-8x6", game="shisen-sho", difficulty="normal", seed=11, check_seconds=20)
+    deal = find_deal(load_layout("rect-8x6"), difficulty="normal", seed=11, game="shisen-sho")
+    game = Game(deal.board, meta=deal.meta(), decider=lambda b, t: worker.decide(b, t))
+    with ServerThread(Session(game, settings, worker=worker)) as url, sync_playwright() as p:
+        with tempfile.TemporaryDirectory() as profile:
+            ctx = p.chromium.launch_persistent_context(
+                profile, executable_path=chromium, headless=True, args=FLAGS, viewport={"width": 1280, "height": 720}
+            )
+            pg = ctx.new_page()
+            pg.goto(url)
+            pg.wait_for_selector("body[data-ready='1']")
+            pg.keyboard.press("h")  # one hint, then a clearing found by the exact method
+            pg.wait_for_selector(".tile.hinted", timeout=120_000)
+            pairs = [[int(g.get_attribute("data-tile")) for g in pg.locator(".tile.hinted").all()]]
+            while pairs:
+                left = game.board.remaining()
+                for t in pairs.pop(0):
+                    pg.click(f'#board .tile[data-tile="{t}"]')
+                pg.wait_for_function(f"document.querySelectorAll('#board .tile').length < {left}")
+                if not pairs and not game.status().won:
+                    position, back = game.board.position_board()
+                    moves = solve(position, "exact", time_limit=60).moves
+                    pairs = [[back[a], back[b]] for a, b in moves]
+            pg.wait_for_selector("#endcard:not([hidden])")
             pg.screenshot(path=str(out))
             ctx.close()
 
@@ -116,17 +152,29 @@ def teach(worker: SolverProcess, out_dir: Path, chromium: str = "/usr/bin/chromi
         pg.click("#step-end")
         pg.eval_on_selector("#teach", "e => { e.scrollTop = document.getElementById('stepper').offsetTop - 60; }")
         pg.screenshot(path=str(out_dir / "teach-stuck.png"))
+    shisen = FormulaLesson.from_file("instances/three-vars.cnf", "shisen-sho")
+    with _lesson_page(worker, shisen, chromium) as pg:  # the 11,512 px strip: fit, and the stuck tiles together
+        pg.wait_for_selector("#step-count[data-total]")
+        for v, on in ((1, True), (2, False), (3, False)):
+            pg.set_checked(f'#switches input[data-var="{v}"]', on)
+        pg.wait_for_selector("#step-count[data-play='1 -2 -3']")
+        pg.keyboard.press("End")
+        pg.wait_for_selector("#board .tile.waiting")
+        pg.evaluate("() => window.scrollTo(0, 0)")
+        pg.screenshot(path=str(out_dir / "teach-shisen.png"))
     with _lesson_page(worker, Height2Lesson.planted(1, 16), chromium) as pg:
         pg.wait_for_selector("#h2-cycles li")
         pg.screenshot(path=str(out_dir / "teach-height2.png"))
 
 
 if __name__ == "__main__":
-    which = set(sys.argv[1:]) or {"page", "tui", "teach"}
+    which = set(sys.argv[1:]) or {"page", "end", "tui", "teach"}
     worker = SolverProcess()
     try:
         if "page" in which:
             page(worker, HERE / "game-page.png")
+        if "end" in which:
+            end(worker, HERE / "game-end.png")
         if "tui" in which:
             tui(worker, HERE / "game-tui.svg")
         if "teach" in which:

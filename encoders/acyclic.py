@@ -169,7 +169,7 @@ def encode_acyclic(
     req : Requirements, optional
         Precomputed requirements of the board.
     deadline : float, optional
-        A ``time.perf_counter()`` value; past it the build raises
+        A :func:`mjsat.clock.now` value; past it the build raises
         :class:`~mjsat.encoders.errors.BuildTimeLimit`.
 
     Returns

@@ -1,8 +1,8 @@
 """The ``cpsat`` method: a CP-SAT model (OR-Tools) with a removal time per tile.
 
 Model (``n`` tiles, ``P`` candidate pairs, horizon ``H`` = the proved step bound of
-:func:`mjsat.encoders.layered.step_bound`, at most ``n/2``)
-------------------------------------------------------------------------------------
+:func:`mjsat.encoders.layered.step_bound`, at most ``n/2``):
+
 * an integer ``time[t]`` in ``0..H-1`` per tile: the parallel step it goes in;
 * a Boolean ``m[a, b]`` per candidate pair, ``AddExactlyOne`` over the pairs of each
   tile (the matching), and ``time[a] == time[b]`` enforced by ``m[a, b]``;
@@ -23,6 +23,7 @@ import numbers
 import time
 from typing import Any
 
+from mjsat import clock
 from mjsat.board import Board, Move
 from mjsat.encoders.errors import BuildTimeLimit
 from mjsat.encoders.layered import step_bound
@@ -66,7 +67,7 @@ def build_cpsat(
     horizon : int, optional
         Number of steps (default: the proved bound, which makes the model exhaustive).
     deadline : float, optional
-        A ``time.perf_counter()`` value; past it the build raises
+        A :func:`mjsat.clock.now` value; past it the build raises
         :class:`~mjsat.encoders.errors.BuildTimeLimit`.
 
     Returns
@@ -131,7 +132,8 @@ def solve_cpsat(
     board : Board
         Mahjong, transposed Mahjong or Shisen-Sho.
     time_limit : float or None
-        Seconds (``max_time_in_seconds``); ``unknown`` when reached.
+        Seconds of :mod:`mjsat.clock`'s clock (wall: ``max_time_in_seconds``; CPU: stopped
+        from a thread watching the process's CPU time); ``unknown`` when reached.
     seed : int
         CP-SAT's ``random_seed``.
     workers : int
@@ -159,7 +161,7 @@ def solve_cpsat(
     check_cpsat_options(workers=workers)
     check_encodable(board, "cpsat")
     t0 = time.perf_counter()
-    deadline = None if time_limit is None else t0 + time_limit
+    deadline = None if time_limit is None else clock.now() + time_limit
     try:
         model, h = build_cpsat(board, deadline=deadline)
     except BuildTimeLimit as exc:
@@ -177,11 +179,15 @@ def solve_cpsat(
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = int(workers)
     solver.parameters.random_seed = int(seed)
-    if deadline is not None:
-        solver.parameters.max_time_in_seconds = max(deadline - t1, 0.01)
-    status = solver.Solve(model)
+    if deadline is not None and clock.kind() == "wall":
+        solver.parameters.max_time_in_seconds = max(deadline - clock.now(), 0.01)
+        status = solver.Solve(model)
+    else:  # a CPU-time limit: CP-SAT's own limit is wall time, so a thread stops it
+        with clock.interrupt_at(deadline, solver.stop_search):
+            status = solver.Solve(model)
     stats["solve_seconds"] = time.perf_counter() - t1
     stats["cp_status"] = solver.StatusName(status)
+    stats["conflicts"], stats["branches"] = int(solver.num_conflicts), int(solver.num_branches)
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         pairs: list[Move] = [p for p, v in h["m"].items() if solver.Value(v)]
         times = {p: solver.Value(h["time"][p[0]]) for p in pairs}

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import time
+from mjsat import clock
 
 __all__ = ["EncodingError", "BuildTimeLimit", "check_deadline"]
 
@@ -17,7 +17,7 @@ class BuildTimeLimit(Exception):
 
 
 def check_deadline(deadline: float | None, what: str) -> None:
-    """Raise :class:`BuildTimeLimit` when ``deadline`` (a ``time.perf_counter()`` value)
+    """Raise :class:`BuildTimeLimit` when ``deadline`` (a :func:`mjsat.clock.now` value)
     has passed; ``what`` says where the build was.
 
     >>> check_deadline(None, "anything")
@@ -26,5 +26,5 @@ def check_deadline(deadline: float | None, what: str) -> None:
     ...
     mjsat.encoders.errors.BuildTimeLimit: time limit (building the layered encoding)
     """
-    if deadline is not None and time.perf_counter() > deadline:
+    if deadline is not None and clock.now() > deadline:
         raise BuildTimeLimit(f"time limit (building the {what})")

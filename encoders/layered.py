@@ -122,7 +122,7 @@ def step_windows(
     With ``partners=False`` the rules that look at a tile's candidate partners (and at
     Shisen-Sho paths, which depend on the partner) are left out: the windows then depend
     on the layout alone, hold for every deal on it, and are a little wider. Past
-    ``deadline`` (a ``time.perf_counter()`` value) :class:`~mjsat.encoders.errors.BuildTimeLimit`
+    ``deadline`` (a :func:`mjsat.clock.now` value) :class:`~mjsat.encoders.errors.BuildTimeLimit`
     is raised, naming ``what``.
 
     Returns
@@ -240,7 +240,7 @@ def encode_layered(
         Add the units of :func:`step_windows` (redundant: implied by the clauses, but
         not by unit propagation).
     deadline : float, optional
-        A ``time.perf_counter()`` value; past it the build raises
+        A :func:`mjsat.clock.now` value; past it the build raises
         :class:`~mjsat.encoders.errors.BuildTimeLimit`.
 
     Returns

@@ -197,7 +197,7 @@ def necessary_before(
         With ``locked``, also run rule 5, a peel with each tile held (``n`` times rule 4's cost
         per round); by default only on boards of at most :data:`HELD_MAX_TILES` tiles.
     deadline : float, optional
-        A ``time.perf_counter()`` value; past it :class:`~mjsat.encoders.errors.BuildTimeLimit`
+        A :func:`mjsat.clock.now` value; past it :class:`~mjsat.encoders.errors.BuildTimeLimit`
         is raised.
 
     Returns

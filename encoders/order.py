@@ -38,14 +38,16 @@ from pysat.formula import CNF, IDPool
 from mjsat.board import Board, TileId
 from mjsat.encoders.clauses import add_matching, add_precedence, pair_vars
 from mjsat.encoders.decoding import Decoder, PrecedenceDecoder
-from mjsat.encoders.errors import EncodingError, check_deadline
+from mjsat.encoders.errors import check_deadline
 from mjsat.encoders.requirements import Requirements, requirements
+from mjsat.result import MethodNotApplicableError
 
 __all__ = ["encode_order", "OrderDecoder", "ORDER_MAX_TRIPLES"]
 
 ORDER_MAX_TRIPLES = 30_000_000
 """The order encoding refuses a board with more ordered triples of tiles than this (about
-320 tiles): its transitivity clauses alone would take gigabytes."""
+320 tiles): its transitivity clauses alone would take gigabytes. A board above it is one the
+encoding does not apply to (:class:`~mjsat.result.MethodNotApplicableError`)."""
 
 
 def encode_order(
@@ -65,7 +67,7 @@ def encode_order(
     req : Requirements, optional
         Precomputed requirements of the board.
     deadline : float, optional
-        A ``time.perf_counter()`` value; past it the build raises
+        A :func:`mjsat.clock.now` value; past it the build raises
         :class:`~mjsat.encoders.errors.BuildTimeLimit` (checked once per tile of the
         transitivity loop).
 
@@ -74,15 +76,22 @@ def encode_order(
     cnf : pysat.formula.CNF
     decoder : OrderDecoder
 
+    Raises
+    ------
+    MethodNotApplicableError
+        More than :data:`ORDER_MAX_TRIPLES` ordered triples of tiles (about 320 tiles).
+
     Notes
     -----
     :math:`O(n^3)` transitivity clauses: about a million for 144 tiles, so this encoding
     is meant for boards of a few dozen tiles and as a reference for the others.
     """
     if len(board) * (len(board) - 1) * (len(board) - 2) > ORDER_MAX_TRIPLES:
-        raise EncodingError(
+        raise MethodNotApplicableError(
+            "sat",
+            board.game,
             f"the order encoding of {len(board)} tiles would have about {len(board) ** 3:,} clauses "
-            f"(it takes boards of at most {ORDER_MAX_TRIPLES:,} ordered triples); use acyclic"
+            f"(it takes boards of at most {ORDER_MAX_TRIPLES:,} ordered triples); use acyclic",
         )
     req = requirements(board) if req is None else req
     vpool = IDPool() if vpool is None else vpool

@@ -264,7 +264,7 @@ def encode_parity(
     req : Requirements, optional
         Precomputed requirements of the board.
     deadline : float, optional
-        A ``time.perf_counter()`` value; past it the build of the layout's template
+        A :func:`mjsat.clock.now` value; past it the build of the layout's template
         raises :class:`~mjsat.encoders.errors.BuildTimeLimit`.
 
     Returns

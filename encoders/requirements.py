@@ -161,7 +161,7 @@ def requirements(
         :func:`~mjsat.encoders.necessary.necessary_before` (rule 5, the costliest; by
         default on boards of at most :data:`~mjsat.encoders.necessary.HELD_MAX_TILES` tiles).
     deadline : float, optional
-        A ``time.perf_counter()`` value; past it the build raises
+        A :func:`mjsat.clock.now` value; past it the build raises
         :class:`~mjsat.encoders.errors.BuildTimeLimit`.
 
     Raises

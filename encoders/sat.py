@@ -14,6 +14,7 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
+from mjsat import clock
 from mjsat.board import Board
 from mjsat.encoders.certify import certify_unsat
 from mjsat.encoders.clauses import gc_paused
@@ -77,11 +78,11 @@ def _quick_refutation(board: Board, deadline: float | None) -> Requirements | No
     The weaker CNF's sets are subsets of the exact ones, so a locked core of the exact
     sets can be none of the weak ones, and the weak CNF would spend the whole limit
     on what the exact requirements settle at once."""
-    quick = time.perf_counter() + QUICK_REFUTE_SECONDS
+    quick = clock.now() + QUICK_REFUTE_SECONDS
     try:
         req = requirements(board, held=False, deadline=quick if deadline is None else min(deadline, quick))
     except BuildTimeLimit:
-        if deadline is not None and time.perf_counter() > deadline:
+        if deadline is not None and clock.now() > deadline:
             raise
         return None
     return req if len(board) and not req.pairs else None
@@ -223,7 +224,7 @@ def solve_sat(
         raise SolverLimitError(solver_name)
     if steps is not None:
         MAX_STEP_CELLS.check(int(steps) * len(board), f"{steps} steps on a board of {len(board)} tiles", verb="makes")
-    deadline = None if time_limit is None else time.perf_counter() + time_limit
+    deadline = None if time_limit is None else clock.now() + time_limit
     c0 = time.process_time()
     exhaustive = AUTO_EXHAUSTIVE if name == "auto" else name
     weak_first = board.kind == "grid-path" and steps is None and not ENCODINGS[exhaustive].stepped
@@ -294,17 +295,19 @@ def solve_sat(
         stats["build_seconds"] += t1 - t0
         stats["variables"] = cnf.nv
         stats["clauses"] = len(cnf.clauses)
-        remaining = None if deadline is None else deadline - time.perf_counter()
+        remaining = None if deadline is None else deadline - clock.now()
         limit = AUTO_FIRST_CONFLICTS if limited else None
         slot = remaining
         if limit is not None:
             slot = AUTO_FIRST_SECONDS if remaining is None else min(remaining, AUTO_FIRST_SECONDS)
-        sat, model, _ = run_solver(cnf, solver=solver_name, time_limit=slot, conflict_limit=limit)
+        counts: dict[str, int] = {}
+        sat, model, _ = run_solver(cnf, solver=solver_name, time_limit=slot, conflict_limit=limit, counts=counts)
+        stats["conflicts"] = stats.get("conflicts", 0) + counts.get("conflicts", 0)
         stats["solve_seconds"] += time.perf_counter() - t1
         c0 = time.process_time()
         stats["solve_cpu_seconds"] += c0 - c1
         if sat is None:
-            if limit is not None and (deadline is None or time.perf_counter() < deadline):
+            if limit is not None and (deadline is None or clock.now() < deadline):
                 last_reason = "the first attempt ran out of its budget"
                 continue  # auto: the budget of the first attempt ran out, go on
             return SolveResult(UNKNOWN, "sat", stats=stats, reason="time limit")

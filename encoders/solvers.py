@@ -18,13 +18,12 @@ import collections
 import contextlib
 import functools
 import itertools
-import threading
-import time
 from collections.abc import Iterable, Iterator, Sequence
 
 from pysat.formula import CNF
 from pysat.solvers import NoSuchSolverError, Solver, SolverNames
 
+from mjsat import clock
 from mjsat.encoders.errors import EncodingError
 
 __all__ = [
@@ -232,6 +231,7 @@ def run_solver(
     time_limit: float | None = None,
     proof: bool = False,
     conflict_limit: int | None = None,
+    counts: dict[str, int] | None = None,
 ) -> tuple[bool | None, list[int] | None, list[str] | None]:
     """Run one python-sat solver on ``cnf`` (a :class:`pysat.formula.CNF` or its clauses).
 
@@ -244,6 +244,9 @@ def run_solver(
     proof : list of str or None
         The DRUP proof lines when ``proof`` and the answer is unsatisfiable.
 
+    ``counts``, when given, has the solver's counters (``conflicts``, ``decisions``,
+    ``propagations``, ``restarts``) added to it.
+
     Raises
     ------
     UnknownSolverError
@@ -254,7 +257,8 @@ def run_solver(
 
     Notes
     -----
-    The time limit interrupts the solver from a timer thread; python-sat's CaDiCaL and
+    The time limit (on :mod:`mjsat.clock`'s clock) interrupts the solver from another
+    thread (:func:`mjsat.clock.interrupt_at`); python-sat's CaDiCaL and
     Kissat cannot be interrupted, so they run in slices of 1,000 conflicts and the
     clock is checked between slices (the limit may be overrun by one slice).
     """
@@ -269,9 +273,9 @@ def run_solver(
     with open_solver(clauses, solver=name, proof=proof) as s:
         if conflict_limit is not None:
             # a conflict budget, in slices so that the clock is checked too
-            deadline = None if time_limit is None else time.perf_counter() + time_limit
+            deadline = None if time_limit is None else clock.now() + time_limit
             sat, spent = None, 0
-            while sat is None and spent < conflict_limit and (deadline is None or time.perf_counter() < deadline):
+            while sat is None and spent < conflict_limit and (deadline is None or clock.now() < deadline):
                 step = min(_CONFLICT_SLICE, conflict_limit - spent)
                 s.conf_budget(step)
                 sat = s.solve_limited()
@@ -281,18 +285,17 @@ def run_solver(
         elif name in _NO_INTERRUPT:
             # python-sat's CaDiCaL cannot be interrupted: solve in conflict-budget slices,
             # checking the clock between them (learnt clauses are kept)
-            deadline = time.perf_counter() + time_limit
+            deadline = clock.now() + time_limit
             sat = None
-            while sat is None and time.perf_counter() < deadline:
+            while sat is None and clock.now() < deadline:
                 s.conf_budget(_CONFLICT_SLICE)
                 sat = s.solve_limited()
         else:
-            timer = threading.Timer(time_limit, s.interrupt)
-            timer.start()
-            try:
+            with clock.interrupt_at(clock.now() + time_limit, s.interrupt):
                 sat = s.solve_limited(expect_interrupt=True)
-            finally:
-                timer.cancel()
+        if counts is not None:  # the solver's own counters (conflicts, decisions, propagations, restarts)
+            for key, value in (s.accum_stats() or {}).items():
+                counts[key] = counts.get(key, 0) + int(value)
         model = s.get_model() if sat else None
         lines = s.get_proof() if (proof and sat is False) else None
     return sat, model, lines

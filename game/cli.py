@@ -3,9 +3,11 @@ with a lesson beside it (``--cnf FILE --to TARGET``, ``--explain height2``)."""
 
 from __future__ import annotations
 
+import sys
 import threading
 
 import click
+import numpy as np
 
 from mjsat.board import GAMES
 from mjsat.game.engine import Game
@@ -52,7 +54,13 @@ def _start_lesson(board_file: str | None, cnf: str | None, target: str, explain:
 @click.option(
     "--layout", default=None, metavar="NAME|FILE", help="Deal on this layout (default turtle; rect-WxH for Shisen-Sho)."
 )
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the deal (every random choice).")
+@click.option(
+    "--seed",
+    type=click.IntRange(0, 2**63 - 1),
+    default=None,
+    help="Seed of the deal (every random choice); the same seed deals the same board. "
+    "Default: a fresh one, shown (0 for the lessons).",
+)
 @click.option(
     "--game",
     "game_name",
@@ -85,6 +93,14 @@ def _start_lesson(board_file: str | None, cnf: str | None, target: str, explain:
     show_default=True,
     help="Time limit of each solvability check and hint.",
 )
+@click.option(
+    "--faces",
+    "face_style",
+    type=click.Choice(["faces", "numbers"]),
+    default="faces",
+    show_default=True,
+    help="Label tiles with the Mahjong set's faces, or with their group numbers.",
+)
 @click.option("--port", type=click.IntRange(1, 65535), default=None, help="Port on 127.0.0.1 (default: a free one).")
 @click.option("--no-browser", is_flag=True, help="Do not open a browser; just print the address.")
 @click.option("--tui", is_flag=True, help="Play in the terminal (Textual) instead of the browser.")
@@ -115,12 +131,13 @@ def _start_lesson(board_file: str | None, cnf: str | None, target: str, explain:
 def game(
     board_file: str | None,
     layout: str | None,
-    seed: int,
+    seed: int | None,
     game_name: str | None,
     difficulty: str,
     undo_limit: int,
     hint_limit: int,
     check_seconds: float,
+    face_style: str,
     port: int | None,
     no_browser: bool,
     tui: bool,
@@ -158,6 +175,8 @@ def game(
     mjsat game --explain height2 --seed 3                      # a planted blocked cycle
     mjsat game stacks2.json --explain height2                  # any board of stacks of height <= 2
     """
+    if seed is None:
+        seed = 0 if (cnf or explain) else int(np.random.default_rng().integers(2**31))
     settings = GameSettings(
         layout=layout or "turtle",
         game=game_name or "mahjong",
@@ -166,6 +185,7 @@ def game(
         undo_limit=undo_limit,
         hint_limit=hint_limit,
         check_seconds=check_seconds,
+        faces=face_style,
     )
     if board_file and layout:
         raise click.UsageError("give either a BOARD file or --layout, not both")
@@ -173,27 +193,52 @@ def game(
         raise click.UsageError("--cnf makes the board: give no BOARD, --layout or --explain with it")
     if explain and layout:
         raise click.UsageError("--explain height2 takes a BOARD file (or deals a planted board), not --layout")
-    lesson = _start_lesson(board_file, cnf, target, explain, seed)
-    if lesson is not None and tui:
+    if tui and (cnf or explain):
         raise click.UsageError("the lessons (--cnf, --explain) are shown in the browser, not with --tui")
+    if tui and not (sys.stdin.isatty() and sys.stdout.isatty()):
+        raise click.UsageError("--tui needs a terminal: standard input and output are not one")
+    try:
+        _run(board_file, settings, game_name, cnf, target, explain, seed, hint_limit, tui, port, no_browser)
+    except KeyboardInterrupt:  # Ctrl-C, at any moment: stop without a traceback
+        click.echo("mjsat game: stopped", err=True)
+        sys.exit(130)
+
+
+def _run(
+    board_file: str | None,
+    settings: GameSettings,
+    game_name: str | None,
+    cnf: str | None,
+    target: str,
+    explain: str | None,
+    seed: int,
+    hint_limit: int,
+    tui: bool,
+    port: int | None,
+    no_browser: bool,
+) -> None:
+    from mjsat.game.worker import SolverProcess
+
+    lesson = _start_lesson(board_file, cnf, target, explain, seed)
     if lesson is not None:
         from mjsat.game.teach_web import lesson_game
 
         the_game = lesson_game(lesson, hint_limit=hint_limit)
     else:
-        the_game = _start_game(board_file, settings, game_name)
-    if tui:
-        from mjsat.game.tui import GameApp
-
-        GameApp(the_game, settings).run()
-        return
-    from mjsat.game.web import Session, serve
-    from mjsat.game.worker import SolverProcess
-
+        the_game = _start_game(board_file, settings, game_name)  # bad input stops here, before any child
+    the_game.face_style = settings.faces
     worker = SolverProcess()
-    threading.Thread(target=worker.warm_up, daemon=True).start()
-    session = Session(the_game, settings, worker=worker, lesson=lesson)
+    worker.start()  # before any interface replaces the standard streams
+    threading.Thread(target=worker.warm_up, kwargs={"quiet": True}, daemon=True).start()
     try:
+        if tui:
+            from mjsat.game.tui import GameApp
+
+            GameApp(the_game, settings, worker=worker).run()
+            return
+        from mjsat.game.web import Session, serve
+
+        session = Session(the_game, settings, worker=worker, lesson=lesson)
         serve(session, port=port, open_browser=not no_browser, echo=click.echo)
     finally:
         worker.close()

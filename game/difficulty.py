@@ -11,7 +11,18 @@ move is left (the rules are the board's). A deal is
 * ``impossible`` when it is a uniform random deal, unchecked: it may have no solution.
 
 :func:`find_deal` deals candidates from a seed until one fits. Every random choice (the
-candidates' deals, the playouts, the solver) comes from the seed given. The thresholds
+candidates' deals, the playouts, the solver) comes from the seed given. ``impossible``
+deals draw their candidates from a stream of their own (``default_rng([seed,
+IMPOSSIBLE_STREAM])``), so that the impossible deal of a seed is never the normal or
+the hard deal of that seed.
+
+The playouts run compiled (:func:`mjsat.search.random_play.random_playouts`, ``engine=
+"compiled"``, the default) and a candidate is dropped as soon as its class is out of
+reach: a ``normal`` candidate once more playouts failed than its share allows, a
+``hard`` one once it has too many clears; a candidate kept has played all its
+playouts, so its share is measured in full. ``engine="python"`` plays them with
+:func:`playout_share` instead (the reference, and the only engine for Shisen-Sho on a
+Mahjong layout, which the compiled playouts do not cover). The thresholds
 come from the distribution of shares of uniform random deals, measured on the turtle and
 on a 12 x 8 Shisen-Sho board (benchmarks/README.md); random play clears Shisen-Sho deals
 far more often, so each game has its own pair.
@@ -25,7 +36,9 @@ far more often, so each game has its own pair.
 from __future__ import annotations
 
 import dataclasses
+import math
 import time
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -37,9 +50,12 @@ __all__ = [
     "Thresholds",
     "THRESHOLDS",
     "DEFAULT_PLAYOUTS",
+    "IMPOSSIBLE_STREAM",
     "NoDealFoundError",
     "Deal",
+    "PLAYOUT_ENGINES",
     "playout_share",
+    "measure_share",
     "find_deal",
 ]
 
@@ -66,6 +82,10 @@ THRESHOLDS: dict[str, Thresholds] = {
 no playout cleared, a hard Shisen-Sho deal one that fewer than 10 cleared."""
 DEFAULT_PLAYOUTS = 100
 """Playouts per candidate deal."""
+PLAYOUT_ENGINES = ("compiled", "python")
+"""How :func:`find_deal` plays its playouts."""
+IMPOSSIBLE_STREAM = 0x1A7055
+"""The second word of the seed of the ``impossible`` deals' stream of candidates."""
 
 
 class NoDealFoundError(ValueError):
@@ -123,6 +143,33 @@ def playout_share(board: Board, *, playouts: int, seed: int, stop_above: float |
     return cleared, playouts
 
 
+def measure_share(
+    board: Board,
+    *,
+    playouts: int,
+    seed: int,
+    engine: str = "compiled",
+    stop_clears: int | None = None,
+    stop_fails: int | None = None,
+) -> tuple[int, int]:
+    """``(cleared, played)`` of up to ``playouts`` random playouts of ``board``'s deal,
+    stopping at ``stop_clears`` clears or ``stop_fails`` failures (``engine`` ``"compiled"``:
+    :func:`~mjsat.search.random_play.random_playouts`, falling back to Python for a rule
+    it does not cover; ``"python"``: :func:`playout_share`, which stops on clears only)."""
+    from mjsat.result import MethodNotApplicableError
+    from mjsat.search.random_play import random_playouts
+
+    if engine not in PLAYOUT_ENGINES:
+        raise ValueError(f"unknown playout engine {engine!r} (known: {', '.join(PLAYOUT_ENGINES)})")
+    if engine == "compiled":
+        try:
+            return random_playouts(board, playouts=playouts, seed=seed, stop_clears=stop_clears, stop_fails=stop_fails)
+        except MethodNotApplicableError:
+            pass
+    stop_above = None if stop_clears is None else stop_clears / max(1, playouts)
+    return playout_share(board, playouts=playouts, seed=seed, stop_above=stop_above)
+
+
 def find_deal(
     layout: Layout,
     *,
@@ -133,8 +180,12 @@ def find_deal(
     time_limit: float = 10.0,
     max_candidates: int = 500,
     method: str = "auto",
+    progress: Callable[[dict[str, Any]], None] | None = None,
+    engine: str = "compiled",
 ) -> Deal:
     """A deal of ``layout`` of the given difficulty (see the module docstring).
+
+    ``progress`` is called after each candidate with ``{"candidates": k, "seconds": s}``.
 
     Raises
     ------
@@ -150,20 +201,27 @@ def find_deal(
         raise ValueError(f"unknown difficulty {difficulty!r} (known: {', '.join(DIFFICULTIES)})")
     bounds = THRESHOLDS[find_variant(game).game]
     start = time.perf_counter()
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng([seed, IMPOSSIBLE_STREAM] if difficulty == "impossible" else seed)
     for k in range(1, max_candidates + 1):
+        if progress is not None:
+            progress({"candidates": k - 1, "seconds": time.perf_counter() - start})
         cand = int(rng.integers(2**31))
         board = deal_random(layout, seed=cand, game=game)
         if difficulty == "impossible":
-            cleared, played = playout_share(board, playouts=playouts, seed=cand)
+            cleared, played = measure_share(board, playouts=playouts, seed=cand, engine=engine)
             return Deal(board, difficulty, cand, cleared / played, played, "unchecked", k, time.perf_counter() - start)
-        stop = bounds.hard_max if difficulty == "hard" else None
-        cleared, played = playout_share(board, playouts=playouts, seed=cand, stop_above=stop)
+        if difficulty == "hard":  # too many clears: not hard
+            need = math.ceil(bounds.hard_max * playouts)
+            cleared, played = measure_share(board, playouts=playouts, seed=cand, engine=engine, stop_clears=need)
+            if cleared >= need:
+                continue
+        else:  # too many failures: not normal
+            need = math.ceil(bounds.normal_min * playouts)
+            fails = playouts - need + 1
+            cleared, played = measure_share(board, playouts=playouts, seed=cand, engine=engine, stop_fails=fails)
+            if cleared < need:
+                continue
         share = cleared / played
-        if (difficulty == "hard" and share >= bounds.hard_max) or (
-            difficulty == "normal" and share < bounds.normal_min
-        ):
-            continue
         result = solve(board, method, time_limit=time_limit, seed=cand)
         if result.status != "solvable":
             continue

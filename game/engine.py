@@ -6,6 +6,10 @@ the board: :meth:`Game.pair` asks :meth:`Board.illegal_reason` why a pair is ref
 and plays it with :meth:`Board.play`. Both interfaces (the web page and the terminal)
 call this engine and know no rule.
 
+*Faces.* Each tile shows a face of the Mahjong set (:mod:`mjsat.game.faces`), the same
+for the same deal; messages (hints, refusals) name tiles by face and place, or with
+``face_style="numbers"`` by group number and place, never by internal tile number.
+
 *Verdicts.* :meth:`Game.check` decides the current position with mjsat's exact methods
 (:func:`mjsat.methods.solve` on :meth:`Board.position_board`) within a time limit and
 keeps the answer per position. A ``solvable`` answer comes with a replay-verified
@@ -17,10 +21,13 @@ solver.
 
 >>> from mjsat.board import Layout, MahjongBoard
 >>> game = Game(MahjongBoard(Layout([(0, 0, 0), (0, 2, 0), (0, 4, 0), (0, 6, 0)]), [0, 1, 1, 0]))
+>>> game.faces()
+['bamboo-5', 'bamboo-7', 'bamboo-7', 'bamboo-5']
 >>> game.pair(1, 2).reason
-'tile 1 is blocked: tile 0 on its left, tile 2 on its right'
->>> game.hint(time_limit=5).move
-(0, 3)
+'7 of bamboo at row 1, column 2 is blocked: 5 of bamboo at row 1, column 1 on its left, 7 of bamboo at row 1, column 3 on its right'
+>>> hint = game.hint(time_limit=5)
+>>> hint.move, hint.message
+((0, 3), 'hint: 5 of bamboo at row 1, column 1 and 5 of bamboo at row 1, column 4')
 >>> game.pair(0, 3).played, game.pair(1, 2).played, game.status().won
 (True, True, True)
 >>> game.undo(), game.status().tiles_left
@@ -30,9 +37,12 @@ solver.
 from __future__ import annotations
 
 import dataclasses
+import re
 import threading
 from collections.abc import Callable, Sequence
 from typing import Any
+
+import numpy as np
 
 from mjsat.board import Board, Move
 
@@ -47,6 +57,7 @@ __all__ = [
     "Hint",
     "GameStatus",
     "UndoError",
+    "ShuffleOutcome",
     "Game",
     "solve_decider",
 ]
@@ -114,6 +125,17 @@ class Hint:
 
 
 @dataclasses.dataclass(frozen=True)
+class ShuffleOutcome:
+    """The answer to :meth:`Game.shuffle`: ``ok`` (the groups of the tiles left were dealt
+    again and the position is proved solvable by the clearing ``order``, replayed) or not
+    (``message`` says why: the board is clear, or no arrangement of these places clears)."""
+
+    ok: bool
+    message: str
+    order: list[Move] = dataclasses.field(default_factory=list)
+
+
+@dataclasses.dataclass(frozen=True)
 class GameStatus:
     """A summary for the interfaces."""
 
@@ -166,6 +188,11 @@ class Game:
         self.undo_depth = 0
         self.redo_stack: list[Move] = []
         self.hints_used = 0
+        self.undos_used = 0
+        self.shuffles_used = 0
+        self.deal = board.copy(stack=False)
+        self.face_style = "faces"
+        self._faces: tuple[tuple[int, ...], list[str]] | None = None
         self.decider = decider or solve_decider()
         self.meta: dict[str, Any] = dict(meta or {})
         self.verdicts: dict[bytes, Verdict] = {}
@@ -197,14 +224,56 @@ class Game:
             self.hints_used,
         )
 
+    # -- faces
+    def faces(self) -> list[str]:
+        """The face id of every tile (:func:`mjsat.game.faces.assign_faces`), seeded by the
+        deal (``meta["deal_seed"]``, else its groups): a shuffle keeps each group's kind."""
+        from mjsat.game.faces import assign_faces, deal_faces_seed
+
+        with self._lock:
+            groups = tuple(int(g) for g in self.board.groups)
+            if self._faces is None or self._faces[0] != groups:
+                seed = deal_faces_seed(self.deal.groups, self.meta.get("deal_seed"))
+                self._faces = (groups, assign_faces(groups, seed=seed))
+            return list(self._faces[1])
+
+    def tile_name(self, t: int) -> str:
+        """Tile ``t`` in words, by face (or group number) and place: ``3 of dots at row 2, column 5``."""
+        from mjsat.game.faces import long_name, place_name
+
+        lay = self.board.layout
+        where = place_name(lay.positions, lay.bounds(), t, lay.levels)
+        if self.face_style == "numbers":
+            return f"{self.board.group_label(self.board.groups[t])} at {where}"
+        return f"{long_name(self.faces()[t])} at {where}"
+
+    def explain(self, reason: str) -> str:
+        """A rule's reason with every tile number replaced by the tile's name."""
+        n = len(self.board)
+
+        def name(m: re.Match[str]) -> str:
+            t = int(m.group(1))
+            return self.tile_name(t) if 0 <= t < n else m.group(0)
+
+        m = re.match(r"groups differ: tile (\d+) is .*, tile (\d+) is .*$", reason)
+        if m and all(0 <= int(v) < n for v in m.groups()):
+            a, b = (int(v) for v in m.groups())
+            return f"they do not match: {self.tile_name(a)}, {self.tile_name(b)}"
+        reason = re.sub(
+            r"\btiles (\d+) and (\d+)", lambda m: f"{name(m)} and {self.tile_name(int(m.group(2)))}", reason
+        )
+        return re.sub(r"\btile (\d+)", name, reason)
+
     # -- play
     def pair(self, a: int, b: int) -> PairOutcome:
-        """Play the pair ``(a, b)`` when the rules allow it, or say why not."""
+        """Play the pair ``(a, b)`` when the rules allow it, or say why not (in words)."""
         with self._lock:
             a, b = int(a), int(b)
             move = (a, b) if a <= b else (b, a)
             reason = self.board.illegal_reason((a, b))  # the tiles in the order given
             if reason is not None:
+                if 0 <= a < len(self.board) and 0 <= b < len(self.board):
+                    reason = self.explain(reason)
                 return PairOutcome(False, move, reason)
             path = self.board.pair_path(move)
             self.board.play(move)
@@ -221,6 +290,7 @@ class Game:
                 raise UndoError(f"no undo left (the last {self.undo_limit} moves can be taken back)")
             move = self.board.pop()
             self.undo_depth -= 1
+            self.undos_used += 1
             self.redo_stack.append(move)
             return move
 
@@ -234,6 +304,85 @@ class Game:
             self.redo_stack.pop()
             self.undo_depth += 1
             return move
+
+    def restart(self) -> None:
+        """The deal from the start, as dealt (before any shuffle), every count at zero."""
+        with self._lock:
+            if list(self.board.groups) != list(self.deal.groups):
+                self.verdicts = {}
+            self.board = self.deal.copy(stack=False)
+            self.undo_depth = 0
+            self.redo_stack.clear()
+            self.hints_used = self.undos_used = self.shuffles_used = 0
+
+    def shuffle(self, seed: int, *, tries: int = 20) -> ShuffleOutcome:
+        """Deal the groups of the tiles left again so that the position can be cleared.
+
+        The places of the tiles left stay, and so does each group's number of tiles
+        among them. A clearing order of the places is drawn at random (tiles free at
+        each step, as :func:`mjsat.deal.deal_solvable` does) and the groups are handed
+        to its pairs in a random order; the order is replayed on the new position
+        (:func:`mjsat.replay.replay`) before the board changes, and every position along
+        it is recorded as solvable, so the next hint is at once. A different arrangement
+        is sought when one exists within ``tries``. The moves before the shuffle cannot
+        be undone; a shuffle is counted (``shuffles_used``).
+        """
+        from mjsat.deal import DealError, deal_solvable
+        from mjsat.replay import replay
+
+        with self._lock:
+            if self.board.is_solved():
+                return ShuffleOutcome(False, "the board is clear")
+            snapshot = self.board.copy()
+        sub, back = snapshot.position_board()
+        labels = sorted({snapshot.groups[t] for t in back})
+        sizes = [sum(1 for t in back if snapshot.groups[t] == g) for g in labels]
+        rng = np.random.default_rng(seed)
+        best: tuple[list[int], list[Move]] | None = None
+        for _ in range(max(1, tries)):
+            try:
+                dealt, order = deal_solvable(
+                    sub.layout, seed=int(rng.integers(2**63)), game=sub.game, group_sizes=sizes
+                )
+            except DealError:
+                return ShuffleOutcome(False, "no arrangement of the tiles left can be cleared (their places forbid it)")
+            groups = list(snapshot.groups)
+            for i, t in enumerate(back):
+                groups[t] = labels[dealt.groups[i]]
+            best = (groups, [(back[a], back[b]) if back[a] < back[b] else (back[b], back[a]) for a, b in order])
+            if groups != list(snapshot.groups):
+                break
+        assert best is not None
+        groups, moves = best
+        board = type(snapshot)(snapshot.layout, groups, names=snapshot.names, meta=snapshot.meta)
+        for m in snapshot.move_stack:
+            board.push(m)
+        position, pos_back = board.position_board()
+        index = {t: i for i, t in enumerate(pos_back)}
+        replay(position, [(index[a], index[b]) for a, b in moves])  # raises unless it clears
+        with self._lock:
+            if self.key() != bytes(snapshot.presence):
+                return ShuffleOutcome(False, "the board changed while shuffling; try again")
+            self.board = board
+            self.undo_depth = 0
+            self.redo_stack.clear()
+            self.verdicts = {}
+            self.shuffles_used += 1
+            walk = board.copy()
+            for m in moves:
+                self.verdicts[bytes(walk.presence)] = Verdict(SOLVABLE, m, reason="shuffled to a clearable position")
+                walk.play(m)
+        return ShuffleOutcome(True, f"shuffled: the {len(back)} tiles left can be cleared", moves)
+
+    def counts(self) -> dict[str, int]:
+        """Moves on the board, hints, undos and shuffles used."""
+        with self._lock:
+            return {
+                "moves": len(self.moves),
+                "hints": self.hints_used,
+                "undos": self.undos_used,
+                "shuffles": self.shuffles_used,
+            }
 
     # -- verdicts
     def known(self) -> Verdict:
@@ -341,7 +490,8 @@ class Game:
         with self._lock:
             if v.status == SOLVABLE and v.next_move is not None and self.board.is_legal(v.next_move):
                 self.hints_used += 1
-                return Hint("move", v.next_move, message=f"hint: tiles {v.next_move[0]} and {v.next_move[1]}")
+                a, b = v.next_move
+                return Hint("move", v.next_move, message=f"hint: {self.tile_name(a)} and {self.tile_name(b)}")
             if v.status == UNSOLVABLE:
                 undos = self.undos_to_solvable()
                 return Hint("unsolvable", undos=undos, message=self.unsolvable_message(undos))
@@ -418,6 +568,10 @@ class Game:
             self.undo_depth = other.undo_depth
             self.redo_stack = list(other.redo_stack)
             self.hints_used = other.hints_used
+            self.undos_used = other.undos_used
+            self.shuffles_used = other.shuffles_used
+            self.deal = other.deal
+            self._faces = None
             self.meta = dict(other.meta)
             self.verdicts = {}
 

@@ -14,18 +14,21 @@
 the moves). Reading checks the format name and version, the board, that every move is
 a pair of tile numbers that replays from the deal in order, that the redo moves replay
 after them, and the counts; any failure is one :class:`~mjsat.fileio.InputFileError`
-naming the file and the problem. :func:`record_from_json_text` is what
-:func:`mjsat.boardio.load_board` uses to read a save as the board of its position.
+naming the file and the problem. :func:`read_save` is the one reader: the game reads
+saves with it (:func:`game_from_save_text`), and :func:`record_from_json_text`, what
+:func:`mjsat.boardio.load_board` and ``mjsat solve/verify/render`` read a save with, is
+built on it, so every command refuses what the game refuses.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import Any
 
 from mjsat.board import Board, Move
 from mjsat.boardio import board_from_json_text, board_to_json
-from mjsat.fileio import InputFileError
+from mjsat.fileio import InputFileError, parse_json
 
 __all__ = [
     "SAVE_FORMAT",
@@ -33,6 +36,8 @@ __all__ = [
     "MAX_SAVE_BYTES",
     "game_to_save",
     "save_text",
+    "Save",
+    "read_save",
     "record_from_json_text",
     "game_from_save_text",
 ]
@@ -72,18 +77,21 @@ def _parse(text: str, path: str) -> dict[str, Any]:
     if not text.strip():
         raise InputFileError(path, None, "empty file, not an mjsat save")
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputFileError(path, exc.lineno, f"not an mjsat save: invalid or truncated JSON ({exc.msg})") from None
-    except RecursionError:
-        raise InputFileError(path, None, "not an mjsat save: JSON nested too deeply") from None
+        data = parse_json(text, path)  # nesting, number sizes, duplicate keys bounded
+    except InputFileError as exc:
+        why = exc.message
+        if why.startswith("JSON nested"):
+            why = f"JSON nested too deeply: {why}"
+        elif why.startswith("invalid JSON: ") and exc.line is not None and "twice" not in why and "digits" not in why:
+            why = f"invalid or truncated JSON ({why.removeprefix('invalid JSON: ')})"
+        raise InputFileError(path, exc.line, f"not an mjsat save: {why}") from None
     if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
         found = data.get("format") if isinstance(data, dict) else None
         what = f'a "{found}" file' if isinstance(found, str) else "no mjsat save"
         raise InputFileError(path, None, f'{what}: expected "format": "{SAVE_FORMAT}"')
     if data.get("version") != SAVE_VERSION:
         raise InputFileError(
-            path, None, f"unsupported save version {data.get('version')!r} (this mjsat reads {SAVE_VERSION})"
+            path, None, f"unsupported save version {data.get('version')!r:.40} (this mjsat reads {SAVE_VERSION})"
         )
     return data
 
@@ -113,8 +121,40 @@ def _count(section: Any, name: str, key: str, path: str, *, upper: int) -> int:
     return v
 
 
-def record_from_json_text(text: str, path: str = "<save>") -> tuple[Board, list[Move]]:
-    """The deal and the moves played of a save (moves checked for form, not replayed)."""
+@dataclasses.dataclass
+class Save:
+    """What a save file holds, checked (:func:`read_save`)."""
+
+    board: Board
+    """The deal (every tile present)."""
+    moves: list[Move]
+    """The moves played, in order."""
+    redo: list[Move]
+    """Moves taken back, the next to redo last."""
+    undo_limit: int
+    undo_left: int
+    hint_limit: int
+    hints_used: int
+    meta: dict[str, Any]
+
+
+def read_save(text: str, path: str = "<save>", *, replay: bool = True) -> Save:
+    """The one reader of save files: the game's and every command's (through
+    :func:`record_from_json_text`).
+
+    Checks the format and version, the board, that every move and redo move is a pair of
+    tile numbers, the undo and hint counts and their bounds, that ``meta`` is an object,
+    and (``replay``) that the moves replay from the deal in order and the redo moves
+    after them. Without ``replay`` the moves are left to the caller to replay (``mjsat
+    verify`` names the first that fails); the redo moves are still replayed whenever
+    the moves replay, so a save is never read as good when the game would refuse it.
+
+    Raises
+    ------
+    InputFileError
+        Corrupt, truncated, foreign or hostile text, or moves that do not replay: one
+        line naming the file.
+    """
     data = _parse(text, path)
     raw = data.get("board")
     if not isinstance(raw, dict):
@@ -125,7 +165,48 @@ def record_from_json_text(text: str, path: str = "<save>") -> tuple[Board, list[
         raise InputFileError(path, None, f"its board: {exc.message}") from None
     except (RecursionError, ValueError) as exc:
         raise InputFileError(path, None, f"its board: {exc}") from None
-    return board, _moves(data.get("moves"), "moves", len(board), path)
+    n = len(board)
+    moves = _moves(data.get("moves"), "moves", n, path)
+    undo_limit = _count(data.get("undo"), "undo", "limit", path, upper=MAX_LIMIT)
+    undo_left = _count(data.get("undo"), "undo", "left", path, upper=MAX_LIMIT)
+    hint_limit = _count(data.get("hints"), "hints", "limit", path, upper=MAX_LIMIT)
+    hints_used = _count(data.get("hints"), "hints", "used", path, upper=MAX_LIMIT)
+    redo = _moves(data.get("redo", []), "redo", n, path)
+    meta = data.get("meta", {})
+    if not isinstance(meta, dict):
+        raise InputFileError(path, None, '"meta" must be an object')
+    if hints_used > hint_limit:
+        raise InputFileError(path, None, f"{hints_used} hints used but only {hint_limit} allowed")
+    if undo_left > min(undo_limit, len(moves)):
+        raise InputFileError(
+            path, None, f"{undo_left} undos left, more than the window ({undo_limit}) or the moves ({len(moves)})"
+        )
+    if undo_left + len(redo) > undo_limit:
+        raise InputFileError(
+            path, None, f"{len(redo)} moves to redo and {undo_left} undos left exceed the undo window of {undo_limit}"
+        )
+    position = board.copy()
+    if replay:
+        _replay(position, moves, "move", path)
+    elif any(_replays_not(position, m) for m in moves):
+        return Save(board, moves, redo, undo_limit, undo_left, hint_limit, hints_used, meta)
+    _replay(position, list(reversed(redo)), "redo move", path)
+    return Save(board, moves, redo, undo_limit, undo_left, hint_limit, hints_used, meta)
+
+
+def _replays_not(board: Board, move: Move) -> bool:
+    """Play ``move`` on ``board`` when it is legal; whether it was not."""
+    if board.illegal_reason(move) is not None:
+        return True
+    board.push(move)
+    return False
+
+
+def record_from_json_text(text: str, path: str = "<save>") -> tuple[Board, list[Move]]:
+    """The deal and the moves played of a save, read by :func:`read_save` (so refused
+    where the game refuses it), the moves left to the caller to replay."""
+    save = read_save(text, path, replay=False)
+    return save.board, save.moves
 
 
 def _replay(board: Board, moves: list[Move], what: str, path: str) -> None:
@@ -146,31 +227,12 @@ def game_from_save_text(text: str, path: str = "<save>", *, decider: Any = None)
     """
     from mjsat.game.engine import Game
 
-    board, moves = record_from_json_text(text, path)
-    data = json.loads(text)
-    undo_limit = _count(data.get("undo"), "undo", "limit", path, upper=MAX_LIMIT)
-    undo_left = _count(data.get("undo"), "undo", "left", path, upper=MAX_LIMIT)
-    hint_limit = _count(data.get("hints"), "hints", "limit", path, upper=MAX_LIMIT)
-    hints_used = _count(data.get("hints"), "hints", "used", path, upper=MAX_LIMIT)
-    redo = _moves(data.get("redo", []), "redo", len(board), path)
-    meta = data.get("meta", {})
-    if not isinstance(meta, dict):
-        raise InputFileError(path, None, '"meta" must be an object')
-    if hints_used > hint_limit:
-        raise InputFileError(path, None, f"{hints_used} hints used but only {hint_limit} allowed")
-    if undo_left > min(undo_limit, len(moves)):
-        raise InputFileError(
-            path, None, f"{undo_left} undos left, more than the window ({undo_limit}) or the moves ({len(moves)})"
-        )
-    if undo_left + len(redo) > undo_limit:
-        raise InputFileError(
-            path, None, f"{len(redo)} moves to redo and {undo_left} undos left exceed the undo window of {undo_limit}"
-        )
-    _replay(board, moves, "move", path)
-    check = board.copy()
-    _replay(check, list(reversed(redo)), "redo move", path)
-    game = Game(board, undo_limit=undo_limit, hint_limit=hint_limit, decider=decider, meta=meta)
-    game.undo_depth = undo_left
-    game.redo_stack = redo
-    game.hints_used = hints_used
+    save = read_save(text, path)
+    board = save.board
+    for m in save.moves:
+        board.push(m)
+    game = Game(board, undo_limit=save.undo_limit, hint_limit=save.hint_limit, decider=decider, meta=save.meta)
+    game.undo_depth = save.undo_left
+    game.redo_stack = save.redo
+    game.hints_used = save.hints_used
     return game

@@ -33,7 +33,8 @@ for the page (JSON):
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import itertools
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -54,7 +55,8 @@ PAGE_MAX_TILES = 25_000
 """Largest board a lesson shows (the page draws every tile of it)."""
 
 TRY_ALL_LIMIT = 1 << 10
-"""Assignments :meth:`FormulaLesson.try_all` runs at most (the first ones in counting order)."""
+"""Assignments :meth:`FormulaLesson.try_all` runs at most: every one when there are no more,
+else a sample (:meth:`FormulaLesson.samples`)."""
 
 
 class LessonError(ValueError):
@@ -153,7 +155,7 @@ class FormulaLesson:
         if self._described is not None:
             return self._described
         from mjsat.encoders.solvers import is_satisfiable
-        from mjsat.reductions.explain import explain_data, proof_steps
+        from mjsat.reductions.explain import explain_data, legend, proof_plan, proof_steps
         from mjsat.reductions.targets import TARGETS
 
         f = self.formula
@@ -170,6 +172,7 @@ class FormulaLesson:
                     "text": _clause_text(clause),
                     "original": k + 1,
                     "original_text": _clause_text(f.original[k]),
+                    "literals": [_lit(l) for l in clause],
                     "x_chain_tile": info["x_chain_tile"],
                     "literal_tiles": info["literal_tiles"],
                 }
@@ -193,6 +196,8 @@ class FormulaLesson:
             "view": choose_view(self.board),
             "svg": _picture(self.board),
             "lemmas": {k: {"title": t, "text": x} for k, t, x in proof_steps(self.target)},
+            "legend": [{"term": k, "text": x} for k, x in legend(self.target)],
+            "plan": [{"lemma": k, "text": x} for k, x in proof_plan(self.target)],
             "assignments": 1 << f.original_vars if f.original_vars < 64 else None,
             "try_all_limit": TRY_ALL_LIMIT,
         }
@@ -268,8 +273,10 @@ class FormulaLesson:
     # -- free play
     def free_play(self, moves: Sequence[Move]) -> dict[str, Any] | None:
         """What a student's play has chosen: the assignment read at its first ``SAT`` pair
-        (``None`` before it), each original clause checked on it, and, once the board is
-        clear, the assignment :func:`~mjsat.reductions.witness.lift` reads off the whole play.
+        (``None`` before it), each original clause checked on it, ``broken`` (the variables
+        both of whose heads went before it: the play broke the chain rule and the board is
+        lost whatever the formula), ``lost`` (broken, or the assignment falsifies the
+        formula) and, once the board is clear, the assignment :func:`~mjsat.reductions.witness.lift` reads off the whole play.
 
         Notes
         -----
@@ -282,6 +289,9 @@ class FormulaLesson:
             return None
         out = {k: v for k, v in got.items() if k != "values"}
         out["heads"] = {f"V{v}": h for v, h in got["heads"].items()}
+        # the chain rule: exactly one head of each variable goes before the first SAT pair
+        out["broken"] = [f"V{v}" for v, h in got["heads"].items() if h == "both"]
+        out["lost"] = bool(out["broken"]) or not out["satisfied"]
         out["clause_texts"] = [_clause_text(c) for c in self.formula.original]
         out["lift"] = None
         if 2 * len(moves) == len(self.board):
@@ -293,35 +303,85 @@ class FormulaLesson:
         return out
 
     # -- every assignment
-    def try_all(self, limit: int = TRY_ALL_LIMIT) -> dict[str, Any]:
-        """Run the intended play for every assignment (the first ``limit`` of them, in
-        counting order) and say where each one stops.
+    def samples(self, seed: int = 0) -> Iterator[list[bool]]:
+        """The assignments :meth:`try_all` runs, in its order.
+
+        Every assignment in counting order (``V1`` the lowest bit) when there are at most
+        :data:`TRY_ALL_LIMIT`; else a sample: the SAT solver's model (for a satisfiable
+        formula), its neighbours at Hamming distance 1 and then 2, then assignments drawn
+        at random (``numpy.random.default_rng(seed)``), each once.
+        """
+        from mjsat.reductions.explain import assignments
+
+        n = self.formula.original_vars
+        if n < 64 and 1 << n <= TRY_ALL_LIMIT:
+            for vals in assignments(self.formula, 1 << n):
+                yield [vals[v] for v in range(1, n + 1)]
+            return
+        seen: set[tuple[bool, ...]] = set()
+
+        def new(values: Sequence[bool]) -> bool:
+            key = tuple(values)
+            if key in seen:
+                return False
+            seen.add(key)
+            return True
+
+        model = self.describe()["model"]
+        if model is not None:
+            yield from (list(m) for m in [model] if new(m))
+            for i in range(n):
+                m = list(model)
+                m[i] = not m[i]
+                if new(m):
+                    yield m
+            for i, j in itertools.combinations(range(n), 2):
+                m = list(model)
+                m[i], m[j] = not m[i], not m[j]
+                if new(m):
+                    yield m
+        rng = np.random.default_rng(seed)
+        while len(seen) < (1 << n if n < 64 else 1 << 63):
+            m = [bool(b) for b in rng.integers(0, 2, size=n)]
+            if new(m):
+                yield m
+
+    def try_all(
+        self, limit: int = TRY_ALL_LIMIT, *, offset: int = 0, count: int | None = None, seed: int = 0
+    ) -> dict[str, Any]:
+        """Run the intended play of the assignments of :meth:`samples` (the first ``limit``
+        of them, or those from ``offset`` to ``offset + count`` when the page asks for a
+        batch) and say where each one stops.
 
         Returns
         -------
         dict
-            ``total`` (assignments of the original variables), ``tried``, ``more`` (how
-            many were left out) and ``rows``: per assignment ``assignment``, ``values``,
-            ``cleared``, ``falsified`` (normal clauses), ``moves``, ``tiles_left`` and
-            ``reason`` (the first sentence of
+            ``total`` (assignments of the original variables), ``sampled`` (whether
+            :meth:`samples` draws a sample rather than running them all), ``offset``,
+            ``tried`` (rows given), ``next`` (the offset of the next batch, ``None`` at
+            ``limit``), ``more`` (assignments left out after this batch) and ``rows``: per
+            assignment ``assignment``, ``values``, ``cleared``, ``falsified`` (normal
+            clauses), ``moves``, ``tiles_left`` and ``reason`` (the first sentence of
             :func:`~mjsat.reductions.explain.stuck_reasons`, empty when it cleared).
 
         Notes
         -----
         :math:`O(A \\cdot T)` for ``A`` assignments and ``T`` tiles.
         """
-        from mjsat.reductions.explain import assignments, stuck_data, stuck_reasons
+        from mjsat.reductions.explain import stuck_data, stuck_reasons
 
         n = self.formula.original_vars
         total = 1 << n
+        stop = min(limit, total) if count is None else min(limit, total, offset + count)
         rows = []
-        for vals in assignments(self.formula, limit):
+        for values in itertools.islice(self.samples(seed), offset, stop):
+            vals = {v: values[v - 1] for v in range(1, n + 1)}
             s = stuck_data(self.red, vals)
             reasons = stuck_reasons(s)
             rows.append(
                 {
                     "assignment": s["assignment"],
-                    "values": [vals[v] for v in range(1, n + 1)],
+                    "values": values,
                     "cleared": not s["stuck"],
                     "falsified": s["falsified"],
                     "moves": len(s["moves"]),
@@ -329,7 +389,16 @@ class FormulaLesson:
                     "reason": reasons[0] if reasons else "",
                 }
             )
-        return {"total": total, "tried": len(rows), "more": max(0, total - len(rows)), "rows": rows}
+        end = offset + len(rows)
+        return {
+            "total": total,
+            "sampled": total > TRY_ALL_LIMIT,
+            "offset": offset,
+            "tried": len(rows),
+            "next": end if end < min(limit, total) else None,
+            "more": max(0, total - end),
+            "rows": rows,
+        }
 
 
 # --------------------------------------------------------------------------- height two
@@ -360,6 +429,35 @@ _THEOREMS = {
         "blocked cycle with the hidden tile under it.",
     ),
 }
+
+
+_HEIGHT2_LEGEND = (
+    (
+        "a column",
+        "one stack of one or two tiles, its top tile uppermost: the bottom tile is free once the top one has gone",
+    ),
+    ("a group", "tiles with one label; any two free tiles of a group pair (groups of two or four tiles)"),
+    ("red outline", "the tiles of a blocked cycle (Definition 6): none of them can ever go"),
+    ("red arrows", "join the two tiles of a group of a blocked cycle, which can never meet"),
+    ("orange outline", "the pair the next step removes"),
+    ("blue outline", "the pair the last step removed"),
+    ("faded", "tiles removed so far"),
+)
+
+
+_HEIGHT2_PLAN = (
+    ("definition6", "Definition 6: groups of two stacked round a cycle (A1 over A2, ..., Ak over A1) can never go."),
+    (
+        "theorem7",
+        "Theorem 7: with peeking, the board clears exactly when it has no blocked cycle, and every "
+        "group with a match has a match that makes no new one.",
+    ),
+    (
+        "theorem5",
+        "Theorem 5: without peeking, take a match with the most tiles off the ground; the only guess "
+        "is a group of four with three tiles off the ground.",
+    ),
+)
 
 
 class Height2Lesson:
@@ -486,6 +584,9 @@ class Height2Lesson:
                 else "no blocked cycle: the board can be cleared with peeking (Theorem 7)"
             ),
             "theorems": {k: {"title": t, "text": x} for k, (t, x) in _THEOREMS.items()},
+            "legend": [{"term": k, "text": x} for k, x in _HEIGHT2_LEGEND],
+            "seed": b.meta.get("seed"),
+            "plan": [{"lemma": k, "text": x} for k, x in _HEIGHT2_PLAN],
             "strategies": list(HEIGHT2_STRATEGIES),
         }
 

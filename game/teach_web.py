@@ -10,8 +10,9 @@ assignment) runs in the session's thread pool, so the event loop never waits for
   its reduction board; the game restarts on that board.
 * ``POST /api/lesson/guided`` ``{"values": [true, false, ...]}``: the intended play of an
   assignment (:meth:`FormulaLesson.guided`).
-* ``POST /api/lesson/tryall`` ``{}``: every assignment, up to the bound
-  (:meth:`FormulaLesson.try_all`).
+* ``POST /api/lesson/tryall`` ``{"offset", "count"}``: a batch of the assignments of
+  :meth:`FormulaLesson.samples` (all of them up to the bound without ``count``;
+  :meth:`FormulaLesson.try_all`); the page asks batch after batch, with progress and Cancel.
 * ``POST /api/lesson/position`` ``{"moves": [[a, b], ...]}``: the game restarts on the
   lesson's board with these moves played (each checked by the engine), to play on by hand
   from a position of a guided play.
@@ -39,6 +40,9 @@ __all__ = ["lesson_routes", "lesson_game", "MAX_FORMULA_CHARS"]
 
 MAX_FORMULA_CHARS = 1_000_000
 """Longest formula text the page may send."""
+
+TRY_ALL_BATCH = 256
+"""Most assignments one request of ``/api/lesson/tryall`` runs (the page asks in batches)."""
 
 HEIGHT2_MAX_TILES = 400
 """Largest height-two board the page deals."""
@@ -101,9 +105,13 @@ def lesson_routes(session: Any) -> list[Route]:
         return JSONResponse({"ok": True, "play": play})
 
     async def try_all(request: Request) -> Response:
-        await _json_body(request)
+        data = await _json_body(request)
         lesson = lesson_of(FormulaLesson)
-        return JSONResponse({"ok": True, **await run(lesson.try_all)})
+        offset = _int(data, "offset") if "offset" in data else 0
+        count = _int(data, "count") if "count" in data else None
+        if offset < 0 or (count is not None and not 1 <= count <= TRY_ALL_BATCH):
+            raise BadRequestError(f'"offset" must be >= 0 and "count" 1..{TRY_ALL_BATCH}')
+        return JSONResponse({"ok": True, **await run(lambda: lesson.try_all(offset=offset, count=count))})
 
     async def position(request: Request) -> Response:
         data = await _json_body(request)

@@ -10,9 +10,18 @@ a solver; ``GET /api/verdict`` answers once that check is done.
 Routes: ``GET /`` the page, ``GET /static/NAME`` its assets (only the files listed in
 :data:`ASSETS`, by name: no path is joined), ``GET /api/state``, ``POST /api/pair``
 ``{"a", "b"}``, ``POST /api/undo``, ``/api/redo``, ``/api/hint``, ``POST /api/new``
-``{"difficulty", "seed", "layout", "game"}``, ``GET /api/save`` (the save file's text),
+``{"difficulty", "seed", "layout", "game"}`` (without ``seed``: a fresh seed, drawn from
+the session's generator; with one: that deal again), ``POST /api/restart`` (the same
+deal from the start), ``POST /api/shuffle`` (the tiles left dealt again into a position
+proved solvable), ``GET /api/deal`` (the progress of a deal under way: candidates
+tried, seconds), ``POST /api/cancel`` (end it), ``GET /api/layouts`` (every layout
+shipped or discovered, and KShisen's sizes), ``GET /api/save`` (the save file's text),
 ``POST /api/load`` ``{"text"}`` (the text of a file the browser read), ``GET
 /api/verdict``, and the lessons' routes under ``/api/lesson`` (:mod:`mjsat.game.teach_web`).
+The state lists each tile as ``[t, row, col, lev, label, group, present, face]``
+(``face``: a face id of :mod:`mjsat.game.faces`), the free tiles, the deal's ``seed``
+(the one that deals it again), its ``difficulty`` and the ``counts`` of moves, hints,
+undos and shuffles used.
 A POST must be ``application/json`` and the ``Host`` must be the loopback address, so
 other web pages cannot drive the game.
 """
@@ -21,13 +30,16 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import json
+import functools
+import signal
 import socket
 import threading
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from importlib import resources
 from typing import Any
 
+import numpy as np
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
@@ -36,18 +48,23 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from mjsat.board import GAMES
+from mjsat.game import params
+from mjsat.game.difficulty import DIFFICULTIES
 from mjsat.game.engine import SOLVABLE, UNSOLVABLE, Game
+from mjsat.game.params import BadRequestError
 from mjsat.game.save import save_text
 from mjsat.game.teach_web import lesson_routes
-from mjsat.game.worker import GRACE_SECONDS, SolverProcess
+from mjsat.game.worker import GRACE_SECONDS, SolverProcess, WorkerError
 
 __all__ = ["ASSETS", "PAGE_LAYOUTS", "GameSettings", "Session", "create_app", "bind_loopback", "ServerThread"]
 
 ASSETS: dict[str, str] = {
     "index.html": "text/html; charset=utf-8",
     "app.js": "text/javascript; charset=utf-8",
+    "faces.js": "text/javascript; charset=utf-8",
     "teach.js": "text/javascript; charset=utf-8",
     "style.css": "text/css; charset=utf-8",
+    "teach.css": "text/css; charset=utf-8",
 }
 """The only files the server sends, by name, with their media types."""
 
@@ -68,12 +85,9 @@ class GameSettings:
     undo_limit: int = 10
     hint_limit: int = 10
     check_seconds: float = 2.0
+    faces: str = "faces"
     deal_seconds: float = 120.0
     playouts: int = 100
-
-
-class BadRequestError(ValueError):
-    """A request the API does not accept (the message is sent back)."""
 
 
 def _read_asset(name: str) -> bytes:
@@ -86,7 +100,13 @@ class Session:
     board, or ``None``)."""
 
     def __init__(
-        self, game: Game, settings: GameSettings, *, worker: SolverProcess | None = None, lesson: Any = None
+        self,
+        game: Game,
+        settings: GameSettings,
+        *,
+        worker: SolverProcess | None = None,
+        lesson: Any = None,
+        seeds: np.random.Generator | None = None,
     ) -> None:
         self.game = game
         self.settings = settings
@@ -97,6 +117,18 @@ class Session:
             game.decider = self._decide
         self.executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="mjsat-check")
         self.checks: dict[bytes, asyncio.Future[Any]] = {}
+        self.seeds = seeds if seeds is not None else np.random.default_rng()
+        self.dealing: dict[str, Any] | None = None
+        self.cancel_deal = threading.Event()
+
+    def next_seed(self) -> int:
+        """A fresh seed for a new deal (from the session's generator: OS entropy unless given)."""
+        return int(self.seeds.integers(2**31))
+
+    def deal_progress(self, info: dict[str, Any]) -> None:
+        """Record the progress report of the deal under way (see :meth:`SolverProcess.find_deal`)."""
+        if self.dealing is not None:
+            self.dealing = {**self.dealing, **info}
 
     def _decide(self, board: Any, time_limit: float) -> Any:
         assert self.worker is not None
@@ -130,8 +162,9 @@ class Session:
         board = game.board
         lay = board.layout
         present = board.presence
+        faces = game.faces()
         tiles = [
-            [t, r, c, l, board.names.get(g, str(g)), g, bool(present[t])]
+            [t, r, c, l, board.names.get(g, str(g)), g, bool(present[t]), faces[t]]
             for t, ((r, c, l), g) in enumerate(zip(lay.positions, board.groups))
         ]
         status = game.status().to_dict()
@@ -148,7 +181,11 @@ class Session:
             "bounds": list(lay.bounds()),
             "levels": lay.levels,
             "tiles": tiles,
+            "free": board.free_tiles(),
             "status": status,
+            "seed": game.meta.get("deal_seed"),
+            "difficulty": game.meta.get("difficulty"),
+            "counts": game.counts(),
             "meta": game.meta,
             "settings": dataclasses.asdict(self.settings),
             "games": list(GAMES),
@@ -168,23 +205,11 @@ class Session:
 async def _json_body(request: Request) -> dict[str, Any]:
     if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
         raise BadRequestError("requests must be application/json")
-    body = await request.body()
-    if len(body) > 40 * 1024 * 1024:
-        raise BadRequestError("request too large")
-    try:
-        data = json.loads(body or b"{}")
-    except (json.JSONDecodeError, RecursionError, UnicodeDecodeError):
-        raise BadRequestError("request body is not JSON") from None
-    if not isinstance(data, dict):
-        raise BadRequestError("request body must be a JSON object")
-    return data
+    return params.json_object(await request.body())
 
 
 def _int(data: dict[str, Any], key: str) -> int:
-    v = data.get(key)
-    if isinstance(v, bool) or not isinstance(v, int):
-        raise BadRequestError(f"{key!r} must be an integer")
-    return v
+    return params.integer(data, key)
 
 
 def create_app(session: Session) -> Starlette:
@@ -209,7 +234,8 @@ def create_app(session: Session) -> Starlette:
 
     async def pair(request: Request) -> Response:
         data = await _json_body(request)
-        out = session.game.pair(_int(data, "a"), _int(data, "b"))
+        n = len(session.game.board)
+        out = session.game.pair(params.integer(data, "a", high=n - 1), params.integer(data, "b", high=n - 1))
         if out.played:
             session.schedule_check()
         return JSONResponse(
@@ -257,22 +283,36 @@ def create_app(session: Session) -> Starlette:
     async def new(request: Request) -> Response:
         data = await _json_body(request)
         s = session.settings
-        difficulty = data.get("difficulty", s.difficulty)
+        difficulty = params.name(data, "difficulty", DIFFICULTIES, s.difficulty)
         layout_name = data.get("layout", s.layout)
         game_name = data.get("game", s.game)
-        seed = _int(data, "seed") if "seed" in data else s.seed + 1
+        seed = _int(data, "seed") if "seed" in data else session.next_seed()
+        if not 0 <= seed < 2**63:
+            raise BadRequestError('"seed" must be 0 or more and below 2**63')
         if not all(isinstance(v, str) for v in (difficulty, layout_name, game_name)):
             raise BadRequestError('"difficulty", "layout" and "game" must be names')
-        if layout_name not in set(PAGE_LAYOUTS) | {s.layout}:
+        if layout_name not in set(PAGE_LAYOUTS) | {s.layout} and not _known_layout(layout_name):
             raise BadRequestError(f"unknown layout {layout_name!r}")
         if game_name not in GAMES:
             raise BadRequestError(f"unknown game {game_name!r}")
         loop = asyncio.get_running_loop()
+        if difficulty not in DIFFICULTIES:
+            raise BadRequestError(f"unknown difficulty {difficulty!r}")
         settings = dataclasses.replace(s, difficulty=difficulty, layout=layout_name, game=game_name, seed=seed)
+        if session.dealing is not None:
+            raise BadRequestError("a deal is under way")
+        session.dealing = {"candidates": 0, "seconds": 0.0, "seed": seed}
+        session.cancel_deal.clear()
         try:
-            game = await loop.run_in_executor(session.executor, new_game, settings, session.worker)
+            game = await loop.run_in_executor(
+                session.executor, new_game, settings, session.worker, session.deal_progress, session.cancel_deal
+            )
+        except DealCancelledError as exc:
+            return JSONResponse({"ok": False, "cancelled": True, "reason": str(exc), "state": session.state()})
         except ValueError as exc:
             return JSONResponse({"ok": False, "reason": str(exc), "state": session.state()}, status_code=400)
+        finally:
+            session.dealing = None
         session.settings = settings
         session.set_lesson(None, game)
         session.schedule_check()
@@ -280,6 +320,39 @@ def create_app(session: Session) -> Starlette:
 
     async def save(request: Request) -> Response:
         return Response(save_text(session.game), media_type="application/json")
+
+    async def restart(request: Request) -> Response:
+        await _json_body(request)
+        session.game.restart()
+        session.checks.clear()
+        session.schedule_check()
+        return JSONResponse({"ok": True, "state": session.state()})
+
+    async def shuffle(request: Request) -> Response:
+        await _json_body(request)
+        loop = asyncio.get_running_loop()
+        out = await loop.run_in_executor(session.executor, session.game.shuffle, session.next_seed())
+        if out.ok:
+            session.checks.clear()
+        return JSONResponse(
+            {"ok": out.ok, "reason": None if out.ok else out.message, "message": out.message, "state": session.state()}
+        )
+
+    async def deal_state(request: Request) -> Response:
+        d = session.dealing
+        if d is None:
+            return JSONResponse({"dealing": False})
+        return JSONResponse({"dealing": True, **d})
+
+    async def cancel(request: Request) -> Response:
+        await _json_body(request)
+        if session.dealing is None or session.worker is None:
+            return JSONResponse({"ok": False, "reason": "no deal is under way"})
+        session.cancel_deal.set()
+        return JSONResponse({"ok": True})
+
+    async def layouts(request: Request) -> Response:
+        return JSONResponse({"layouts": layout_choices(), "sizes": [f"rect-{w}x{h}" for w, h in KSHISEN_SIZES]})
 
     async def load(request: Request) -> Response:
         data = await _json_body(request)
@@ -310,6 +383,11 @@ def create_app(session: Session) -> Starlette:
         Route("/api/hint", hint, methods=["POST"]),
         Route("/api/new", new, methods=["POST"]),
         Route("/api/save", save),
+        Route("/api/restart", restart, methods=["POST"]),
+        Route("/api/shuffle", shuffle, methods=["POST"]),
+        Route("/api/deal", deal_state),
+        Route("/api/cancel", cancel, methods=["POST"]),
+        Route("/api/layouts", layouts),
         Route("/api/load", load, methods=["POST"]),
         *lesson_routes(session),
     ]
@@ -320,13 +398,52 @@ def create_app(session: Session) -> Starlette:
     )
 
 
-def new_game(settings: GameSettings, worker: SolverProcess | None = None) -> Game:
-    """A new game of ``settings`` (its deal found in ``worker`` when given).
+class DealCancelledError(ValueError):
+    """The deal was cancelled (or took longer than the settings allow)."""
+
+
+KSHISEN_SIZES = ((14, 6), (16, 9), (18, 8), (24, 12), (26, 14), (30, 16))
+"""KShisen's board sizes (width x height in tiles), offered as ``rect-WxH`` layouts."""
+
+
+@functools.lru_cache(maxsize=1)
+def _layout_list() -> tuple[dict[str, Any], ...]:
+    from mjsat.layouts import list_layouts, load_layout
+
+    found = {info.name: {"name": info.name, "tiles": info.tiles, "source": info.source} for info in list_layouts()}
+    for name in PAGE_LAYOUTS:
+        found.setdefault(name, {"name": name, "tiles": len(load_layout(name)), "source": "generated"})
+    return tuple(found[name] for name in sorted(found))
+
+
+def layout_choices() -> list[dict[str, Any]]:
+    """Every layout shipped or discovered and those of :data:`PAGE_LAYOUTS`: ``{"name",
+    "tiles", "source"}``, by name (the folders are searched once per process)."""
+    return [dict(d) for d in _layout_list()]
+
+
+def _known_layout(name: str) -> bool:
+    if name in {f"rect-{w}x{h}" for w, h in KSHISEN_SIZES}:
+        return True
+    return any(info["name"] == name for info in layout_choices())
+
+
+def new_game(
+    settings: GameSettings,
+    worker: SolverProcess | None = None,
+    progress: Callable[[dict[str, Any]], None] | None = None,
+    cancel: threading.Event | None = None,
+) -> Game:
+    """A new game of ``settings`` (its deal found in ``worker`` when given); ``progress``
+    receives the deal's reports (candidates tried, seconds); setting ``cancel`` ends a
+    deal made in ``worker``.
 
     Raises
     ------
+    DealCancelledError
+        The deal was cancelled or took too long.
     ValueError
-        Unknown layout, game or difficulty, or no deal found in time.
+        Unknown layout, game or difficulty, or no deal found among the candidates.
     """
     from mjsat.game.difficulty import find_deal
     from mjsat.layouts import load_layout
@@ -339,13 +456,17 @@ def new_game(settings: GameSettings, worker: SolverProcess | None = None) -> Gam
         "playouts": settings.playouts,
     }
     if worker is not None:
-        found = worker.find_deal(layout, timeout=settings.deal_seconds, **kwargs)
+        try:
+            found = worker.find_deal(layout, timeout=settings.deal_seconds, progress=progress, cancel=cancel, **kwargs)
+        except WorkerError as exc:  # no deal among the candidates, said by the child
+            raise ValueError(str(exc)) from None
         if found is None:
-            raise ValueError(f"no {settings.difficulty} deal found within {settings.deal_seconds:g} s")
+            raise DealCancelledError(f"no {settings.difficulty} deal within {settings.deal_seconds:g} s, or cancelled")
         board, meta = found
     else:
-        deal = find_deal(layout, **kwargs)
+        deal = find_deal(layout, progress=progress, **kwargs)
         board, meta = deal.board, deal.meta()
+    meta = {**meta, "deal_seed": settings.seed}  # the seed that deals this board again
     return Game(board, undo_limit=settings.undo_limit, hint_limit=settings.hint_limit, meta=meta)
 
 
@@ -394,7 +515,12 @@ class ServerThread:
 
 
 def serve(session: Session, *, port: int | None = None, open_browser: bool = True, echo: Any = print) -> None:
-    """Serve ``session`` until interrupted, printing the address (and opening a browser)."""
+    """Serve ``session`` until interrupted, printing the address (and opening a browser).
+
+    ``SIGINT`` and ``SIGTERM`` stop the server at any moment, also while it starts (a
+    handler of ours stands until uvicorn's, and asyncio's runner then leaves it alone);
+    then ``KeyboardInterrupt`` is raised, or ``SystemExit(128 + signal)`` for ``SIGTERM``.
+    """
     import uvicorn
 
     sock = bind_loopback(port)
@@ -405,8 +531,22 @@ def serve(session: Session, *, port: int | None = None, open_browser: bool = Tru
 
         threading.Timer(0.5, webbrowser.open, args=(url,)).start()
     server = uvicorn.Server(uvicorn.Config(create_app(session), log_level="warning", lifespan="off"))
+    caught: list[int] = []
+
+    def stop(sig: int, frame: Any) -> None:  # before uvicorn's own handlers are in place
+        caught.append(sig)
+        server.should_exit = True
+
+    main = threading.current_thread() is threading.main_thread()
+    saved = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)} if main else {}
     try:
         server.run(sockets=[sock])
     finally:
+        for sig, handler in saved.items():
+            signal.signal(sig, handler)
         sock.close()
         session.executor.shutdown(wait=False, cancel_futures=True)
+    if signal.SIGINT in caught:
+        raise KeyboardInterrupt
+    if caught:
+        raise SystemExit(128 + caught[0])

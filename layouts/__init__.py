@@ -126,7 +126,7 @@ def _unknown(spec: str, infos: list[LayoutInfo]) -> ValueError:
     more = " ..." if len(infos) > len(sample) else ""
     return ValueError(
         f"unknown layout {spec!r}: not a shipped name, not a file, not an installed layout."
-        f"{hint} Known names include: {', '.join(sample)}{more} (see list_layouts())"
+        f"{hint} Known names include: {', '.join(sample)}{more} (`mjsat layouts` lists them all)"
     )
 
 
@@ -179,7 +179,7 @@ def load_layout(
         if map_name is not None:
             raise ValueError(f"map_name applies only to GNOME maps, not to the shipped layout {spec!r}")
         return shipped_layout(spec)
-    if spec and Path(spec).is_file():
+    if spec and _is_file(spec):
         return read_layout(spec, map_name=map_name)
     infos = discover_layouts(dirs, extra_dirs=extra_dirs)
     hits = _match(spec, infos)
@@ -191,3 +191,12 @@ def load_layout(
     if map_name is not None and info.source != "gnome":
         raise ValueError(f"map_name applies only to GNOME maps, not to {info.name!r}")
     return load_info(info)
+
+
+def _is_file(spec: str) -> bool:
+    """Whether ``spec`` names an existing file (a name the system cannot take, too long or
+    with a NUL byte, names none: it is then looked up as a layout name)."""
+    try:
+        return Path(spec).exists() and not Path(spec).is_dir()
+    except (OSError, ValueError):
+        return False

@@ -101,8 +101,9 @@ def build_layout(
     Raises
     ------
     InputFileError
-        A coordinate is out of range, two tiles overlap (the error names the line of the
-        second tile), or the number of tiles is odd (the error names the last tile's line).
+        No tiles (an empty file, a byte-order mark alone, only comments), a coordinate
+        out of range, two tiles that overlap (the error names the line of the second
+        tile), or an odd number of tiles (the error names the last tile's line).
 
     Examples
     --------
@@ -113,10 +114,11 @@ def build_layout(
     ...
     mjsat.fileio.InputFileError: f:2: tile at (row=1, col=1, lev=0) overlaps the tile at (row=0, col=0, lev=0) (line 1) on level 0
     """
-    if tiles:
-        message = MAX_TILES.exceeded(len(tiles), "the layout")
-        if message is not None:
-            raise InputFileError(path, tiles[-1][1], message)
+    if not tiles:
+        raise InputFileError(path, None, "no tiles: an empty layout (a layout needs at least one pair)")
+    message = MAX_TILES.exceeded(len(tiles), "the layout")
+    if message is not None:
+        raise InputFileError(path, tiles[-1][1], message)
     for pos, line in tiles:
         check_position(path, line, pos)
     if len(tiles) % 2:

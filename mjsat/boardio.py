@@ -303,14 +303,17 @@ RECORD_FORMATS: dict[str, str] = {
 ``module:function`` of a reader ``fn(text, path) -> (deal, moves)``, imported lazily."""
 
 
-def _record_reader(text: str) -> Any:
-    """The reader of a JSON record format, or ``None`` for any other text."""
+def _record_reader(text: str, path: PathLike) -> Any:
+    """The reader of a JSON record format, or ``None`` for any other text.
+
+    Raises
+    ------
+    InputFileError
+        Text that names a record format and is not JSON (:func:`~mjsat.fileio.parse_json`).
+    """
     if not any(f'"{name}"' in text for name in RECORD_FORMATS):
         return None
-    try:
-        data = json.loads(text)
-    except (json.JSONDecodeError, RecursionError):
-        return None
+    data = parse_json(text, path)
     fmt = data.get("format") if isinstance(data, dict) else None
     target = RECORD_FORMATS.get(fmt) if isinstance(fmt, str) else None
     if target is None:
@@ -331,7 +334,7 @@ def load_record(path: PathLike, *, check: bool = True) -> tuple[Board, list[Move
         move does not replay (named with its number and the rule it breaks).
     """
     text = read_text(path)
-    reader = _record_reader(text)
+    reader = _record_reader(text, path)
     if reader is None:
         raise InputFileError(path, None, f"not a saved game (known formats: {', '.join(RECORD_FORMATS)})")
     deal, moves = reader(text, str(path))
@@ -359,7 +362,7 @@ def load_board(path: PathLike, *, game: str | None = None) -> Board:
     """
     text = read_text(path)
     if text.lstrip().startswith("{"):
-        if _record_reader(text) is not None:
+        if _record_reader(text, path) is not None:
             deal, moves = load_record(path)
             for m in moves:
                 deal.push(m)

@@ -21,16 +21,16 @@ from typing import Any
 
 import click
 
-from mjsat import __version__
 from mjsat.board import GAMES, Board
 from mjsat.fileio import write_text_atomic
-from mjsat.limits import limits_help
+from mjsat.limits import SOLVE_TILE_BYTES, TILE_BYTES, limits_help, planned_use
 
 __all__ = ["main", "cli", "LAZY_COMMANDS", "board_options", "board_from_options"]
 
 LAZY_COMMANDS: dict[str, str] = {
     # name -> "module:command"; each part registers its commands here, explicitly.
     "crossval": "mjsat.runs.cli:crossval",
+    "compare": "mjsat.runs.cli:compare",
     "play": "mjsat.play.cli:play",
     "encode": "mjsat.encoders.cli:encode",
     "reduce": "mjsat.reductions.cli:reduce",
@@ -117,7 +117,7 @@ _EPILOG = (
 
 
 @click.group(cls=MjsatGroup, context_settings={"help_option_names": ["-h", "--help"]}, epilog=_EPILOG)
-@click.version_option(__version__, prog_name="mjsat")
+@click.version_option(package_name="mjsat", prog_name="mjsat")
 def cli() -> None:
     """Decide, explain and manufacture Mahjong Solitaire and Shisen-Sho boards.
 
@@ -137,9 +137,30 @@ def cli() -> None:
     """
 
 
+_DONE_WITHOUT_TEARDOWN: list[str] = []
+"""Commands that finished with all their output written and want no interpreter teardown."""
+
+
 def main(argv: Sequence[str] | None = None) -> None:
-    """Entry point of the ``mjsat`` script."""
-    cli.main(args=list(argv) if argv is not None else None, prog_name="mjsat")
+    """Entry point of the ``mjsat`` script.
+
+    Run as the script (``argv`` ``None``), a command that has written all its output and
+    asked for it (``mjsat solve``) ends the process without the interpreter's teardown:
+    freeing numba's compiled code and LLVM at exit costs 0.1-0.2 s of CPU and does nothing
+    for a command whose files are written and whose output is flushed.
+    """
+    try:
+        cli.main(args=list(argv) if argv is not None else None, prog_name="mjsat")
+    except SystemExit as exc:
+        if argv is None and _DONE_WITHOUT_TEARDOWN and exc.code in (None, 0):
+            import logging
+            import os
+
+            logging.shutdown()
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(0)
+        raise
 
 
 # --------------------------------------------------------------------------- shared options
@@ -164,7 +185,8 @@ def board_options(func: Any) -> Any:
         solvable: bool,
         **kwargs: Any,
     ) -> Any:
-        board = board_from_options(board_file, layout_spec, map_name, seed, game, solvable)
+        with planned_use(*getattr(func, "planned_use", ("hold", TILE_BYTES))):  # refused before it is built
+            board = board_from_options(board_file, layout_spec, map_name, seed, game, solvable)
         return func(*args, board=board, **kwargs)
 
     options = [
@@ -184,6 +206,18 @@ def board_options(func: Any) -> Any:
     for opt in reversed(options):
         wrapper = opt(wrapper)
     return wrapper
+
+
+def sized_for(what: str, bytes_per_tile: int) -> Any:
+    """Mark a command of :func:`board_options` (put it below): its board is sized for
+    ``what`` at ``bytes_per_tile`` (:func:`mjsat.limits.planned_use`) while it is read or
+    dealt, so a board too large for the job is refused before it is built."""
+
+    def mark(func: Any) -> Any:
+        func.planned_use = (what, bytes_per_tile)
+        return func
+
+    return mark
 
 
 def board_from_options(
@@ -286,11 +320,14 @@ def layouts(ctx: click.Context, as_json: bool, dirs: tuple[str, ...]) -> None:
 @layouts.command("show")
 @click.argument("spec", metavar="NAME|FILE")
 @click.option("--map", "map_name", metavar="MAP", help="Map of a GNOME .map file (name or scorename).")
-@click.option("--json", "as_json", is_flag=True, help="Print a JSON object with a `tiles` list of [row, col, lev].")
+@click.option(
+    "--json", "as_json", is_flag=True, help="Print the layout as JSON (the mjsat-layout format, with `levels` added)."
+)
 def layouts_show(spec: str, map_name: str | None, as_json: bool) -> None:
     """Show one layout: its tiles per level and a top view (or JSON with --json)."""
     from mjsat.board import MahjongBoard
     from mjsat.layouts import load_layout
+    from mjsat.layouts.json_format import FORMAT as LAYOUT_FORMAT, VERSION as LAYOUT_VERSION
     from mjsat.render import ascii_top_view
 
     layout = load_layout(spec, map_name=map_name)
@@ -298,6 +335,8 @@ def layouts_show(spec: str, map_name: str | None, as_json: bool) -> None:
         click.echo(
             json.dumps(
                 {
+                    "format": LAYOUT_FORMAT,  # readable back as a layout (mjsat layouts show FILE)
+                    "version": LAYOUT_VERSION,
                     "name": layout.name,
                     "tiles_count": len(layout),
                     "levels": layout.level_counts(),
@@ -315,12 +354,35 @@ def layouts_show(spec: str, map_name: str | None, as_json: bool) -> None:
 
 
 @cli.command()
-@click.option("--layout", "layout_spec", required=True, metavar="NAME|FILE", help="Layout to deal on.")
+@click.option("--layout", "layout_spec", metavar="NAME|FILE", help="Layout to deal on.")
 @click.option("--map", "map_name", metavar="MAP", help="Map of a GNOME .map file.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of every random choice.")
 @click.option("--game", type=_game_choice, default="mahjong", show_default=True)
 @click.option("--solvable", is_flag=True, help="Solvable by construction (Stam (2007), Algorithm 1).")
-@click.option("--group-sizes", metavar="S1,S2,...", help="Sizes of the groups (even; default: groups of four).")
+@click.option(
+    "--group-sizes", metavar="S1,S2,...", help="Sizes of the groups (even; default: four, --height2: two and four)."
+)
+@click.option(
+    "--height2",
+    is_flag=True,
+    help="Instead of a layout: isolated stacks of height one and two, as mjsat.generate makes them.",
+)
+@click.option(
+    "--tiles", type=click.IntRange(2), default=16, show_default=True, help="--height2: tiles of the board (even)."
+)
+@click.option(
+    "--p-two",
+    type=click.FloatRange(0, 1),
+    default=None,
+    help="--height2: the chance that a stack has two tiles (default: random in 0.3 .. 1).",
+)
+@click.option(
+    "--planted-cycle",
+    type=click.IntRange(0),
+    default=0,
+    metavar="K",
+    help="--height2: plant a blocked cycle of K groups of two (unsolvable; de Bondt, Definition 6).",
+)
 @click.option(
     "-o", "--output", type=click.Path(dir_okay=False), help="Board file to write (.json or .txt); default stdout JSON."
 )
@@ -331,13 +393,24 @@ def deal(
     game: str,
     solvable: bool,
     group_sizes: str | None,
+    height2: bool,
+    tiles: int,
+    p_two: float | None,
+    planted_cycle: int,
     output: str | None,
 ) -> None:
     """Deal a board: uniform random groups, or solvable by construction.
 
+    --height2 deals isolated stacks of height at most two instead of a layout (the boards
+    the polynomial `height2` method decides): --tiles tiles in stacks of one and two,
+    groups of --group-sizes, solvable by construction with --solvable, or holding a
+    blocked cycle of K groups with --planted-cycle K (then unsolvable).
+
     \b
     mjsat deal --layout turtle --seed 1 -o board.json
     mjsat deal --layout rect-6x4 --game shisen-sho --solvable -o s.json
+    mjsat deal --height2 --tiles 40 --seed 7 -o h2.json
+    mjsat deal --height2 --tiles 40 --planted-cycle 3 --group-sizes 2 -o cycle.json
     """
     from mjsat.boardio import board_to_json, write_board
     from mjsat.deal import deal_random, deal_solvable
@@ -351,16 +424,56 @@ def deal(
             raise click.BadParameter(
                 f"expected comma-separated integers, got {group_sizes!r}", param_hint="--group-sizes"
             ) from None
-    layout = load_layout(layout_spec, map_name=map_name)
-    if solvable:
-        board, _ = deal_solvable(layout, seed=seed, game=game, group_sizes=sizes)
+    if height2:
+        board = _deal_height2(layout_spec, game, seed, tiles, p_two, planted_cycle, solvable, sizes)
+    elif layout_spec is None:
+        raise click.UsageError("name a layout with --layout NAME (see `mjsat layouts`), or give --height2")
+    elif planted_cycle or p_two is not None:
+        raise click.UsageError("--planted-cycle and --p-two go with --height2")
     else:
-        board = deal_random(layout, seed=seed, game=game, group_sizes=sizes)
+        layout = load_layout(layout_spec, map_name=map_name)
+        if solvable:
+            board, _ = deal_solvable(layout, seed=seed, game=game, group_sizes=sizes)
+        else:
+            board = deal_random(layout, seed=seed, game=game, group_sizes=sizes)
     if output:
         write_board(board, output)
         click.echo(f"wrote {output}: {len(board)} tiles, {len(board.group_sizes())} groups, {board.game}", err=True)
     else:
         click.echo(board_to_json(board), nl=False)
+
+
+def _deal_height2(
+    layout_spec: str | None,
+    game: str,
+    seed: int,
+    tiles: int,
+    p_two: float | None,
+    planted_cycle: int,
+    solvable: bool,
+    sizes: list[int] | None,
+) -> Board:
+    """The board of ``mjsat deal --height2``."""
+    import numpy as np
+
+    from mjsat.generate import planted_cycle_board, random_height2_board
+
+    if layout_spec is not None:
+        raise click.UsageError("give --layout or --height2, not both")
+    if game not in ("mahjong", "mahjong-transposed"):
+        raise click.BadParameter(f"height-two boards are Mahjong boards, not {game}", param_hint="--game")
+    if planted_cycle and solvable:
+        raise click.UsageError("a planted blocked cycle makes the board unsolvable: give --planted-cycle or --solvable")
+    rng = np.random.default_rng(seed)
+    groups = tuple(sizes) if sizes else (2, 4)
+    if planted_cycle:
+        board = planted_cycle_board(
+            rng, n_tiles=tiles, cycle_length=planted_cycle, p_two=p_two, group_sizes=groups, game=game
+        )
+    else:
+        board = random_height2_board(rng, n_tiles=tiles, p_two=p_two, group_sizes=groups, game=game, solvable=solvable)
+    board.meta["seed"] = seed
+    return board
 
 
 @cli.command()
@@ -396,13 +509,27 @@ def convert(board_file: str, output: str, game: str | None) -> None:
     "--method",
     default="auto",
     show_default=True,
-    help="auto (a portfolio: height2 where it applies, budgeted search, then SAT), ref (plain "
-    "exhaustive search, small boards), search (numba pairing-set search), sat, cpsat, height2 "
-    "(isolated stacks of height <= 2 only).",
+    help="auto (the default plan: height2 where it applies, a budgeted search, then SAT), exact (the plan "
+    "for reduction boards: sat with the acyclic encoding), search (numba pairing-set search), sat (a SAT "
+    "encoding), cpsat (OR-Tools CP-SAT), height2 (isolated stacks of height <= 2 only), ref (plain "
+    "exhaustive search, small boards). `mjsat methods` lists them with their games and options.",
 )
-@click.option("--time-limit", type=float, default=None, metavar="SECONDS", help="Answer `unknown` after this long.")
+@click.option(
+    "--time-limit", type=float, default=None, metavar="SECONDS", help="Answer `unknown` after this many wall seconds."
+)
+@click.option(
+    "--cpu-limit",
+    type=float,
+    default=None,
+    metavar="SECONDS",
+    help="Answer `unknown` after this many CPU seconds of this process instead (research runs on a loaded machine).",
+)
 @click.option("--node-limit", type=int, default=None, help="Search methods: answer `unknown` after this many nodes.")
-@click.option("--encoding", default=None, help="SAT method: which encoding.")
+@click.option(
+    "--encoding",
+    default=None,
+    help="SAT method: auto (parity with few steps, then acyclic; the default), layered, parity, order or acyclic.",
+)
 @click.option("--solver", default=None, help="SAT method: which SAT solver (python-sat name).")
 @click.option("--certify", is_flag=True, default=None, help="SAT method: check a DRUP proof of `unsolvable`.")
 @click.option("--method-seed", type=int, default=0, show_default=True, help="Seed of the method's random choices.")
@@ -417,10 +544,12 @@ def convert(board_file: str, output: str, game: str | None) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (status, moves, method, seconds, stats).")
 @click.option("--show", is_flag=True, help="Also print an ASCII picture of the board.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Also write the result as JSON to this file.")
+@sized_for("solve", SOLVE_TILE_BYTES)
 def solve(
     board: Board,
     method: str,
     time_limit: float | None,
+    cpu_limit: float | None,
     node_limit: int | None,
     encoding: str | None,
     solver: str | None,
@@ -439,6 +568,7 @@ def solve(
     \b
     mjsat solve board.json
     mjsat solve --layout turtle --seed 3 --time-limit 10 --json
+    mjsat solve --layout turtle --seed 3 --method sat --cpu-limit 60
     mjsat solve board.json --method sat --encoding acyclic --solver glucose4 --certify
     mjsat solve board.json --method search -O attempts=0 -O critical=off
     """
@@ -453,9 +583,12 @@ def solve(
         if options.get(key) is not None:
             raise click.UsageError(f"option {key!r} given twice (as --{key.replace('_', '-')} and -O)")
         options[key] = value
-    options = check_options(method, options, time_limit=time_limit)  # names and values, before the board is solved
+    if time_limit is not None and cpu_limit is not None:
+        raise click.UsageError("give --time-limit (wall seconds) or --cpu-limit (CPU seconds), not both")
+    clock, limit = ("wall", time_limit) if cpu_limit is None else ("cpu", cpu_limit)
+    options = check_options(method, options, time_limit=limit)  # names and values, before the board is solved
     with _spinner(f"solving {len(board)} tiles with {method}"):
-        result = run(board, method, time_limit=time_limit, seed=method_seed, **options)
+        result = run(board, method, time_limit=limit, clock=clock, seed=method_seed, **options)
     data = result.to_dict()
     data["tiles"] = len(board)
     data["game"] = board.game
@@ -465,16 +598,20 @@ def solve(
         write_text_atomic(output, json.dumps(data) + "\n")
     if as_json:
         click.echo(json.dumps(data))
+        _DONE_WITHOUT_TEARDOWN.append("solve")
         return
     if show:
         click.echo(str(board))
     extra = f", {len(result.moves)} moves, verified by replay" if result.verified else ""
     why = f" ({result.reason})" if result.reason else ""
-    click.echo(f"{result.label}{why}: method {result.method}, {result.seconds:.3f} s{extra}")
+    click.echo(
+        f"{result.label}{why}: method {result.method}, {result.seconds:.3f} s wall, {result.cpu_seconds:.3f} s CPU{extra}"
+    )
     if result.moves:
         click.echo("moves: " + " ".join(f"{a}-{b}" for a, b in result.moves))
     if result.stats:
         click.echo("stats: " + ", ".join(f"{k}={v}" for k, v in result.stats.items()))
+    _DONE_WITHOUT_TEARDOWN.append("solve")
 
 
 @cli.command()

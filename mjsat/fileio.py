@@ -1,7 +1,9 @@
 """Reading and writing files: the errors and helpers shared by every reader and writer.
 
 Readers
-    :func:`read_text` gives a file's text: UTF-8, a leading byte-order mark dropped; any
+    :func:`read_bytes` is where every reader opens its input: a regular file only (a
+    folder, a pipe, a device is one line of error; a FIFO is never waited on), at most
+    :data:`mjsat.limits.MAX_INPUT_BYTES` bytes. :func:`read_text` gives a file's text: UTF-8, a leading byte-order mark dropped; any
     other bytes are an :class:`InputFileError` naming the file and the line.
     :func:`parse_json` parses JSON with bounded nesting (:data:`mjsat.limits.MAX_JSON_DEPTH`),
     no ``NaN``/``Infinity`` and no integer of more than :data:`MAX_DIGITS` digits;
@@ -17,32 +19,37 @@ Writers
     * a symbolic link is written through: its target is replaced, the link stays;
     * an existing file keeps its permission bits; a new one gets the default ones
       (``0666`` less the umask);
-    * an existing target that is not a regular file (``/dev/stdout``, a FIFO) is written
-      in place;
+    * an existing target that is not a regular file (``/dev/stdout``, a pipe) is written
+      in place, before any regular file is replaced; a FIFO that no process reads is
+      refused (no wait);
     * any failure is an :class:`OutputFileError`: one line naming the file and the
       reason.
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
+import fcntl
 import json
 import os
 import re
 import secrets
 import stat
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from mjsat.limits import MAX_JSON_DEPTH
+from mjsat.limits import MAX_INPUT_BYTES, MAX_JSON_DEPTH
 
 __all__ = [
     "InputFileError",
     "OutputFileError",
     "MAX_DIGITS",
     "decode_text",
+    "read_bytes",
     "read_text",
     "text_lines",
     "parse_json",
@@ -51,6 +58,8 @@ __all__ = [
     "prepare_output",
     "write_text_atomic",
     "write_texts_atomic",
+    "FileInUseError",
+    "exclusive_lock",
 ]
 
 PathLike = str | os.PathLike[str]
@@ -120,18 +129,74 @@ def decode_text(data: bytes, path: PathLike = "<bytes>") -> str:
         raise InputFileError(path, line, f"not UTF-8 text: byte 0x{data[exc.start]:02x} at column {column}") from None
 
 
-def read_text(path: PathLike) -> str:
-    """The text of ``path`` (see :func:`decode_text`), file-system failures as :class:`InputFileError`."""
-    p = Path(path)
+_KINDS = (
+    (stat.S_ISDIR, "a folder"),
+    (stat.S_ISFIFO, "a pipe (FIFO)"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+def read_bytes(path: PathLike) -> bytes:
+    """The bytes of the regular file ``path``, at most :data:`mjsat.limits.MAX_INPUT_BYTES`.
+
+    The one place every reader opens its input: a folder, a pipe, a device or a socket is
+    refused without being read (a FIFO is opened without waiting for a writer), and a
+    file above the size limit is refused before it is read.
+
+    Raises
+    ------
+    InputFileError
+        No such file, not a regular file, too large, or unreadable: one line naming it.
+    """
     try:
-        data = p.read_bytes()
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     except FileNotFoundError:
         raise InputFileError(path, None, "no such file") from None
     except IsADirectoryError:
-        raise InputFileError(path, None, "is a directory, not a file") from None
+        raise InputFileError(path, None, "is a folder, not a file") from None
     except OSError as exc:
-        raise InputFileError(path, None, exc.strerror or str(exc)) from None
-    return decode_text(data, path)
+        raise InputFileError(path, None, _os_reason(exc)) from None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            kind = next((name for test, name in _KINDS if test(st.st_mode)), "not a regular file")
+            raise InputFileError(path, None, f"is {kind}, not a regular file: only files are read")
+        limit = MAX_INPUT_BYTES.value
+        if st.st_size > limit:
+            raise InputFileError(
+                path, None, f"{st.st_size:,} bytes, above the limit of {limit:,} (set {MAX_INPUT_BYTES.env} to lift it)"
+            )
+        chunks = []
+        left = limit + 1
+        while left > 0:
+            chunk = os.read(fd, min(left, 1 << 24))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+    except OSError as exc:
+        raise InputFileError(path, None, _os_reason(exc)) from None
+    finally:
+        os.close(fd)
+    data = b"".join(chunks)
+    if len(data) > limit:
+        raise InputFileError(
+            path, None, f"more than {limit:,} bytes, above the limit (set {MAX_INPUT_BYTES.env} to lift it)"
+        )
+    return data
+
+
+def read_text(path: PathLike) -> str:
+    """The text of the regular file ``path`` (see :func:`read_bytes`, :func:`decode_text`).
+
+    Raises
+    ------
+    InputFileError
+        As :func:`read_bytes`, or not UTF-8.
+    """
+    return decode_text(read_bytes(path), path)
 
 
 _NEWLINE = re.compile(r"\r\n|\r|\n")
@@ -168,17 +233,43 @@ def _json_depth(text: str) -> int:
 
 
 class _NotStandard(ValueError):
-    """A JSON token that Python accepts but JSON does not (``NaN``), or an over-long number."""
+    """A JSON token that Python accepts but JSON does not (``NaN``), an over-long number,
+    or a key twice in one object; ``token`` is what to look for to name the line."""
+
+    def __init__(self, message: str, token: str | None = None) -> None:
+        super().__init__(message)
+        self.token = token
 
 
 def _refuse_constant(token: str) -> Any:
-    raise _NotStandard(f"{token} is not a JSON number")
+    raise _NotStandard(f"{token} is not a JSON number", token)
 
 
 def _bounded_int(token: str) -> int:
     if len(token.lstrip("-")) > MAX_DIGITS:
-        raise _NotStandard(f"a number of {len(token.lstrip('-'))} digits (at most {MAX_DIGITS}): {token[:20]}...")
+        raise _NotStandard(
+            f"a number of {len(token.lstrip('-'))} digits (at most {MAX_DIGITS}): {token[:20]}...", token
+        )
     return int(token)
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out = dict(pairs)
+    if len(out) < len(pairs):
+        seen: set[str] = set()
+        twice = next(k for k, _ in pairs if k in seen or seen.add(k))  # type: ignore[func-returns-value]
+        raise _NotStandard(f"the key {twice[:40]!r} twice in one object", f'"{twice}"')
+    return out
+
+
+def _line_of(text: str, needle: str | None, nth: int = 1) -> int | None:
+    """The line of the ``nth`` occurrence of ``needle`` in ``text`` (best effort)."""
+    at = -1
+    for _ in range(nth):
+        at = text.find(needle, at + 1) if needle else -1
+        if at < 0:
+            return None
+    return text.count("\n", 0, at) + 1
 
 
 def parse_json(text: str, path: PathLike = "<json>") -> Any:
@@ -199,7 +290,8 @@ def parse_json(text: str, path: PathLike = "<json>") -> Any:
     ------
     InputFileError
         Not JSON (with the line), nested deeper than :data:`mjsat.limits.MAX_JSON_DEPTH`,
-        ``NaN``/``Infinity``, or an integer of more than :data:`MAX_DIGITS` digits.
+        ``NaN``/``Infinity``, an integer of more than :data:`MAX_DIGITS` digits, or a key
+        twice in one object (``{"a": 1, "a": 2}``, which Python reads last-wins).
 
     >>> parse_json('{"a": [1, 2]}')
     {'a': [1, 2]}
@@ -216,10 +308,13 @@ def parse_json(text: str, path: PathLike = "<json>") -> Any:
             path, None, f"JSON nested {depth} deep, above the limit of {limit} (set {MAX_JSON_DEPTH.env} to lift it)"
         )
     try:
-        return json.loads(text, parse_constant=_refuse_constant, parse_int=_bounded_int)
+        return json.loads(text, parse_constant=_refuse_constant, parse_int=_bounded_int, object_pairs_hook=_unique_keys)
     except json.JSONDecodeError as exc:
         raise InputFileError(path, exc.lineno, f"invalid JSON: {exc.msg}") from None
     except _NotStandard as exc:
+        nth = 2 if str(exc).startswith("the key") else 1
+        raise InputFileError(path, _line_of(text, exc.token, nth), f"invalid JSON: {exc}") from None
+    except ValueError as exc:  # pragma: no cover - a number json cannot convert (the digit check comes first)
         raise InputFileError(path, None, f"invalid JSON: {exc}") from None
     except RecursionError:  # pragma: no cover - the depth check comes first
         raise InputFileError(path, None, "invalid JSON: nested too deep") from None
@@ -375,9 +470,20 @@ def _temporary(target: Path, data: bytes, path: PathLike) -> Path:
 
 
 def _write_in_place(target: Path, data: bytes, path: PathLike) -> None:
-    """Write into an existing target that is not a regular file (a device, a FIFO)."""
+    """Write into an existing target that is not a regular file (a device, a pipe).
+
+    The file is opened without waiting: a pipe that no process reads (a FIFO nobody
+    opened) is refused at once instead of blocking for ever.
+    """
     try:
-        with open(target, "wb") as fh:
+        fd = os.open(target, os.O_WRONLY | os.O_NONBLOCK)
+    except OSError as exc:
+        if exc.errno == errno.ENXIO:
+            raise OutputFileError(path, "a pipe that no process reads: nothing written") from None
+        raise OutputFileError(path, f"cannot write: {_os_reason(exc)}") from None
+    try:
+        os.set_blocking(fd, True)
+        with os.fdopen(fd, "wb", closefd=True) as fh:
             fh.write(data)
     except OSError as exc:
         raise OutputFileError(path, f"cannot write: {_os_reason(exc)}") from None
@@ -386,10 +492,12 @@ def _write_in_place(target: Path, data: bytes, path: PathLike) -> None:
 def write_texts_atomic(files: Iterable[tuple[PathLike, str]]) -> None:
     """Write several text files (UTF-8) so that either all are replaced or none is.
 
-    Every text goes to a temporary file beside its target first; only when all are
-    written are they renamed into place, and a rename that fails puts back the files
-    already replaced. The rules of the module docstring apply (folders created, links
-    written through, modes kept).
+    Every text goes to a temporary file beside its target first, and every target that
+    is not a regular file (a device, a pipe) is written next; only when all of them are
+    written are the temporary files renamed into place, and a rename that fails puts back
+    the files already replaced. A device that refuses its text (``/dev/full``) thus leaves
+    every regular target as it was. The rules of the module docstring apply (folders
+    created, links written through, modes kept).
 
     Parameters
     ----------
@@ -414,6 +522,8 @@ def write_texts_atomic(files: Iterable[tuple[PathLike, str]]) -> None:
     try:
         for path, target, data in regular:
             temps.append(_temporary(target, data, path))
+        for path, target, data in special:  # before any rename: a device that fails changes nothing
+            _write_in_place(target, data, path)
     except BaseException:
         for tmp in temps:
             tmp.unlink(missing_ok=True)
@@ -453,8 +563,6 @@ def write_texts_atomic(files: Iterable[tuple[PathLike, str]]) -> None:
     for backup in backups:
         if backup is not None:
             backup.unlink(missing_ok=True)
-    for path, target, data in special:
-        _write_in_place(target, data, path)
 
 
 def write_text_atomic(path: PathLike, text: str) -> None:
@@ -463,3 +571,89 @@ def write_text_atomic(path: PathLike, text: str) -> None:
     See :func:`write_texts_atomic` for the rules and the errors.
     """
     write_texts_atomic([(path, text)])
+
+
+# --------------------------------------------------------------------------- one writer
+
+
+class FileInUseError(OutputFileError):
+    """An output file another process holds the lock of (:func:`exclusive_lock`)."""
+
+
+_HELD: dict[str, int] = {}
+"""The locks this process holds (lock file -> depth): taking one again nests."""
+
+
+def _holder(fd: int) -> str:
+    try:
+        text = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+    except OSError:
+        text = ""
+    return f"pid {text}" if text.isdigit() else "pid unknown"
+
+
+@contextlib.contextmanager
+def exclusive_lock(path: PathLike) -> Iterator[Path]:
+    """Hold the advisory lock of the output ``path`` for the ``with`` block: one writer at a time.
+
+    The lock is ``fcntl.flock`` on a hidden file beside the target, ``.NAME.lock``, which
+    holds the process id of its holder and is removed when the block ends (a process that
+    is killed leaves the file; the kernel drops its lock, and the next run takes it).
+    The lock survives a rename of the target itself (a rewrite through a temporary file),
+    which a lock on the target's own inode would not. Within one process the lock nests.
+
+    Yields
+    ------
+    Path
+        The target (:func:`prepare_output`).
+
+    Raises
+    ------
+    FileInUseError
+        Another process holds the lock: one line naming the file and that process's id.
+    OutputFileError
+        The path is not a regular file (a device, a pipe, a folder), or the lock file
+        cannot be made.
+    """
+    target = prepare_output(path)
+    if target.exists() and not target.is_file():
+        raise OutputFileError(path, "not a regular file: a results file must be one (it is appended to and rewritten)")
+    lock = target.with_name(f".{target.name}.lock")
+    key = os.path.abspath(lock)
+    if key in _HELD:
+        _HELD[key] += 1
+        try:
+            yield target
+        finally:
+            _HELD[key] -= 1
+        return
+    while True:
+        try:
+            fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o666)
+        except OSError as exc:
+            raise OutputFileError(path, f"cannot make its lock file {str(lock)!r}: {_os_reason(exc)}") from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            who = _holder(fd)
+            os.close(fd)
+            raise FileInUseError(
+                path, f"in use by another process ({who}); wait for it to end, or write to another file"
+            ) from None
+        try:
+            same = os.stat(lock).st_ino == os.fstat(fd).st_ino  # not removed by the holder before us
+        except FileNotFoundError:
+            same = False
+        if same:
+            break
+        os.close(fd)
+    try:
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
+        _HELD[key] = 1
+        yield target
+    finally:
+        _HELD.pop(key, None)
+        with contextlib.suppress(OSError):
+            os.unlink(lock)  # while still held: a process waiting on this file sees it gone and retries
+        os.close(fd)

@@ -739,8 +739,11 @@ CNF_BOARDS = "mjsat.reductions.targets:cnf_boards"
 used, as the methods of :data:`mjsat.methods.METHODS`)."""
 
 
-def boards_from_cnf(path: str | os.PathLike[str]) -> list[tuple[str, Board, bool]]:
-    """The reductions' boards of a DIMACS file: ``[(target, board, satisfiable), ...]``.
+def boards_from_cnf(
+    path: str | os.PathLike[str], *, targets: Sequence[str] | None = None
+) -> list[tuple[str, Board, bool]]:
+    """The reductions' boards of a DIMACS file: ``[(target, board, satisfiable), ...]``,
+    one per target (default: the Mahjong Solitaire reductions, ``stacks`` and ``rows``).
 
     ``satisfiable`` is the formula's answer, which each board's solvability equals.
 
@@ -756,7 +759,5 @@ def boards_from_cnf(path: str | os.PathLike[str]) -> list[tuple[str, Board, bool
     As :func:`mjsat.reductions.targets.cnf_boards`: linear reductions and one SAT call.
     """
     module, _, name = CNF_BOARDS.partition(":")
-    build: Callable[[str | os.PathLike[str]], list[tuple[str, Board, bool]]] = getattr(
-        importlib.import_module(module), name
-    )
-    return build(path)
+    build: Callable[..., list[tuple[str, Board, bool]]] = getattr(importlib.import_module(module), name)
+    return build(path) if targets is None else build(path, tuple(targets))

@@ -5,11 +5,15 @@ covers the cells ``row..row+1`` x ``col..col+1`` on level ``lev``. Level 0 is th
 rows go down and columns go right (the convention of xmahjongg, KMahjongg and GNOME
 Mahjongg).
 
-Every table derived from a layout is built once, on first use, and kept by the layout
-itself (as python-chess builds its attack tables once): the relations (who covers whom,
-who touches whom on which side), their reverses, the CSR arrays the numba kernels take,
-the descendants of every tile, and whatever a part derives from them through
-:meth:`Layout.memo`. Nothing else caches by layout.
+Every table derived from a layout is built once, on first use, and kept with the layout
+(as python-chess builds its attack tables once): the relations (who covers whom, who
+touches whom on which side), their reverses, the CSR arrays the numba kernels take, the
+descendants of every tile, and whatever a part derives from them through
+:meth:`Layout.memo`. The tables belong to the layout's content, not to the object: layouts
+with the same positions and rule flags share one store (kept for the
+:data:`SHARED_TABLES` most recently made such layouts beyond the ones alive), so a board
+read from a file finds the tables a dealt board of the same layout built. Nothing else
+caches by layout.
 
 >>> lay = Layout([(0, 0, 0), (0, 2, 0), (0, 1, 1), (4, 0, 0)])
 >>> lay.above[0], lay.below[2], lay.right[0]
@@ -20,10 +24,11 @@ the descendants of every tile, and whatever a part derives from them through
 
 from __future__ import annotations
 
-from collections import Counter
+import threading
+from collections import Counter, OrderedDict
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from functools import cached_property
-from typing import Any, TypeAlias, TypeVar, cast
+from typing import Any, TypeAlias, TypeVar
 
 import numpy as np
 
@@ -35,6 +40,7 @@ __all__ = [
     "MAX_COORD",
     "MAX_LEVEL",
     "RELATIONS",
+    "SHARED_TABLES",
     "InvalidLayoutError",
     "SideTables",
     "Layout",
@@ -79,6 +85,27 @@ RELATIONS: dict[str, tuple[tuple[tuple[int, int], ...], int]] = {
 offset). ``above`` of a tile are the tiles over any of its four cells one level up (any
 level up with GNOME's rule, :attr:`Layout.block_any_higher`); ``left``/``right`` touch
 its left/right side on its own level, ``front``/``rear`` its upper/lower side."""
+
+SHARED_TABLES = 32
+"""How many stores of tables (one per layout content: positions and rule flags) are kept
+for layouts made later, least recently made first out; a living layout keeps its own."""
+
+_SHARED: OrderedDict[tuple[bytes, bool], dict[Hashable, Any]] = OrderedDict()
+_SHARED_LOCK = threading.Lock()
+
+
+def _shared_tables(key: tuple[bytes, bool]) -> dict[Hashable, Any]:
+    """The store of tables of the layouts whose content is ``key`` (made when new)."""
+    with _SHARED_LOCK:
+        tables = _SHARED.get(key)
+        if tables is None:
+            tables = _SHARED[key] = {}
+            if len(_SHARED) > SHARED_TABLES:
+                _SHARED.popitem(last=False)
+        else:
+            _SHARED.move_to_end(key)
+        return tables
+
 
 _PAD = 2  # coordinates are shifted by this much in the cell keys, so offsets stay >= 0
 _SPAN = MAX_COORD + 2 * _PAD + 2
@@ -278,7 +305,7 @@ class Layout:
     built once each, in :math:`O(n \\log n)` by binary searches in the sorted cell keys.
     """
 
-    __slots__ = ("positions", "name", "block_any_higher", "__dict__", "__weakref__")
+    __slots__ = ("positions", "name", "block_any_higher", "_content", "_tables", "__dict__", "__weakref__")
 
     def __init__(
         self,
@@ -294,6 +321,9 @@ class Layout:
         self.name = name
         self.block_any_higher = bool(block_any_higher)
         self._check_overlaps(arr)
+        # what the tables depend on: the positions in order, and the rule flag
+        self._content = (b"" if arr is None else arr.tobytes(), self.block_any_higher)
+        self._tables: dict[Hashable, Any] | None = None
 
     # -- construction helpers
     @staticmethod
@@ -373,9 +403,12 @@ class Layout:
         """The positions as an ``(n, 3)`` int64 array."""
         return np.asarray(self.positions, dtype=np.int64).reshape(len(self.positions), 3)
 
-    @cached_property
+    @property
     def _cell_index(self) -> tuple[np.ndarray, np.ndarray]:
-        """The keys of every covered cell, sorted, and the tile covering each."""
+        """The keys of every covered cell, sorted, and the tile covering each (built once)."""
+        return self.memo(("cell-index",), self._build_cell_index)
+
+    def _build_cell_index(self) -> tuple[np.ndarray, np.ndarray]:
         a = self._array
         if len(a) == 0:
             return np.zeros(0, np.int64), np.zeros(0, np.int32)
@@ -474,10 +507,13 @@ class Layout:
             raise ValueError(f"sides must name relations of {tuple(RELATIONS)}, got {sides!r}")
         return self.memo(("sides", key), lambda: SideTables(self, key))
 
-    @cached_property
+    @property
     def descendants(self) -> tuple[int, ...]:
         """For each tile the bit mask (bit ``u`` for tile ``u``) of the tiles it lies on,
         directly or through others (built once, level by level)."""
+        return self.memo(("descendants",), self._build_descendants)
+
+    def _build_descendants(self) -> tuple[int, ...]:
         covered = self.reverse("above")
         desc = [0] * len(self)
         for t in sorted(range(len(self)), key=lambda t: self.positions[t][2]):
@@ -487,9 +523,13 @@ class Layout:
             desc[t] = m
         return tuple(desc)
 
-    @cached_property
+    @property
     def cell_covers(self) -> tuple[tuple[tuple[TileId, ...], ...], ...]:
-        """For each tile, for each of its four cells, the tiles on higher levels over that cell."""
+        """For each tile, for each of its four cells, the tiles on higher levels over that cell
+        (built once)."""
+        return self.memo(("cell-covers",), self._build_cell_covers)
+
+    def _build_cell_covers(self) -> tuple[tuple[tuple[TileId, ...], ...], ...]:
         a = self._array
         top = self.levels
         per_cell = []
@@ -504,12 +544,14 @@ class Layout:
     def memo(self, key: Hashable, build: Callable[[], _T]) -> _T:
         """The table stored under ``key``, built by ``build()`` on first use.
 
-        The one place derived data of a layout is kept, for as long as the layout lives
-        (a part's own tables too: the parity encoding keeps its layout template here).
+        The one place derived data of a layout is kept (a part's own tables too: the
+        parity encoding keeps its layout template here). The store is shared by every
+        layout with the same positions and rule flags (:data:`SHARED_TABLES`), so
+        ``build`` must depend on nothing else of the layout (not its name).
         """
-        # The tables share the instance dict with the cached properties; their keys are
-        # not strings, so no attribute can clash with them.
-        tables = cast("dict[Hashable, Any]", self.__dict__)
+        tables = self._tables
+        if tables is None:
+            tables = self._tables = _shared_tables(self._content)
         got = tables.get(key, _MISSING)
         if got is _MISSING:
             got = tables[key] = build()
@@ -589,6 +631,12 @@ class Layout:
         return [sorted(ts, key=lambda t: self.positions[t][2]) for _, ts in sorted(by_rc.items())]
 
     # -- dunder
+    def __getstate__(self) -> tuple[None, dict[str, Any]]:
+        """Positions, name and rules: a copy finds its tables in the shared store again."""
+        return None, {k: getattr(self, k) for k in ("positions", "name", "block_any_higher", "_content")} | {
+            "_tables": None
+        }
+
     def __len__(self) -> int:
         return len(self.positions)
 

@@ -16,7 +16,15 @@ of 10,000-clause formulas (boards of one to four million tiles) pass.
 * :data:`MAX_JSON_DEPTH`, ``MJSAT_MAX_JSON_DEPTH``: 64 nested arrays and objects in a JSON
   input;
 * :data:`MAX_PICTURE_CELLS`, ``MJSAT_MAX_PICTURE_CELLS``: 4,000,000 characters of an ASCII
-  picture (a larger board is described in one line instead of drawn).
+  picture (a larger board is described in one line instead of drawn);
+* :data:`MAX_INPUT_BYTES`, ``MJSAT_MAX_INPUT_BYTES``: 268,435,456 bytes (256 MiB) of one
+  input file;
+* :data:`MAX_MEMORY`, ``MJSAT_MAX_MEMORY_MB``: 4,096 MiB that the tiles of a board or
+  layout would need, estimated from their count before anything is built
+  (:class:`TileLimit`; :func:`planned_use` for solving, which needs more a tile);
+* :data:`MAX_COUNT`, ``MJSAT_MAX_COUNT``: 10,000,000 boards of one run;
+* :data:`MAX_CNF_CLAUSES`, ``MJSAT_MAX_CNF_CLAUSES``: 10,000,000 clauses of a formula
+  ``reduce family`` builds.
 
 >>> MAX_TILES.exceeded(10)
 >>> MAX_TILES.exceeded(2**70, "the board")  # doctest: +ELLIPSIS
@@ -25,8 +33,11 @@ of 10,000-clause formulas (boards of one to four million tiles) pass.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import os
+from collections.abc import Iterator
+from contextvars import ContextVar
 
 __all__ = [
     "SizeLimitError",
@@ -39,6 +50,14 @@ __all__ = [
     "MAX_PAIRS",
     "MAX_JSON_DEPTH",
     "MAX_PICTURE_CELLS",
+    "MAX_INPUT_BYTES",
+    "MAX_MEMORY",
+    "MAX_COUNT",
+    "MAX_CNF_CLAUSES",
+    "TileLimit",
+    "TILE_BYTES",
+    "SOLVE_TILE_BYTES",
+    "planned_use",
     "limits_help",
 ]
 
@@ -106,8 +125,76 @@ class Limit:
             raise SizeLimitError(message)
 
 
-MAX_TILES = Limit("MJSAT_MAX_TILES", 1 << 24, "tiles", "of a board or layout, read from a file or built")
-"""Tiles of a board or layout (read from a file, named, or built by a reduction)."""
+MAX_MEMORY = Limit(
+    "MJSAT_MAX_MEMORY_MB",
+    4096,
+    "MiB of memory (estimated)",
+    "that a board or layout of that many tiles needs, estimated from its size before it is built",
+)
+"""Memory, in MiB, that the tiles of a board or layout would need (see :class:`TileLimit`)."""
+
+TILE_BYTES = 700
+"""Bytes a tile of a board or layout costs while it is read, built, written or explained
+(measured: ``deal --layout rect-1000x1000`` peaks at 544 MB, ``reduce witness`` of a
+720,060-tile board at 512 MB)."""
+SOLVE_TILE_BYTES = 2000
+"""Bytes a tile costs when the board is solved (measured: ``solve --layout rect-500x500``
+peaks at 447 MB for 250,000 tiles, the tables of every method of the plan built)."""
+
+_USE: ContextVar[tuple[str, int]] = ContextVar("mjsat_tile_use", default=("hold", TILE_BYTES))
+
+
+@contextlib.contextmanager
+def planned_use(what: str, bytes_per_tile: int) -> Iterator[None]:
+    """Within the block, boards and layouts are sized for ``what`` (``"solve"``), at
+    ``bytes_per_tile`` each: a command that will solve a board says so before reading it,
+    so that a board too large to solve is refused before it is built."""
+    token = _USE.set((what, bytes_per_tile))
+    try:
+        yield
+    finally:
+        _USE.reset(token)
+
+
+@dataclasses.dataclass(frozen=True)
+class TileLimit(Limit):
+    """The limit on tiles, and through it on memory: a count of tiles is refused above
+    its own limit or when its estimated memory (:data:`TILE_BYTES` a tile, or what
+    :func:`planned_use` says) is above :data:`MAX_MEMORY`. :attr:`value` is the smaller
+    of the two bounds, so a reader that stops counting there stops in time.
+
+    >>> MAX_TILES.exceeded(8_000_000, "rect: 4000x2000")  # doctest: +ELLIPSIS
+    'rect: 4000x2000 (8,000,000 tiles at about 700 bytes each) would need 5,341 MiB of memory (estimated), above the limit of 4,096 (set MJSAT_MAX_MEMORY_MB to lift it)'
+    """
+
+    @property
+    def value(self) -> int:
+        _, per = _USE.get()
+        return min(Limit.value.fget(self), MAX_MEMORY.value * (1 << 20) // per)  # type: ignore[attr-defined]
+
+    def exceeded(
+        self, count: int, subject: str = "the input", *, at_least: bool = False, verb: str = "has"
+    ) -> str | None:
+        own = Limit(self.env, self.default, self.unit, self.about)
+        message = own.exceeded(count, subject, at_least=at_least, verb=verb)
+        if message is not None:
+            return message
+        what, per = _USE.get()
+        mib = -(-count * per // (1 << 20))
+        more = "more than " if at_least else ""
+        goal = "" if what == "hold" else f" to {what}"
+        return MAX_MEMORY.exceeded(
+            mib, f"{subject} ({more}{count:,} tiles at about {per:,} bytes each{goal})", verb="would need"
+        )
+
+
+MAX_TILES = TileLimit("MJSAT_MAX_TILES", 1 << 24, "tiles", "of a board or layout, read from a file or built")
+"""Tiles of a board or layout (read from a file, named, or built by a reduction), and
+the memory they would need (:class:`TileLimit`)."""
+MAX_CNF_CLAUSES = Limit("MJSAT_MAX_CNF_CLAUSES", 10_000_000, "clauses", "of a formula built (reduce family)")
+"""Clauses of a formula that mjsat builds (``reduce family``), checked before it is built."""
+MAX_COUNT = Limit("MJSAT_MAX_COUNT", 10_000_000, "boards", "of one run (sample -n, crossval counts)")
+"""Boards one run may be asked for (``sample -n``, ``crossval --count/--random-small/--height2``)."""
 MAX_CNF_VARS = Limit("MJSAT_MAX_CNF_VARIABLES", 10_000_000, "variables", "declared by a DIMACS header")
 """Variables a DIMACS header declares (used or not: the reductions give each a gadget)."""
 MAX_STEP_CELLS = Limit("MJSAT_MAX_STEP_CELLS", 100_000_000, "tiles x steps", "of a SAT encoding given --steps")
@@ -121,7 +208,21 @@ MAX_JSON_DEPTH = Limit("MJSAT_MAX_JSON_DEPTH", 64, "levels of nesting", "of arra
 MAX_PICTURE_CELLS = Limit("MJSAT_MAX_PICTURE_CELLS", 4_000_000, "characters", "of an ASCII picture")
 """Characters of an ASCII picture; a larger board is described in one line instead."""
 
-LIMITS: tuple[Limit, ...] = (MAX_TILES, MAX_CNF_VARS, MAX_STEP_CELLS, MAX_PAIRS, MAX_JSON_DEPTH, MAX_PICTURE_CELLS)
+MAX_INPUT_BYTES = Limit("MJSAT_MAX_INPUT_BYTES", 1 << 28, "bytes", "of one input file (256 MiB)")
+"""Bytes of one input file (the largest shipped file is a few megabytes)."""
+
+LIMITS: tuple[Limit, ...] = (
+    MAX_TILES,
+    MAX_CNF_VARS,
+    MAX_STEP_CELLS,
+    MAX_PAIRS,
+    MAX_JSON_DEPTH,
+    MAX_PICTURE_CELLS,
+    MAX_INPUT_BYTES,
+    MAX_MEMORY,
+    MAX_COUNT,
+    MAX_CNF_CLAUSES,
+)
 """Every limit, for help texts."""
 
 

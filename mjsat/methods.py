@@ -22,11 +22,13 @@ import dataclasses
 import functools
 import importlib
 import inspect
+import math
 import sys
 import time
 from collections.abc import Callable
 from typing import Any
 
+from mjsat import clock as clocks
 from mjsat.board import KINDS, VARIANTS, Board
 from mjsat.replay import InvalidSolutionError, check_solution
 from mjsat.result import SOLVABLE, MethodNotApplicableError, SolverError, SolveResult
@@ -74,9 +76,11 @@ class MethodInfo:
     plan : str or None
         The name of the plan of :data:`mjsat.plans.PLANS` the method runs, if it is one.
     prepare : str or None
-        ``"module:function"`` of ``prepare(**options)``, run by :func:`solve` before the
-        method's clock starts (a plan prepares the methods of its steps): work done once
-        per process that a time limit should not count, such as compiling numba kernels.
+        ``"module:function"`` of ``prepare(board=None, *, time_limit=None, **options)``, run
+        by :func:`solve` before the method's clock starts (a plan prepares the method of
+        each step before the step, outside its clock): work done once per process that a
+        time limit should not count, such as loading numba kernels; given the board, only
+        what a call on that board needs.
     run : str or None
         ``"module:Class"`` of the method's resumable form: ``Class(board, *, seed,
         **options)`` whose ``advance(time_limit)`` returns a :class:`SolveResult` and, after
@@ -201,6 +205,15 @@ def axis_values(name: str, option: str) -> list[str]:
     return [str(v) for v in _resolve(target)]
 
 
+def _check_time_limit(time_limit: Any) -> None:
+    """Refuse a time limit that is not a positive, finite number of seconds (``nan``,
+    ``inf``, ``0``, text)."""
+    if time_limit is None:
+        return
+    if isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)) or not 0 < time_limit < math.inf:
+        raise ValueError(f"time limit must be positive, a finite number of seconds, got {time_limit!r}")
+
+
 def check_options(
     method: str, options: dict[str, Any] | None = None, *, time_limit: float | None = None
 ) -> dict[str, Any]:
@@ -229,12 +242,14 @@ def check_options(
         An option the method does not take.
     ValueError
         A subclass raised by the method's :attr:`MethodInfo.check` (an unknown
-        encoding or solver name, ...).
+        encoding or solver name, ...), or a time limit that is not a positive, finite
+        number of seconds.
 
     Notes
     -----
     Imports the method's module; then :math:`O(k)` for ``k`` options plus the check.
     """
+    _check_time_limit(time_limit)
     fn = get_method(method)
     given = {k: v for k, v in options.items() if v is not None} if options else {}
     accepted = _accepted(method, fn) if given else frozenset()
@@ -254,8 +269,18 @@ def check_options(
     return given
 
 
-def prepare(method: str, options: dict[str, Any] | None = None) -> None:
-    """Run the :attr:`MethodInfo.prepare` of ``method`` (of each step's method for a plan).
+def prepare(
+    method: str,
+    options: dict[str, Any] | None = None,
+    board: Board | None = None,
+    time_limit: float | None = None,
+) -> None:
+    """Run the :attr:`MethodInfo.prepare` of ``method`` for ``board`` (without a board: for
+    any board; for a plan without a board: each step's).
+
+    A plan given a board prepares nothing here: its runner (:func:`mjsat.plans.run_plan`)
+    prepares each step just before the step runs, outside the plan's clock, so that a call
+    loads only what the steps it reaches need.
 
     Notes
     -----
@@ -264,11 +289,15 @@ def prepare(method: str, options: dict[str, Any] | None = None) -> None:
     """
     info = METHODS[method]
     if info.plan is not None:
-        for target, step_options in _plan_prepares(info.plan):
-            _resolve(target)(**step_options)
+        if board is None:
+            for target, step_options in _plan_prepares(info.plan):
+                _resolve(target)(**step_options)
         return
     if info.prepare is not None:
-        _resolve(info.prepare)(**(options or {}))
+        if board is None:
+            _resolve(info.prepare)(**(options or {}))
+        else:
+            _resolve(info.prepare)(board, time_limit=time_limit, **(options or {}))
 
 
 @functools.cache
@@ -330,6 +359,7 @@ def solve(
     method: str = "auto",
     *,
     time_limit: float | None = None,
+    clock: str = "wall",
     seed: int = 0,
     **options: Any,
 ) -> SolveResult:
@@ -343,9 +373,12 @@ def solve(
     method : str
         A key of :data:`METHODS` (default ``auto``, the portfolio).
     time_limit : float or None
-        Seconds; the method answers ``unknown`` when it runs out. The method's
-        :attr:`MethodInfo.prepare` runs first and is not counted (numba kernels on a cold
-        cache are compiled first, and said so).
+        Seconds of ``clock``; the method answers ``unknown`` when it runs out. The
+        method's :attr:`MethodInfo.prepare` runs first and is not counted (numba kernels
+        on a cold cache are compiled first, and said so).
+    clock : {'wall', 'cpu'}
+        What ``time_limit`` counts (:mod:`mjsat.clock`): wall seconds, or this process's
+        CPU seconds. The result has both times: ``seconds`` (wall) and ``cpu_seconds``.
     seed : int
         Seed of every random choice the method makes.
     **options
@@ -354,7 +387,7 @@ def solve(
     Raises
     ------
     ValueError
-        Unknown method, or options that cannot work (:func:`check_options`).
+        Unknown method, unknown clock, or options that cannot work (:func:`check_options`).
     MethodNotApplicableError
         The method does not cover this board (another method may).
     SolverError
@@ -363,14 +396,16 @@ def solve(
     fn = get_method(method)
     options = check_options(method, options)
     check_covers(method, board)
-    if time_limit is not None and time_limit <= 0:
-        raise ValueError(f"time limit must be positive, got {time_limit}")
-    prepare(method, options)
+    _check_time_limit(time_limit)
+    prepare(method, options, board, time_limit)
     deal = board.copy(stack=False) if board.remaining() != len(board) else board
     before = deal.position_key()
-    start = time.perf_counter()
-    result = fn(deal, time_limit=time_limit, seed=seed, **options)
-    result.seconds = time.perf_counter() - start
+    with clocks.using(clock):
+        start, cpu = time.perf_counter(), time.process_time()
+        result = fn(deal, time_limit=time_limit, seed=seed, **options)
+        prepared = float(result.stats.get("seconds_prepare", 0.0))
+        result.seconds, result.cpu_seconds = time.perf_counter() - start - prepared, time.process_time() - cpu
+    result.clock = clock
     if deal.remaining() != len(deal) or deal.position_key() != before:
         raise SolverError(f"method {method!r} changed the board it was given (moves {deal.move_stack[:3]}...)")
     if result.status == SOLVABLE:

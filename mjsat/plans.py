@@ -31,6 +31,7 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from mjsat import clock
 from mjsat.board import Board
 from mjsat.limits import SizeLimitError
 from mjsat.result import UNKNOWN, MethodNotApplicableError, SolveResult
@@ -274,7 +275,9 @@ def run_plan(
     SolveResult
         ``stats["decided_by"]`` is the deciding step's label (or ``None``),
         ``stats["steps"]`` lists ``{"step", "status", "seconds", "reason"}`` of every step
-        tried, ``stats["inner"]`` the deciding method's own stats.
+        tried, ``stats["inner"]`` the deciding method's own stats, ``stats["seconds_prepare"]``
+        the seconds spent preparing steps (:func:`mjsat.methods.prepare`, just before each
+        step), which neither the time limit nor :attr:`SolveResult.seconds` counts.
 
     Raises
     ------
@@ -286,15 +289,27 @@ def run_plan(
     -----
     The cost of the steps run.
     """
-    from mjsat.methods import check_covers, get_method, start_run
+    from mjsat.methods import check_covers, get_method, prepare, start_run
 
     todo = [s for s in steps if s.applies(board)]
-    start = time.monotonic()
+    start = clock.now()
+    prepared = 0.0  # seconds spent preparing steps (loading kernels): not on the plan's clock
     tried: list[dict[str, Any]] = []
     unknown_reasons: list[str] = []
 
     def left() -> float | None:
-        return None if time_limit is None else time_limit - (time.monotonic() - start)
+        return None if time_limit is None else time_limit - (clock.now() - start - prepared)
+
+    def prepare_step(step: Step, limit: float | None, options: dict[str, Any]) -> None:
+        """The step's method prepared for this board (its kernels loaded) off the clock."""
+        nonlocal prepared
+        t = clock.now()
+        try:
+            check_covers(step.method, board)
+        except MethodNotApplicableError:
+            return  # refused in attempt()
+        prepare(step.method, options, board, limit)
+        prepared += clock.now() - t
 
     def attempt(step: Step, limit: float | None, options: dict[str, Any], run: Any = None) -> SolveResult | None:
         """Run one step (or the next slice of its resumable ``run``); ``None`` when it
@@ -320,7 +335,7 @@ def run_plan(
         return res
 
     def decided(step: Step, res: SolveResult) -> SolveResult:
-        stats = {"decided_by": step.label, "steps": tried, "inner": res.stats}
+        stats = {"decided_by": step.label, "steps": tried, "inner": res.stats, "seconds_prepare": prepared}
         return SolveResult(res.status, name, moves=res.moves, stats=stats, certified=res.certified, reason=res.reason)
 
     i = 0
@@ -338,6 +353,7 @@ def run_plan(
                 options.update(step.budget)
                 if step.seconds is not None:
                     limit = step.seconds if rest is None else max(min(step.seconds, rest * step.share), 1e-3)
+            prepare_step(step, limit, options)
             res = attempt(step, limit, options)
             if res is not None and res.status != UNKNOWN:
                 return decided(step, res)
@@ -349,6 +365,7 @@ def run_plan(
             i += 1
         runs: dict[str, Any] = {}
         for member in race:  # a resumable method continues from slice to slice
+            prepare_step(member, None, dict(member.options))
             run = start_run(member.method, board, seed=seed, **member.options)
             if run is not None:
                 runs[member.label] = run
@@ -377,7 +394,8 @@ def run_plan(
         reason = "time limit"
     else:
         reason = "; ".join(unknown_reasons) or "every step refused the board"
-    return SolveResult(UNKNOWN, name, stats={"decided_by": None, "steps": tried}, reason=reason)
+    stats = {"decided_by": None, "steps": tried, "seconds_prepare": prepared}
+    return SolveResult(UNKNOWN, name, stats=stats, reason=reason)
 
 
 def solve_auto(

@@ -7,8 +7,7 @@ it tries every legal move in order, remembers every position proved dead, and an
 
 from __future__ import annotations
 
-import time
-
+from mjsat import clock
 from mjsat.board import Board, Move
 from mjsat.result import SOLVABLE, UNKNOWN, UNSOLVABLE, SolveResult
 
@@ -54,7 +53,7 @@ def solve_ref(
     :math:`O(n d + f^2)` for ``d`` neighbours per tile and ``f`` free tiles.
     """
     limit = DEFAULT_NODE_LIMIT if node_limit is None else int(node_limit)
-    deadline = None if time_limit is None else time.monotonic() + time_limit
+    deadline = None if time_limit is None else clock.now() + time_limit
     dead: set[bytes] = set()
     path: list[Move] = []
     nodes = 0
@@ -69,7 +68,7 @@ def solve_ref(
         nodes += 1
         if nodes > limit:
             raise _Limit("node limit")
-        if deadline is not None and nodes % 256 == 0 and time.monotonic() > deadline:
+        if deadline is not None and nodes % 256 == 0 and clock.now() > deadline:
             raise _Limit("time limit")
         for move in list(board.generate_legal_moves()):
             board.push(move)

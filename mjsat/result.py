@@ -79,7 +79,10 @@ class SolveResult:
     ``status`` is ``solvable`` (``moves`` then holds a replay-verified clearing sequence),
     ``unsolvable`` (only from an exhaustive method that finished) or ``unknown`` (a time or
     node limit was reached; ``reason`` says which). ``stats`` holds method-specific
-    counts (nodes, variables, clauses, build and solve time, ...).
+    counts (nodes, variables, clauses, build and solve time, ...). ``seconds`` is the wall
+    time of the method, ``cpu_seconds`` this process's CPU time over it (both set by
+    :func:`mjsat.methods.solve`, without the replay), ``clock`` the clock its time limit
+    counted (``wall`` or ``cpu``).
     """
 
     status: str
@@ -90,6 +93,8 @@ class SolveResult:
     certified: bool = False
     reason: str = ""
     verified: bool = False
+    cpu_seconds: float = 0.0
+    clock: str = "wall"
 
     def __post_init__(self) -> None:
         if self.status not in STATUSES:
@@ -109,6 +114,8 @@ class SolveResult:
             "method": self.method,
             "moves": [list(m) for m in self.moves],
             "seconds": round(self.seconds, 6),
+            "cpu_seconds": round(self.cpu_seconds, 6),
+            "clock": self.clock,
             "verified": self.verified,
             "certified": self.certified,
             "reason": self.reason,

@@ -13,7 +13,7 @@ printable page from them.
 >>> [g["label"] for g in info["gadgets"]][:3]
 ['x-chain', 'y-chain', 'V1 true chain']
 >>> info["clauses"][0]["literals"]
-['V1', '-V2', '-V2']
+['V1', '¬V2', '¬V2']
 
 References
 ----------
@@ -23,6 +23,7 @@ References
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -43,6 +44,11 @@ __all__ = [
     "stuck_reasons",
     "assignments",
     "proof_steps",
+    "literal_name",
+    "notation",
+    "legend",
+    "legend_html",
+    "proof_plan",
     "INTENDED_PLAY",
     "PROOF_STEPS",
     "TARGET_STEPS",
@@ -186,6 +192,133 @@ TARGET_STEPS["shisen-rows"] = (
 )
 
 
+def literal_name(lit: int) -> str:
+    """A literal as the lessons and the handout write it: ``V3`` or ``¬V3``.
+
+    >>> literal_name(-3), literal_name(2)
+    ('¬V3', 'V2')
+    """
+    return f"{'¬' if lit < 0 else ''}V{abs(lit)}"
+
+
+_MINUS_VAR = re.compile(r"(?<![\w-])-V(?=\d)")
+
+
+def notation(text: str) -> str:
+    """``text`` with every negated variable written ``¬Vi`` (the stack notes say ``-Vi``).
+
+    >>> notation("literal -V2 of C1")
+    'literal ¬V2 of C1'
+    """
+    return _MINUS_VAR.sub("¬V", text)
+
+
+_LEGEND_COMMON = (
+    ("a column", "one stack, its top tile uppermost: only the top tile of a stack is free"),
+    (
+        "x-chain",
+        "the stacks that hold one x-chain Vi per variable and one x-chain Cj per clause, and "
+        "the x-chain SAT at the very bottom: that SAT shows only when every label of the x-chain has gone",
+    ),
+    (
+        "y-chain",
+        "the stacks below [SAT,y1,y1]: locked until the first SAT pair, then they free one y-chain Vi per variable",
+    ),
+    (
+        "Vi",
+        "the group of variable i: its x-chain tile pairs with the head of the true chain (Vi = true) "
+        "or of the false chain (Vi = false); the two heads never pair with each other",
+    ),
+    (
+        "ti,k and fi,k (t1,2, f1,2 ...)",
+        "the true and false chains of Vi: removing a chain's head (the Vi "
+        "tile on top of its first stack) unlocks it; every literal of Vi (true chain) or ¬Vi (false chain) "
+        "frees a Cj tile at the bottom of [t,t,Cj] or [f,f,Cj]",
+    ),
+    ("Cj", "the group of clause j: the x-chain Cj needs a Cj tile freed by one of the clause's literals"),
+    ("SAT", "the first SAT pair (the x-chain SAT with the SAT on [SAT,y1,y1]) ends the choice"),
+)
+_LEGEND_COLOURS = (
+    ("orange outline", "the pair the next step removes"),
+    ("blue outline", "the pair the last step removed"),
+    ("red outline", "stuck view: the x-chain Cj of a falsified clause, waiting for a partner"),
+    ("violet outline", "stuck view: the clause's literal Cj tiles, locked"),
+    ("yellow dashes", "stuck view: the tiles above them and the heads never removed, which lock them"),
+    ("faded", "tiles removed so far"),
+)
+_LEGEND_TARGET = {
+    "rows": (("a row", "one stack laid flat: p q r c c c c, leaving from the left in stack order"),),
+    "shisen-sho": (
+        ("a 3x3 block", "one Mahjong tile a as the supertile 'B a C / D B E / C E D' (B, C, D, E: private pairs)"),
+        ("its lock", "while a is present no private pair can go; a is sealed until the block above it has gone"),
+        ("a column of blocks", "one stack, top block uppermost"),
+    ),
+}
+_LEGEND_TARGET["shisen-rows"] = _LEGEND_TARGET["shisen-sho"]
+
+
+def legend(target: str = "stacks") -> list[tuple[str, str]]:
+    """The key to a reduction board's picture: ``(term, meaning)`` for each gadget and each
+    colour of the lessons' stuck view, with the target's own shapes first.
+
+    >>> legend("stacks")[0][0], legend("shisen-sho")[0][0]
+    ('a column', 'a 3x3 block')
+    """
+    return list(_LEGEND_TARGET.get(target, ())) + list(_LEGEND_COMMON) + list(_LEGEND_COLOURS)
+
+
+def proof_plan(target: str = "stacks") -> list[tuple[str, str]]:
+    """Theorem 3's proof in a few lines: ``(key, line)``, ``key`` the :data:`PROOF_STEPS` (or
+    :data:`TARGET_STEPS`) key of the steps that use it.
+
+    >>> [k for k, _ in proof_plan()][:2]
+    ['choice', 'x-chain']
+    """
+    lines = [
+        (
+            "choice",
+            "Before the first SAT pair each x-chain Vi pairs with one head: Vi's true chain's (Vi = true) "
+            "or its false chain's (Vi = false). This is the assignment.",
+        ),
+        (
+            "x-chain",
+            "The x-chain SAT shows only when every x-chain label has gone: one Vi per variable and one Cj per clause.",
+        ),
+        ("unlock", "Removing a head unlocks its chain; each literal gadget on it frees a Cj tile."),
+        (
+            "clauses",
+            "An x-chain Cj needs a freed Cj: some literal of clause j must be true. So a clearing "
+            "play's assignment satisfies every clause.",
+        ),
+        ("first-sat", "The first SAT pair is the x-chain SAT with the SAT on [SAT,y1,y1]; it needs all of the above."),
+        (
+            "after",
+            "After it the y-chain digs out, the remaining heads and chains go, and the board clears: "
+            "a satisfying assignment gives a clearing play.",
+        ),
+    ]
+    extra = TARGET_STEPS.get(target)
+    if extra:
+        lines.append((extra[0], extra[1] + ": the target board clears exactly when the stack board does."))
+    return lines
+
+
+def legend_html(target: str = "stacks") -> str:
+    """:func:`legend` and :func:`proof_plan` as an HTML ``<section>`` (the handout's and the
+    page's key)."""
+    from html import escape
+
+    rows = "".join(f"<dt>{escape(k)}</dt><dd>{escape(v)}</dd>" for k, v in legend(target))
+    plan = "".join(f'<li data-lemma="{escape(k)}">{escape(v)}</li>' for k, v in proof_plan(target))
+    return (
+        '<section class="legend"><h2>Legend</h2><dl>'
+        + rows
+        + "</dl><h3>The proof in brief</h3><ol>"
+        + plan
+        + "</ol></section>"
+    )
+
+
 def proof_steps(target: str = "stacks") -> list[tuple[str, str, str]]:
     """:data:`PROOF_STEPS`, followed by the step of ``target`` (rows, Shisen-Sho) when it
     has one: the order a handout follows.
@@ -234,7 +367,7 @@ def explain_data(red: Any, *, target: str | None = None) -> dict[str, Any]:
                         "stack": s,
                         "tiles": [tm(3 * s + k) for k in range(3)],
                         "groups": red.stacks[s],
-                        "note": red.stack_note[s],
+                        "note": notation(red.stack_note[s]),
                     }
                     for s in stacks
                 ],
@@ -246,7 +379,7 @@ def explain_data(red: Any, *, target: str | None = None) -> dict[str, Any]:
             literal_stacks.setdefault(note.rsplit(" of ", 1)[1], []).append(s)
     clauses = []
     for j, clause in enumerate(f.clauses, 1):
-        lits = [("" if l > 0 else "-") + f"V{abs(l)}" for l in clause]
+        lits = [literal_name(l) for l in clause]
         clauses.append(
             {
                 "clause": f"C{j}",
@@ -372,7 +505,7 @@ def _role_words(st: StackReduction) -> dict[int, str]:
     for j, clause in enumerate(f.clauses, 1):
         words[st.roles[("xclause", j)]] = f"the x-chain C{j}"
         for k, lit in enumerate(clause):
-            words.setdefault(st.roles[("lit", j, k)], f"C{j} freed by its literal {'' if lit > 0 else '-'}V{abs(lit)}")
+            words.setdefault(st.roles[("lit", j, k)], f"C{j} freed by its literal {literal_name(lit)}")
     words[st.roles[("sat", 0)]] = "the x-chain SAT"
     words[st.roles[("sat", 1)]] = "the SAT on [SAT,y1,y1]"
     return words
@@ -445,7 +578,7 @@ def explain_moves(red: Any, moves: Sequence[Move], *, target: str | None = None)
             seen_sat = True
         else:
             entry["lemma"] = "after" if seen_sat else _LEMMA_BEFORE_SAT.get(kind, "lock")
-        desc = [words.get(t, f"{name} of stack {t // 3} ({st.stack_note[t // 3]})") for t in (sa, sb)]
+        desc = [words.get(t, f"{name} of stack {t // 3} ({notation(st.stack_note[t // 3])})") for t in (sa, sb)]
         entry["why"] = f"{desc[0]} with {desc[1]}"
         for t, other in ((sa, sb), (sb, sa)):
             if t in heads and other in words and words[other].startswith("the x-chain V"):
@@ -520,7 +653,7 @@ def clause_progress(red: Any, moves: Sequence[Move]) -> list[dict[str, Any]]:
             t = st.roles[("lit", j, k)]
             lits.append(
                 {
-                    "literal": f"{'' if lit > 0 else '-'}V{abs(lit)}",
+                    "literal": literal_name(lit),
                     "tile": tm(t),
                     "freed": _free_since(t, removed),
                     "removed": removed.get(t),
@@ -609,7 +742,7 @@ def stuck_data(red: Any, values: dict[int, bool]) -> dict[str, Any]:
             head = st.roles[("thead" if lit > 0 else "fhead", abs(lit))]
             lits.append(
                 {
-                    "literal": f"{'' if lit > 0 else '-'}V{abs(lit)}",
+                    "literal": literal_name(lit),
                     "tile": tm(t),
                     "present": on(t),
                     "under": [tm(u) for u in range(3 * (t // 3), t) if on(u)],
@@ -657,7 +790,7 @@ def stuck_reasons(stuck: dict[str, Any]) -> list[str]:
                 parts.append(f"{lit['literal']} (tile {lit['tile']}) has gone")
                 continue
             under = f"lies under tiles {', '.join(map(str, lit['under']))}" if lit["under"] else "is free"
-            chain = f"{lit['literal'].lstrip('-')}'s {'false' if lit['literal'].startswith('-') else 'true'} chain"
+            chain = f"{lit['literal'].lstrip('¬')}'s {'false' if lit['literal'].startswith('¬') else 'true'} chain"
             head = (
                 f", and the head of {chain} (tile {lit['head']}) is still on the board" if lit["head_present"] else ""
             )

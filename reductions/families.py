@@ -9,9 +9,11 @@ clauses over ``k`` variables) and :func:`pigeonhole_cnf` (built by cnfgen);
 from __future__ import annotations
 
 import itertools
+import math
 
 import numpy as np
 
+from mjsat.limits import MAX_CNF_CLAUSES, MAX_CNF_VARS, SizeLimitError
 from mjsat.reductions.cnf import satisfies
 
 __all__ = ["random_3cnf", "planted_3cnf", "complete_cnf", "pigeonhole_cnf", "all_small_formulas"]
@@ -25,11 +27,37 @@ def _check_int(value: int, name: str, low: int) -> int:
     return int(value)
 
 
+def _check_size(n_vars: int, n_clauses: int, what: str) -> None:
+    """Refuse a formula above :data:`~mjsat.limits.MAX_CNF_VARS` or
+    :data:`~mjsat.limits.MAX_CNF_CLAUSES` before any of it is built."""
+    MAX_CNF_VARS.check(n_vars, what)
+    limit = MAX_CNF_CLAUSES.value
+    message = MAX_CNF_CLAUSES.exceeded(min(n_clauses, limit + 1), what, at_least=n_clauses > limit)
+    if message is not None:
+        raise SizeLimitError(message)
+
+
+def _clause_count(n: int, ratio: float, m: int | None) -> int:
+    if m is not None:
+        return _check_int(m, "m", 0)
+    if not (isinstance(ratio, (int, float)) and math.isfinite(ratio) and ratio > 0):
+        raise ValueError(f"ratio must be a positive number, got {ratio}")
+    count = ratio * n
+    _check_size(0, math.ceil(min(count, 2.0**64)), "the formula")
+    return int(round(count))
+
+
 def random_3cnf(
     n: int, *, ratio: float = 4.26, m: int | None = None, rng: np.random.Generator | int | None = None
 ) -> list[list[int]]:
     """A uniform random 3-CNF: ``m = round(ratio * n)`` clauses, each over three distinct
     variables with random signs.
+
+    Raises
+    ------
+    mjsat.limits.SizeLimitError
+        ``n`` or ``m`` above :data:`~mjsat.limits.MAX_CNF_VARS` or
+        :data:`~mjsat.limits.MAX_CNF_CLAUSES` (every family checks its size first).
 
     >>> random_3cnf(5, m=2, rng=1)
     [[-2, 3, 4], [1, -2, -5]]
@@ -39,11 +67,8 @@ def random_3cnf(
     :math:`O(m)`.
     """
     n = _check_int(n, "n", 3)
-    if m is None:
-        if ratio <= 0:
-            raise ValueError(f"ratio must be positive, got {ratio}")
-        m = int(round(ratio * n))
-    m = _check_int(m, "m", 0)
+    m = _clause_count(n, ratio, m)
+    _check_size(n, m, "the formula")
     rng = np.random.default_rng(rng)
     out = []
     for _ in range(m):
@@ -66,9 +91,8 @@ def planted_3cnf(
     Expected :math:`O(m)`.
     """
     n = _check_int(n, "n", 3)
-    if m is None:
-        m = int(round(ratio * n))
-    m = _check_int(m, "m", 0)
+    m = _clause_count(n, ratio, m)
+    _check_size(n, m, "the formula")
     rng = np.random.default_rng(rng)
     hidden = {v: bool(b) for v, b in zip(range(1, n + 1), rng.integers(0, 2, size=n))}
     out: list[list[int]] = []
@@ -86,6 +110,7 @@ def complete_cnf(k: int) -> list[list[int]]:
     [[1, 2], [1, -2], [-1, 2], [-1, -2]]
     """
     k = _check_int(k, "k", 1)
+    _check_size(k, 2 ** min(k, 64), f"the complete formula over {k} variables")
     return [
         [v if s else -v for v, s in zip(range(1, k + 1), signs)] for signs in itertools.product((True, False), repeat=k)
     ]
@@ -97,6 +122,9 @@ def pigeonhole_cnf(holes: int) -> tuple[list[list[int]], int]:
     import cnfgen
 
     holes = _check_int(holes, "holes", 1)
+    _check_size(
+        holes * (holes + 1), holes + 1 + holes * holes * (holes + 1) // 2, f"the pigeonhole formula of {holes} holes"
+    )
     F = cnfgen.PigeonholePrinciple(holes + 1, holes)
     return [list(c) for c in F.clauses()], F.number_of_variables()
 

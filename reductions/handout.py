@@ -35,7 +35,15 @@ from typing import Any
 from mjsat.board import Board
 from mjsat.encoders.solvers import is_satisfiable
 from mjsat.reductions.cnf import satisfies
-from mjsat.reductions.explain import assignments, explain_data, explain_moves, proof_steps, stuck_data, stuck_reasons
+from mjsat.reductions.explain import (
+    assignments,
+    explain_data,
+    explain_moves,
+    legend_html,
+    proof_steps,
+    stuck_data,
+    stuck_reasons,
+)
 from mjsat.reductions.witness import stack_reduction_of, witness
 from mjsat.render import svg_board
 from mjsat.replay import replay
@@ -445,6 +453,7 @@ def handout_html(
         _formula_section(red, d),
         _construction_section(d, steps),
         _gadgets_section(d, board, titles, max_stacks, whole),
+        legend_html(target),
     ]
     if sat:
         values = {abs(l): l > 0 for l in model or [] if abs(l) <= f.original_vars}

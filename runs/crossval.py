@@ -7,8 +7,9 @@ run once per selected encoding and solver; the names are checked
 (:func:`mjsat.methods.check_options`) before any board runs. ``ref`` runs only on boards
 small enough for it. A method that raises
 :class:`~mjsat.result.MethodNotApplicableError` (``height2`` off isolated stacks of height
-two, ``sat`` and ``cpsat`` on ``shisen-sho-3d``, ...) counts as "not applicable" for that
-board; any other exception is an error of that method. Each column counts the CNFs its
+two, ``sat`` and ``cpsat`` on ``shisen-sho-3d``, the ``order`` encoding above its size, ...)
+or a :class:`~mjsat.limits.SizeLimitError` (a board above one of :mod:`mjsat.limits`)
+counts as "not applicable" for that board; any other exception is an error of that method. Each column counts the CNFs its
 runs solved (``cnfs`` in :meth:`MethodSummary.to_dict`: on Shisen-Sho the ``parity``
 encoding hands the board to ``layered``).
 
@@ -30,15 +31,25 @@ import itertools
 import math
 import statistics
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from mjsat.board import GAMES, Board
+from mjsat.board import Board
 from mjsat.boardio import board_to_json
 from mjsat.fileio import write_text_atomic
+from mjsat.limits import SizeLimitError
 from mjsat.result import SOLVABLE, UNSOLVABLE, MethodNotApplicableError, SolverError, SolveResult
-from mjsat.runs.boards import SeedRange, board_files
+from mjsat.runs.boards import (
+    BoardCase,
+    SeedRange,
+    cnf_cases,
+    exhaustive_cases,
+    folder_cases,
+    height2_cases,
+    layout_cases,
+    random_small_cases,
+)
 from mjsat.runs.cluster import Runner
 
 __all__ = [
@@ -178,127 +189,7 @@ def discover_methods(
     return specs
 
 
-# --------------------------------------------------------------------------- board sets
-
-
-@dataclasses.dataclass
-class BoardCase:
-    """A board to cross-validate, where it came from, and what it is known to be.
-
-    ``expected`` is ``solvable``/``unsolvable`` when known independently of every method
-    (solvable by construction, a planted blocked cycle, the formula's satisfiability, a
-    manifest), else ``None``.
-    """
-
-    name: str
-    board: Board
-    source: str
-    expected: str | None = None
-    deal: tuple[SeedRange, int] | None = None
-    """``(deals, seed)`` when the board is deal ``seed`` of a seed range (a cluster then
-    sends the seed, and the range once, instead of the board)."""
-
-
-def layout_cases(spec: str, count: int, *, seed_start: int = 0, solvable_every: int = 0) -> Iterator[BoardCase]:
-    """Seeded random deals of a named layout (a :class:`~mjsat.runs.boards.SeedRange`).
-
-    With ``solvable_every = k > 0`` every ``k``-th deal is solvable by construction instead
-    (its ``expected`` is then ``solvable``).
-
-    Notes
-    -----
-    ``O(count)`` deals, each :math:`O(n)` (solvable ones: Stam's restarts).
-    """
-    from mjsat.layouts import load_layout
-
-    deals = SeedRange(load_layout(spec), seed_start, count, solvable_every=solvable_every)
-    for seed, board in deals:
-        if deals.is_solvable_deal(seed):
-            yield BoardCase(f"{spec}:solvable:{seed}", board, f"layout {spec}", SOLVABLE, (deals, seed))
-        else:
-            yield BoardCase(f"{spec}:{seed}", board, f"layout {spec}", deal=(deals, seed))
-
-
-def folder_cases(folder: str | Path) -> Iterator[BoardCase]:
-    """Every board file under ``folder`` (:func:`mjsat.runs.boards.board_files`), sorted,
-    with the expected answers a manifest or the board states.
-
-    Notes
-    -----
-    :math:`O(F)` file reads for ``F`` files, each parsed in :math:`O(n)`.
-    """
-    for f in board_files(folder):
-        yield BoardCase(f.path, f.board, f"folder {folder}", f.expected)
-
-
-def cnf_cases(paths: Iterable[str | Path]) -> Iterator[BoardCase]:
-    """The reductions' boards of CNF files (``.cnf`` files of folders too;
-    :func:`mjsat.generate.boards_from_cnf`); ``expected`` is the formula's satisfiability.
-
-    Notes
-    -----
-    One reduction per file and target, and one SAT call per file.
-    """
-    from mjsat.generate import boards_from_cnf
-
-    files: list[Path] = []
-    for p in map(Path, paths):
-        files.extend(sorted(p.rglob("*.cnf")) if p.is_dir() else [p])
-    for f in files:
-        for target, board, sat in boards_from_cnf(f):
-            yield BoardCase(f"{f}:{target}", board, "cnf", SOLVABLE if sat else UNSOLVABLE)
-
-
-def random_small_cases(
-    *,
-    seed: int,
-    count: int,
-    max_tiles: int = 12,
-    max_levels: int = 3,
-    games: Sequence[str] = GAMES,
-) -> Iterator[BoardCase]:
-    """The random small boards of :func:`mjsat.generate.random_small_boards` (seeded), of
-    every game in turn.
-
-    Notes
-    -----
-    ``O(count * max_tiles)``.
-    """
-    from mjsat.generate import random_small_boards
-
-    boards = random_small_boards(seed, count, max_tiles=max_tiles, max_levels=max_levels, games=games)
-    for i, (label, board) in enumerate(boards):
-        yield BoardCase(f"random-small:{seed}:{i}:{label}", board, f"random-small {board.game}")
-
-
-def exhaustive_cases(max_tiles: int, *, games: Sequence[str] = GAMES) -> Iterator[BoardCase]:
-    """Every board of at most ``max_tiles`` tiles of :func:`mjsat.generate.exhaustive_boards`
-    (up to the games' symmetries), game by game.
-
-    Notes
-    -----
-    As :func:`mjsat.generate.exhaustive_boards`; for ``max_tiles = 8`` that is 3,963
-    Shisen-Sho boards and 2,424 boards of each game on the Mahjong grid.
-    """
-    from mjsat.generate import exhaustive_boards
-
-    for board in exhaustive_boards(max_tiles, games=games):
-        yield BoardCase(f"exhaustive:{board.game}:{board.meta['index']}", board, f"exhaustive {board.game}")
-
-
-def height2_cases(*, seed: int, count: int, max_tiles: int = 16) -> Iterator[BoardCase]:
-    """Height-two boards (:func:`mjsat.generate.height2_boards`); a planted cycle is expected
-    ``unsolvable``.
-
-    Notes
-    -----
-    ``O(count * max_tiles)``.
-    """
-    from mjsat.generate import height2_boards
-
-    for i, board in enumerate(height2_boards(seed, count, max_tiles=max_tiles)):
-        expected = UNSOLVABLE if "planted_cycle" in board.meta else None
-        yield BoardCase(f"height2:{seed}:{i}", board, "height2", expected)
+# The board sets (BoardCase, layout_cases, ...) live in mjsat.runs.boards, shared with compare and sample.
 
 
 # --------------------------------------------------------------------------- running
@@ -432,6 +323,9 @@ def run_case(
         except MethodNotApplicableError as exc:  # the method's own "does not apply"
             out[spec.label] = {"status": NA, "seconds": 0.0, "reason": exc.reason, "moves": []}
             continue
+        except SizeLimitError as exc:  # too big for this method (a limit of mjsat.limits): not its board
+            out[spec.label] = {"status": NA, "seconds": 0.0, "reason": str(exc), "moves": []}
+            continue
         except Exception as exc:  # anything else is a failure of that method: report it, keep going
             out[spec.label] = {
                 "status": ERROR,
@@ -455,7 +349,7 @@ def run_case(
 def _conflict(answers: dict[str, dict[str, Any]], expected: str | None) -> str | None:
     errors = [m for m, a in answers.items() if a["status"] == ERROR]
     if errors:
-        return f"{errors[0]}: {answers[errors[0]]['reason']}"
+        return f"{errors[0]}: {answers[errors[0]].get('reason', '')}"
     decided = {m: a["status"] for m, a in answers.items() if a["status"] in (SOLVABLE, UNSOLVABLE)}
     if len(set(decided.values())) > 1:
         sol = [m for m, s in decided.items() if s == SOLVABLE]

@@ -1,7 +1,9 @@
 """The progress bar of a run on a terminal: boards done, rate, time left, workers alive.
 
 The bar goes to standard error; on a Dask cluster it also names the dashboard's address
-once it is known (a local cluster has a dashboard when bokeh is installed).
+once it is known (a local cluster has a dashboard when bokeh is installed). When standard
+error is not a terminal the bar is printed once, at the end, and not at all when the run
+fails (its error is then the one line on standard error).
 """
 
 from __future__ import annotations
@@ -70,6 +72,8 @@ class RunProgress:
         return self
 
     def __exit__(self, *exc: Any) -> None:
+        if exc[0] is not None and not self.console.is_terminal:
+            self.console.quiet = True  # a run that fails leaves its one error line alone, no bar before it
         self._progress.__exit__(*exc)
 
     def advance(self, n: int = 1, *, tally: str | None = None) -> None:

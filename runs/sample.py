@@ -24,6 +24,11 @@ ran at the header's time limit; a decided row may come from an earlier limit (it
 ``time_limit`` says which). Files without a header (written by older versions) are read
 by :func:`read_done` but not appended to.
 
+A results file has one writer at a time: :func:`sample` holds the file's advisory lock
+(:func:`mjsat.fileio.exclusive_lock`) from its first read to its last write, the rewrite of
+a retry included, and a second run on the file refuses at once, naming the process that
+holds it. Readers (:func:`read_sample` without ``repair``) take no lock.
+
 >>> from mjsat.board import Layout
 >>> lay = Layout([(0, 2 * i, 0) for i in range(8)], name="row-8")
 >>> rows = [solve_deal(lay, s, method="search", options={"engine": "python"}) for s in range(20)]
@@ -47,7 +52,16 @@ from typing import Any
 import numpy as np
 
 from mjsat.board import Layout
-from mjsat.fileio import InputFileError, OutputFileError, decode_text, parse_json, prepare_output, write_text_atomic
+from mjsat.fileio import (
+    InputFileError,
+    OutputFileError,
+    decode_text,
+    exclusive_lock,
+    parse_json,
+    prepare_output,
+    read_bytes,
+    write_text_atomic,
+)
 from mjsat.runs.boards import SeedRange
 from mjsat.runs.cluster import Runner
 from mjsat.runs.stats import wilson_interval
@@ -252,10 +266,7 @@ def read_sample(
     p = Path(path)
     if not p.exists():
         return None, []
-    try:
-        data = p.read_bytes()
-    except OSError as exc:
-        raise InputFileError(p, None, exc.strerror or str(exc)) from None
+    data = read_bytes(p)
     if data and not data.endswith(b"\n"):
         cut = data.rfind(b"\n") + 1
         data = data[:cut]
@@ -432,6 +443,8 @@ def sample(
         (:func:`mjsat.methods.check_options`), before any deal runs.
     InputFileError
         A malformed results file.
+    mjsat.fileio.FileInUseError
+        Another process is writing ``out`` (holds its lock).
 
     Notes
     -----
@@ -449,77 +462,78 @@ def sample(
     if time_limit is not None:
         time_limit = float(time_limit)
     wanted = [int(s) for s in seeds]
-    here = SampleHeader(layout.name, layout_digest(layout), game, method, options, time_limit)
-    header, done = read_sample(out)
-    if header is None and done:
-        raise SampleError(
-            f"{out} has no header line (written by an older mjsat, which did not record the method, "
-            "options and time limit of its rows): use another --out file"
-        )
-    if header is not None:
-        diff = header.differs(here, skip=("time_limit",) if retry_unknown else ())
-        if diff is not None:
-            argument, theirs, ours = diff
+    with exclusive_lock(out):  # one writer: held from the first read to the last rewrite
+        here = SampleHeader(layout.name, layout_digest(layout), game, method, options, time_limit)
+        header, done = read_sample(out)
+        if header is None and done:
             raise SampleError(
-                f"{out} was made with {argument} {_show(theirs)}, not {_show(ours)}: "
-                "run with the same arguments or use another --out file"
-                + (
-                    " (--retry-unknown reruns its unknown rows at another time limit)"
-                    if argument == "--time-limit"
-                    else ""
-                )
+                f"{out} has no header line (written by an older mjsat, which did not record the method, "
+                "options and time limit of its rows): use another --out file"
             )
-    else:
-        write_text_atomic(out, here.to_json() + "\n")
-    by_seed = {r["seed"]: r for r in done}
-    retry = [s for s, r in by_seed.items() if retry_unknown and r.get("status") == "unknown"]
-    todo = retry + [s for s in dict.fromkeys(wanted) if s not in by_seed]
-    new: dict[int, dict[str, Any]] = {}
-    target = prepare_output(out)
-    try:
-        fh = open(target, "a", encoding="utf-8")
-    except OSError as exc:
-        raise OutputFileError(out, f"cannot write: {exc.strerror or exc}") from None
-    with fh:
-
-        def record(row: dict[str, Any]) -> None:
-            if row["seed"] in new:  # a task the cluster ran twice: its rows are written once
-                return
-            row = {"layout": layout.name, "game": game, **row, "time_limit": time_limit}
-            try:
-                fh.write(json.dumps(row) + "\n")
-                fh.flush()
-            except OSError as exc:
-                raise OutputFileError(out, f"cannot write: {exc.strerror or exc}") from None
-            new[row["seed"]] = row
-            if progress is not None:
-                progress(row)
-
-        warm = (method == "search" and options.get("engine", "numba") == "numba") or (
-            batch and batch_applies(game, method, options)
-        )
-        shared = (layout, game, method, time_limit, options)
-        if batch and batch_applies(game, method, options):
-            fn: Callable[[Any, Any], Any] = _rows_batch
-            items: list[Any] = [todo[i : i + BATCH_DEALS] for i in range(0, len(todo), BATCH_DEALS)]
+        if header is not None:
+            diff = header.differs(here, skip=("time_limit",) if retry_unknown else ())
+            if diff is not None:
+                argument, theirs, ours = diff
+                raise SampleError(
+                    f"{out} was made with {argument} {_show(theirs)}, not {_show(ours)}: "
+                    "run with the same arguments or use another --out file"
+                    + (
+                        " (--retry-unknown reruns its unknown rows at another time limit)"
+                        if argument == "--time-limit"
+                        else ""
+                    )
+                )
         else:
-            fn, items = _row, todo
-        if runner is not None:
-            for got in runner.run(fn, shared, items):
-                for row in got if isinstance(got, list) else [got]:
-                    record(row)
-        elif todo:
-            local = scheduler is None and len(items) <= 1  # one task: no cluster to start
-            with Runner(1 if local else workers, scheduler, warm=warm) as own:
-                for got in own.run(fn, shared, items):
+            write_text_atomic(out, here.to_json() + "\n")
+        by_seed = {r["seed"]: r for r in done}
+        retry = [s for s, r in by_seed.items() if retry_unknown and r.get("status") == "unknown"]
+        todo = retry + [s for s in dict.fromkeys(wanted) if s not in by_seed]
+        new: dict[int, dict[str, Any]] = {}
+        target = prepare_output(out)
+        try:
+            fh = open(target, "a", encoding="utf-8")
+        except OSError as exc:
+            raise OutputFileError(out, f"cannot write: {exc.strerror or exc}") from None
+        with fh:
+
+            def record(row: dict[str, Any]) -> None:
+                if row["seed"] in new:  # a task the cluster ran twice: its rows are written once
+                    return
+                row = {"layout": layout.name, "game": game, **row, "time_limit": time_limit}
+                try:
+                    fh.write(json.dumps(row) + "\n")
+                    fh.flush()
+                except OSError as exc:
+                    raise OutputFileError(out, f"cannot write: {exc.strerror or exc}") from None
+                new[row["seed"]] = row
+                if progress is not None:
+                    progress(row)
+
+            warm = (method == "search" and options.get("engine", "numba") == "numba") or (
+                batch and batch_applies(game, method, options)
+            )
+            shared = (layout, game, method, time_limit, options)
+            if batch and batch_applies(game, method, options):
+                fn: Callable[[Any, Any], Any] = _rows_batch
+                items: list[Any] = [todo[i : i + BATCH_DEALS] for i in range(0, len(todo), BATCH_DEALS)]
+            else:
+                fn, items = _row, todo
+            if runner is not None:
+                for got in runner.run(fn, shared, items):
                     for row in got if isinstance(got, list) else [got]:
                         record(row)
-    merged = {**by_seed, **new}
-    if retry_unknown:
-        # one row per seed, in the old order, under a header with the current time limit
-        lines = [here.to_json()] + [json.dumps(merged[s]) for s in merged]
-        write_text_atomic(out, "\n".join(lines) + "\n")
-    return [merged[s] for s in sorted(set(wanted))]
+            elif todo:
+                local = scheduler is None and len(items) <= 1  # one task: no cluster to start
+                with Runner(1 if local else workers, scheduler, warm=warm) as own:
+                    for got in own.run(fn, shared, items):
+                        for row in got if isinstance(got, list) else [got]:
+                            record(row)
+        merged = {**by_seed, **new}
+        if retry_unknown:
+            # one row per seed, in the old order, under a header with the current time limit
+            lines = [here.to_json()] + [json.dumps(merged[s]) for s in merged]
+            write_text_atomic(out, "\n".join(lines) + "\n")
+        return [merged[s] for s in sorted(set(wanted))]
 
 
 def _show(value: Any) -> str:

@@ -24,6 +24,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from mjsat.board import Board, Layout, Move
+from mjsat.clock import now
 from mjsat.result import SOLVABLE, UNKNOWN, UNSOLVABLE, SolveResult
 from mjsat.search.config import N_STATS, S_MOVES, S_NODES, S_SCANS
 from mjsat.search.options import SearchOptions
@@ -99,7 +100,7 @@ class Clock:
         self.deadline: float | None = None
 
     def expired(self) -> bool:
-        return self.deadline is not None and time.monotonic() > self.deadline
+        return self.deadline is not None and now() > self.deadline
 
 
 def _out_of_time(stats: dict[str, Any]) -> SolveResult:
@@ -357,7 +358,7 @@ def solve_one_call(board: Board, seed: int, options: SearchOptions) -> SolveResu
 
 
 _ONE_CALL_SOLVERS: collections.OrderedDict[tuple[Any, ...], Any] = collections.OrderedDict()
-"""The batch solvers of the ``one-call`` driver, by layout, game and options (the most
+"""The batch solvers of the ``one-call`` driver, by layout content, game and options (the most
 recently used :data:`_ONE_CALL_KEEP`)."""
 
 _ONE_CALL_KEEP = 16
@@ -365,13 +366,15 @@ _ONE_CALL_KEEP = 16
 
 def _one_call_solver(layout: Layout, game: str, options: SearchOptions) -> Any:
     """The :class:`~mjsat.search.batch.BatchSolver` of ``layout``, ``game`` and ``options``,
-    built once and kept in :data:`_ONE_CALL_SOLVERS` (the layout's tables are the layout's)."""
+    built once and kept in :data:`_ONE_CALL_SOLVERS` for every layout of the same content."""
     from mjsat.search.batch import BatchSolver
 
-    key = (id(layout), game, options, options.rules(MAHJONG).tobytes())
+    # by the layout's content (positions and rule flag, as its tables are shared,
+    # :meth:`mjsat.board.Layout.memo`): a board read from a file finds a dealt board's solver
+    key = (layout._content, game, options, options.rules(MAHJONG).tobytes())
     with _ONE_CALL_LOCK:
         hit = _ONE_CALL_SOLVERS.get(key)
-        if hit is not None and hit.layout is layout:
+        if hit is not None:
             _ONE_CALL_SOLVERS.move_to_end(key)
             return hit
     solver = BatchSolver(layout, options, game=game)

@@ -18,7 +18,7 @@ playouts and the kernels' rule array (the ``R_*`` slots of :mod:`mjsat.search.co
 >>> SearchOptions(freeze_pair="maybe").check()
 Traceback (most recent call last):
 ...
-mjsat.search.options.SearchOptionError: freeze_pair must be on, off or unset, got 'maybe'
+mjsat.search.options.SearchOptionError: freeze_pair must be true or false (on/off) or unset, got 'maybe'
 """
 
 from __future__ import annotations
@@ -217,8 +217,8 @@ class SearchOptions:
             ``playout`` is neither unset nor one of :data:`~mjsat.search.config.PLAYOUTS`.
         SearchOptionError
             A count (``node_limit``, ``attempts``, ``guided``, ``presearch``) that is not a
-            non-negative integer, or a switch that is not a bool (``freeze_pair`` may be
-            unset).
+            non-negative integer, or a switch that is neither true nor false (``1`` and
+            ``0`` count as such; ``freeze_pair`` may be unset), for every board.
 
         Notes
         -----
@@ -240,9 +240,9 @@ class SearchOptions:
             value = getattr(self, name)
             if value is None and name == "freeze_pair":
                 continue
-            if not isinstance(value, (bool, np.bool_)):
-                allowed = "on, off or unset" if name == "freeze_pair" else "on or off"
-                raise SearchOptionError(f"{name} must be {allowed}, got {value!r}")
+            if not (isinstance(value, (bool, np.bool_, numbers.Integral)) and value in (0, 1)):
+                allowed = "true or false (on/off)" + (" or unset" if name == "freeze_pair" else "")
+                raise SearchOptionError(f"{name} must be {allowed}, got {str(value)[:40]!r}")
         return self
 
     def playout_rule(self, incremental: bool) -> tuple[tuple[int, int, int], tuple[int, int, int]]:

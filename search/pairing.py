@@ -58,13 +58,13 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-import time
 from collections.abc import Iterable, Sequence
 from functools import cache
 from typing import Any
 
 import numpy as np
 
+from mjsat import clock
 from mjsat.board import Board, Move
 from mjsat.result import MethodNotApplicableError
 from mjsat.shisen import connectable, connectable3d
@@ -218,7 +218,7 @@ class PythonSearch:
     node_limit : int or None
         Nodes before :class:`SearchLimit` is raised.
     deadline : float or None
-        ``time.monotonic()`` value after which :class:`SearchLimit` is raised.
+        ``mjsat.clock.now()`` value after which :class:`SearchLimit` is raised.
 
     Notes
     -----
@@ -460,7 +460,7 @@ class PythonSearch:
         self.nodes += 1
         if self.node_limit is not None and self.nodes > self.node_limit:
             raise SearchLimit("node limit")
-        if self.deadline is not None and time.monotonic() > self.deadline:
+        if self.deadline is not None and clock.now() > self.deadline:
             raise SearchLimit("time limit")
 
     def search(self) -> list[Move] | None:

@@ -35,6 +35,7 @@ from typing import Any
 
 import numpy as np
 
+from mjsat import clock
 from mjsat.board import Board, Layout
 from mjsat.result import UNSOLVABLE, SolveResult
 from mjsat.search.drivers import (
@@ -61,7 +62,7 @@ from mjsat.search.options import (
     check_search_options,
     default_attempts,
 )
-from mjsat.search.pairing import _KIND_OF, geometry
+from mjsat.search.pairing import _KIND_OF, MAHJONG, geometry
 from mjsat.search.prior import prior_conflict
 from mjsat.search.scratch import SCRATCH, playout_state
 
@@ -92,14 +93,38 @@ __all__ = [
 # --------------------------------------------------------------------------- the wrapper
 
 
-def warm_up() -> None:
-    """Load (or compile, the first time) every numba kernel, so that timings that follow
-    measure the search and not the compiler: the Mahjong kernels (playouts, guided playouts,
-    the search, de Bondt's tree), those of Shisen-Sho on a grid and on the Mahjong grid,
-    and the batch path's (:mod:`mjsat.search.batch`)."""
+def _one_call_applies(board: Board, time_limit: float | None, **options: Any) -> bool:
+    """Whether :func:`solve_search` with ``options`` (by name) runs ``board`` in one compiled
+    call: the driver :data:`mjsat.search.drivers.DRIVERS` chooses for it is ``one-call``."""
+    opts = SearchOptions.of(**options)
+    return choose_driver(opts, _KIND_OF.get(board.kind, -1), len(board), time_limit) == "one-call"
+
+
+def warm_up(board: Board | None = None, time_limit: float | None = None, **options: Any) -> None:
+    """Load (or compile, the first time) numba kernels, so that timings that follow
+    measure the search and not the compiler.
+
+    Without ``board``: every kernel (the Mahjong kernels: playouts, guided playouts, the
+    search, de Bondt's tree; those of Shisen-Sho on a grid and on the Mahjong grid, and the
+    batch path's, :mod:`mjsat.search.batch`). With ``board`` (and the options and time limit
+    of a :func:`solve_search` call): only the kernels that call may run: the batch path's
+    kernel when it decides the board in one compiled call, else the phase kernels, run on
+    a four-tile board of the same game."""
     from mjsat.board import find_variant
 
     line = Layout([(0, 0, 0), (0, 2, 0), (0, 4, 0), (0, 6, 0)])
+    if board is not None:
+        tiny = find_variant(board.game)(line, [0, 1, 1, 0])
+        if _one_call_applies(board, time_limit, **options):
+            solve_search(tiny, **options)
+            return
+        rest = {k: v for k, v in options.items() if k not in ("node_limit", "attempts", "guided")}
+        _call_phase_kernels(tiny)
+        solve_search(tiny, attempts=1, **rest)
+        solve_search(tiny, attempts=0, guided=1, **rest)
+        solve_search(tiny, attempts=0, guided=0, **rest)
+        solve_search(tiny, attempts=0, guided=0, **rest)  # again: a scratch taken back is wiped
+        return
     board = find_variant("mahjong")(line, [0, 1, 1, 0])
     for game in ("mahjong", "shisen-sho", "shisen-sho-3d"):
         _call_phase_kernels(find_variant(game)(line, [0, 1, 1, 0]))
@@ -140,7 +165,8 @@ def _call_phase_kernels(board: Board) -> None:
         SCRATCH.give_back(scratch)
 
 
-_PREPARED = {"done": False}
+_PREPARED: set[tuple[str, ...]] = set()
+"""What :func:`prepare_search` loaded in this process: ``("all",)``, or per game and path."""
 
 
 def _cache_is_cold() -> bool:
@@ -152,19 +178,28 @@ def _cache_is_cold() -> bool:
     return not root.is_dir() or not any(root.rglob("*.nbi"))
 
 
-def prepare_search(**given: Any) -> None:
+def prepare_search(board: Board | None = None, *, time_limit: float | None = None, **given: Any) -> None:
     """:attr:`mjsat.methods.MethodInfo.prepare` of ``search``: :func:`warm_up` once per
-    process, before the first timed search of the numba engine (the options ``given`` by
+    process and path, before the timed search of the numba engine (the options ``given`` by
     name), so that a time limit does not count loading or compiling the kernels (a cold
-    cache takes tens of seconds)."""
-    if _PREPARED["done"] or SearchOptions.of(**given).engine != "numba":
+    cache takes tens of seconds). With ``board``, only the kernels of the path a search of
+    it with these options and ``time_limit`` takes (the batch path's one call, or the phase
+    kernels, per game); without, every kernel."""
+    opts = SearchOptions.of(**given)
+    if opts.engine != "numba" or ("all",) in _PREPARED:
+        return
+    key: tuple[str, ...] = ("all",)
+    if board is not None:
+        one = board.kind == "sides" and choose_driver(opts, MAHJONG, len(board), time_limit) == "one-call"
+        key = (board.game, "one-call" if one else "phases", "bondt" if opts.bondt else "")
+    if key in _PREPARED:
         return
     if _cache_is_cold():
         logging.getLogger(__name__).warning(
             "compiling the numba kernels once (about a minute; later runs load them from the cache)"
         )
-    warm_up()
-    _PREPARED["done"] = True
+    warm_up(board, time_limit, **given)
+    _PREPARED.add(key)
 
 
 def solve_search(
@@ -280,7 +315,7 @@ class SearchRun:
         if self._done is not None:
             return self._done
         t0 = time.perf_counter()
-        self._clock.deadline = None if time_limit is None else time.monotonic() + float(time_limit)
+        self._clock.deadline = None if time_limit is None else clock.now() + float(time_limit)
         try:
             result = next(self._steps)
         except StopIteration as stop:

@@ -378,3 +378,21 @@ SAMPLE_SEED = "".join(
     + "\n"
     for s, st_ in enumerate(["solvable", "unsolvable", "unknown"])
 )
+
+
+def _save_text() -> str:
+    """A save of the game: three moves played on a Shisen-Sho deal, one taken back."""
+    from mjsat.deal import deal_solvable
+    from mjsat.game.engine import Game
+    from mjsat.game.save import save_text
+    from mjsat.layouts import load_layout
+
+    board, order = deal_solvable(load_layout("rect-4x3"), seed=2, game="shisen-sho")
+    game = Game(board, undo_limit=4, hint_limit=3, meta={"difficulty": "normal"})
+    for m in order[:3]:
+        game.pair(*m)
+    game.undo()
+    return save_text(game)
+
+
+SAVE_TEXT = _save_text()

@@ -315,3 +315,46 @@ def test_position_board_keeps_paths_when_the_bounding_box_shrinks():
     assert sub.layout.bounds()[1] == lay.bounds()[1] + 2
     mapped = sorted(tuple(sorted((back[a], back[b]))) for a, b in sub.generate_legal_moves())
     assert mapped == sorted(board.generate_legal_moves()) == [(1, 10), (2, 11), (4, 7), (5, 8)]
+
+
+def test_boards_read_from_two_files_share_their_layout_tables(tmp_path):
+    """Tables belong to a layout's content: two files of the same positions find one set of
+    tables (the rules', the search's geometry), whatever object their Layout is."""
+    import pickle
+
+    from mjsat.boardio import load_board, write_board
+    from mjsat.deal import deal_random
+    from mjsat.layouts import load_layout
+    from mjsat.search.pairing import geometry
+
+    turtle = load_layout("turtle")
+    for seed in (1, 2):
+        write_board(deal_random(turtle, seed=seed), tmp_path / f"b{seed}.json")
+    a, b = load_board(tmp_path / "b1.json"), load_board(tmp_path / "b2.json")
+    assert a.layout is not b.layout and a.groups != b.groups
+    assert a.rule_tables() is b.rule_tables()
+    assert a.layout.descendants is b.layout.descendants
+    ga, gb = geometry(a), geometry(b)
+    assert ga.csr is gb.csr and ga.above is gb.above
+    assert pickle.loads(pickle.dumps(a.layout)).side_tables(("left", "right")) is a.rule_tables()
+    # the rule flag is part of the content; another position is another content
+    gnome = Layout(a.layout.positions, block_any_higher=True)
+    assert gnome.csr("above") is not a.layout.csr("above")
+    moved = Layout([(r, c + 2, l) for r, c, l in a.layout.positions])
+    assert moved.csr("left") is not a.layout.csr("left")
+
+
+def test_the_store_of_layout_tables_is_bounded():
+    """Beyond SHARED_TABLES other contents, the least recently made one is dropped: a new
+    layout of it builds its tables again, while a living layout keeps its own."""
+    from mjsat import layout as layout_mod
+
+    first = Layout([(0, 0, 0), (0, 2, 0)])
+    tables = first.csr("right")
+    assert Layout([(0, 0, 0), (0, 2, 0)]).csr("right") is tables
+    for k in range(layout_mod.SHARED_TABLES + 1):
+        Layout([(0, 0, 0), (0, 4 + 2 * k, 0)]).csr("right")
+    assert len(layout_mod._SHARED) <= layout_mod.SHARED_TABLES
+    assert first.csr("right") is tables
+    again = Layout([(0, 0, 0), (0, 2, 0)]).csr("right")
+    assert again is not tables and np.array_equal(again[0], tables[0]) and np.array_equal(again[1], tables[1])

@@ -166,3 +166,44 @@ def test_methods_lists_every_registered_method_with_its_games():
     assert "encoding" in rows["sat"]["options"]
     text = CliRunner().invoke(cli, ["methods"]).output
     assert all(name in text for name in METHODS)
+
+
+def test_deal_height2_makes_the_boards_of_mjsat_generate(run, tmp_path):
+    """`mjsat deal --height2` is mjsat.generate's board of its seed; height2 and ref agree on it."""
+    import numpy as np
+
+    from mjsat.generate import planted_cycle_board, random_height2_board
+    from mjsat.methods import solve
+
+    out = tmp_path / "h.json"
+    r = run("deal", "--height2", "--tiles", "12", "--seed", "7", "-o", str(out))
+    assert r.exit_code == 0, r.output
+    board = load_board(out)
+    same = random_height2_board(np.random.default_rng(7), n_tiles=12, group_sizes=(2, 4))
+    assert board.layout.positions == same.layout.positions and board.groups == same.groups
+    assert max(p[2] for p in board.layout.positions) <= 1 and len(board) == 12
+    assert solve(board, "height2").status == solve(board, "ref").status
+    r = run("deal", "--height2", "--tiles", "12", "--seed", "3", "--planted-cycle", "3", "--group-sizes", "2")
+    assert r.exit_code == 0, r.output
+    cycle = load_board(_json_file(tmp_path, r.output))
+    same = planted_cycle_board(np.random.default_rng(3), n_tiles=12, cycle_length=3, group_sizes=(2,))
+    assert cycle.groups == same.groups and len(cycle.meta["planted_cycle"]) == 3
+    assert solve(cycle, "height2").status == solve(cycle, "ref").status == "unsolvable"
+    r = run("deal", "--height2", "--tiles", "10", "--solvable", "--seed", "5")
+    assert solve(load_board(_json_file(tmp_path, r.output)), "ref").status == "solvable"
+    for args, words in (
+        (("--tiles", "7"), "n_tiles must be positive and even"),
+        (("--tiles", "4", "--planted-cycle", "3"), "blocked cycle of length 3"),
+        (("--game", "shisen-sho"), "height-two boards are Mahjong boards"),
+        (("--layout", "turtle"), "not both"),
+    ):
+        r = CliRunner().invoke(cli, ["deal", "--height2", *args])
+        assert r.exit_code == 2 and words in r.output and len(r.output.strip().splitlines()) == 1, r.output
+    r = CliRunner().invoke(cli, ["deal", "--planted-cycle", "2", "--layout", "turtle"])
+    assert r.exit_code == 2 and "go with --height2" in r.output
+
+
+def _json_file(folder, text):
+    path = folder / "stdout.json"
+    path.write_text(text)
+    return path

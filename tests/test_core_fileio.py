@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import re
+
 import pytest
 from click.testing import CliRunner
 
@@ -37,3 +40,38 @@ def test_cli_reports_an_unwritable_output_on_one_line(tmp_path):
     (tmp_path / "plain").write_text("keep")
     r = CliRunner().invoke(cli, ["reduce", "family", "complete", "--k", "2", "-o", str(tmp_path / "plain" / "f.cnf")])
     assert r.exit_code == 2 and r.output.strip().count("\n") == 0 and "cannot create the folder" in r.output
+
+
+def test_exclusive_lock_refuses_a_second_holder_naming_it(tmp_path):
+    import subprocess
+    import sys
+
+    from mjsat.fileio import FileInUseError, exclusive_lock
+
+    out = tmp_path / "r.jsonl"
+    holder = subprocess.Popen(
+        [sys.executable, "-c", f"from mjsat.fileio import exclusive_lock\nwith exclusive_lock({str(out)!r}):\n print('in', flush=True)\n input()"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        assert holder.stdout.readline() == "in\n"
+        with pytest.raises(
+            FileInUseError, match=rf"^{re.escape(str(out))}: in use by another process \(pid {holder.pid}\)"
+        ):
+            with exclusive_lock(out):
+                pass
+    finally:
+        holder.communicate("\n", timeout=30)
+    with exclusive_lock(out) as target:  # free again; nests within one process
+        with exclusive_lock(out):
+            assert target == out
+        assert (tmp_path / ".r.jsonl.lock").read_text() == f"{os.getpid()}\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
+def test_exclusive_lock_refuses_a_device(tmp_path):
+    from mjsat.fileio import exclusive_lock
+
+    with pytest.raises(OutputFileError, match=r"^/dev/null: not a regular file"):
+        with exclusive_lock("/dev/null"):
+            pass

@@ -116,3 +116,30 @@ def test_solve_command_with_sat_and_cpsat(tmp_path):
     assert json.loads(res.output)["status"] == "unsolvable"
     res = runner.invoke(cli, ["solve", str(p), "--method", "sat", "--solver", "nosuch"])
     assert res.exit_code == 2 and "unknown SAT solver" in res.output
+
+
+def test_encode_to_a_failing_device_replaces_neither_file(tmp_path):
+    board = next(iter(small_boards(5, 1, max_tiles=8)))
+    bpath, cnf, vmap = tmp_path / "b.json", tmp_path / "e.cnf", tmp_path / "e.map"
+    write_board(board, bpath)
+    cnf.write_text("old cnf\n")
+    vmap.write_text("old map\n")
+    runner = CliRunner()
+    for args in (["-o", str(cnf), "--map-output", "/dev/full"], ["-o", "/dev/full", "--map-output", str(vmap)]):
+        res = runner.invoke(cli, ["encode", str(bpath), *args])
+        assert res.exit_code == 2 and "/dev/full: cannot write" in res.output, res.output
+        assert len(res.output.strip().splitlines()) == 1
+        assert cnf.read_text() == "old cnf\n" and vmap.read_text() == "old map\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["b.json", "e.cnf", "e.map"]
+
+
+def test_encode_to_a_fifo_nobody_reads_is_refused_at_once(tmp_path):
+    import os
+
+    board = next(iter(small_boards(5, 1, max_tiles=8)))
+    bpath, fifo, vmap = tmp_path / "b.json", tmp_path / "pipe", tmp_path / "e.map"
+    write_board(board, bpath)
+    os.mkfifo(fifo)
+    res = CliRunner().invoke(cli, ["encode", str(bpath), "-o", str(fifo), "--map-output", str(vmap)])
+    assert res.exit_code == 2 and f"{fifo}: a pipe that no process reads" in res.output, res.output
+    assert not vmap.exists()

@@ -51,12 +51,15 @@ def test_order_refuses_huge_boards_and_watches_the_deadline():
     import time
 
     from mjsat.board import Layout, MahjongBoard
-    from mjsat.encoders.errors import BuildTimeLimit, EncodingError
+    from mjsat.encoders.errors import BuildTimeLimit
     from mjsat.methods import solve
+    from mjsat.result import MethodNotApplicableError
 
     big = MahjongBoard(Layout([(0, 2 * i, 0) for i in range(400)]), [i // 2 for i in range(400)])
-    with pytest.raises(EncodingError, match="use acyclic"):
+    with pytest.raises(MethodNotApplicableError, match="use acyclic"):
         encode_order(big)
+    with pytest.raises(MethodNotApplicableError, match="order encoding of 400 tiles"):
+        solve(big, "sat", encoding="order")
     mid = MahjongBoard(Layout([(0, 2 * i, 0) for i in range(120)]), [min(i, 119 - i) for i in range(120)])
     with pytest.raises(BuildTimeLimit):
         encode_order(mid, deadline=time.perf_counter())

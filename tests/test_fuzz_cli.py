@@ -11,6 +11,8 @@ tests at the end pin the command lines of issue 14.
 from __future__ import annotations
 
 import json
+import os
+import signal
 import stat
 from pathlib import Path
 
@@ -22,6 +24,7 @@ from fuzz_inputs import (
     CNF_SEED,
     LAYOUT_SEEDS,
     SAMPLE_SEED,
+    SAVE_TEXT,
     SOLUTION_SEEDS,
     assert_cli_clean,
     fuzz,
@@ -383,3 +386,210 @@ def test_regression_limit_variable_not_a_number(tmp_path):
     err = _one_error_line(run_mjsat(["layouts", "show", layout], env={"MJSAT_MAX_TILES": "many"}), "MJSAT_MAX_TILES")
     assert "positive integer" in err
     assert run_mjsat(["layouts", "show", layout], env={"MJSAT_MAX_TILES": "1_000"}).exit_code == 0
+
+
+# --------------------------------------------------------------------------- inputs that are not files (issue 38)
+
+
+def _reader_args(kind: str, special: Path, inputs: Path, out: Path) -> list:
+    board, cnf = inputs / "board.json", inputs / "f.cnf"
+    return {
+        "solve": ["solve", special, "--method", "ref"],
+        "render": ["render", special],
+        "convert": ["convert", special, "-o", out],
+        "encode": ["encode", special, "-o", out],
+        "verify-board": ["verify", special, board],
+        "verify-solution": ["verify", board, special],
+        "render-solution": ["render", board, "--solution", special],
+        "layouts-show": ["layouts", "show", special],
+        "deal": ["deal", "--layout", special, "-o", out],
+        "sample-layout": ["sample", "--layout", special, "-n", "2", "--method", "ref", "--out", out],
+        "reduce": ["reduce", special, "-o", out],
+        "explain": ["reduce", "explain", special],
+        "witness": ["reduce", "witness", special, "-o", out],
+        "witness-values": ["reduce", "witness", cnf, special],
+        "crossval-cnf": ["crossval", "--cnf", special, "--methods", "ref"],
+        "decode-map": ["decode", inputs / "dec.json", special, inputs / "dec.out"],
+        "decode-answer": ["decode", inputs / "dec.json", inputs / "dec.map", special],
+        "sample-out": ["sample", "--layout", "tiny", "-n", "2", "--method", "ref", "--out", special],
+    }[kind]
+
+
+READERS = [
+    "solve", "render", "convert", "encode", "verify-board", "verify-solution", "render-solution", "layouts-show",
+    "deal", "sample-layout", "reduce", "explain", "witness", "witness-values", "crossval-cnf", "decode-map",
+    "decode-answer", "sample-out",
+]  # fmt: skip
+
+
+def _special(root: Path, kind: str) -> Path:
+    if kind == "fifo":
+        os.mkfifo(root / "pipe")
+        return root / "pipe"
+    if kind == "folder":
+        (root / "folder").mkdir()
+        return root / "folder"
+    return Path(kind)
+
+
+@pytest.fixture
+def alarm():
+    """Fail a test that blocks (a FIFO waited on) instead of hanging the run."""
+
+    def ring(*_):
+        raise TimeoutError("blocked for 60 s")
+
+    old = signal.signal(signal.SIGALRM, ring)
+    signal.alarm(60)
+    yield
+    signal.alarm(0)
+    signal.signal(signal.SIGALRM, old)
+
+
+@pytest.mark.parametrize("special", ["fifo", "folder", "/dev/zero", "/dev/urandom", "/dev/full", "/dev/null"])
+@pytest.mark.parametrize("reader", READERS)
+def test_inputs_that_are_not_regular_files_are_one_line(reader, special, tmp_path, writer_inputs, alarm):
+    path = _special(tmp_path, special)
+    out = tmp_path / "out.json"
+    args = _reader_args(reader, path, writer_inputs, out)
+    result = run_mjsat(args)
+    if special == "/dev/null" and reader == "sample-out":
+        assert_cli_clean(result, path, ok=())  # appended to and rewritten: a results file must be a file
+        return
+    assert_cli_clean(result, path, ok=())
+    assert not out.exists()
+
+
+def test_input_size_limit(tmp_path):
+    board = write_input(tmp_path, "b.json", BOARD_JSON)
+    result = run_mjsat(["solve", board, "--method", "ref"], env={"MJSAT_MAX_INPUT_BYTES": "100"})
+    err = _one_error_line(result, str(board), "MJSAT_MAX_INPUT_BYTES")
+    assert f"{len(BOARD_JSON.encode()):,} bytes, above the limit of 100" in err
+    assert run_mjsat(["solve", board, "--method", "ref"]).exit_code == 0
+
+
+@pytest.mark.parametrize("content", ["empty", "fifo", "broken-link", "notes-only"])
+def test_crossval_folder_without_a_readable_board_is_refused(content, tmp_path, alarm):
+    folder = tmp_path / "boards"
+    folder.mkdir()
+    if content == "fifo":
+        os.mkfifo(folder / "b.json")
+    elif content == "broken-link":
+        (folder / "b.json").symlink_to(tmp_path / "gone.json")
+    elif content == "notes-only":
+        (folder / "notes.txt").write_text("\n")
+    result = run_mjsat(["crossval", "--folder", folder, "--methods", "ref"])
+    assert_cli_clean(result, folder, ok=())
+
+
+def test_crossval_cnf_folder_without_a_cnf_is_refused(tmp_path):
+    result = run_mjsat(["crossval", "--cnf", tmp_path, "--methods", "ref"])
+    _one_error_line(result, str(tmp_path), "no .cnf file")
+
+
+# --------------------------------------------------------------------------- the smaller items of issue 38
+
+
+@pytest.mark.parametrize("command", ["layouts-show", "sample", "deal"])
+def test_a_300_character_layout_name_is_one_line(command, tmp_path):
+    name = "a" * 300
+    args = {
+        "layouts-show": ["layouts", "show", name],
+        "sample": ["sample", "--layout", name, "-n", "1", "--out", tmp_path / "s.jsonl"],
+        "deal": ["deal", "--layout", name],
+    }[command]
+    _one_error_line(run_mjsat(args), "unknown layout")
+
+
+@pytest.mark.parametrize("content", [b"", b"\xef\xbb\xbf", b"\xef\xbb\xbf\n\n", b"# nothing\n"])
+@pytest.mark.parametrize("suffix", [".json", ".txt", ".layout", ""])
+def test_an_empty_or_bom_only_layout_file_is_refused(content, suffix, tmp_path):
+    path = write_input(tmp_path, "lay" + suffix, content)
+    for args in (["layouts", "show", path], ["deal", "--layout", path, "-o", tmp_path / "b.json"]):
+        _one_error_line(run_mjsat(args), str(path))
+    assert not (tmp_path / "b.json").exists()
+
+
+def test_a_sample_refusal_is_one_line_without_a_progress_bar(tmp_path):
+    out = tmp_path / "r.jsonl"
+    assert run_mjsat(["sample", "--layout", "tiny", "-n", "2", "--out", out, "--method", "ref"]).exit_code == 0
+    result = run_mjsat(["sample", "--layout", "tiny", "-n", "4", "--out", out, "--method", "ref", "--time-limit", "3"])
+    _one_error_line(result, str(out), "--time-limit")
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-inf", "0", "-1"])
+def test_time_limits_that_are_not_a_number_of_seconds(value, tmp_path):
+    board = write_input(tmp_path, "b.json", BOARD_JSON)
+    for args in (
+        ["solve", board, "--time-limit", value],
+        ["sample", "--layout", "tiny", "-n", "1", "--out", tmp_path / "s.jsonl", "--time-limit", value],
+        ["crossval", "--random-small", "1", "--time-limit", value],
+    ):
+        _one_error_line(run_mjsat(args), value.lstrip("-") if value != "0" else "0")
+    assert not (tmp_path / "s.jsonl").exists()
+
+
+def test_duplicate_json_keys_are_refused_naming_the_line(tmp_path):
+    text = BOARD_JSON.replace('"game": ', '"game": "mahjong",\n "game": ', 1)
+    board = write_input(tmp_path, "b.json", text)
+    line = text[: text.index('"game"', text.index('"game"') + 1)].count("\n") + 1
+    _one_error_line(run_mjsat(["solve", board]), f"{board}:{line}:", "'game' twice")
+    layout = write_input(tmp_path, "l.json", '{"format": "mjsat-layout", "version": 1, "tiles": [], "tiles": []}')
+    _one_error_line(run_mjsat(["layouts", "show", layout]), str(layout), "'tiles' twice")
+
+
+def test_layouts_show_json_reads_back_as_the_layout(tmp_path):
+    from mjsat.layouts import load_layout, shipped_infos
+
+    for name in [info.name for info in shipped_infos()]:
+        first = run_mjsat(["layouts", "show", name, "--json"])
+        assert first.exit_code == 0, first.output
+        path = write_input(tmp_path, f"{name}.json", first.stdout)
+        again = run_mjsat(["layouts", "show", path, "--json"])
+        assert again.exit_code == 0, again.output
+        a, b = json.loads(first.stdout), json.loads(again.stdout)
+        assert a["tiles"] == b["tiles"] and a["block_any_higher"] == b["block_any_higher"] and a["name"] == b["name"]
+        assert load_layout(str(path)).positions == load_layout(name).positions
+
+
+def test_a_search_switch_of_the_wrong_value_is_refused_for_every_board(tmp_path):
+    from mjsat.generate import random_small_board
+    from mjsat.methods import solve
+    from mjsat.search.solver import SearchOptionError
+
+    rng = np.random.default_rng(8)
+    for _ in range(12):
+        board = random_small_board(rng)
+        for value in ("on", "maybe", 2, 0.5):
+            with pytest.raises(SearchOptionError, match="freeze_pair must be true or false"):
+                solve(board, "search", freeze_pair=value)
+        assert solve(board, "search", freeze_pair=True).status == solve(board, "ref").status
+    path = write_input(tmp_path, "b.json", BOARD_JSON)
+    _one_error_line(run_mjsat(["solve", path, "--method", "search", "-O", "freeze_pair=maybe"]), "freeze_pair", "maybe")
+
+
+@pytest.mark.parametrize("budget", BUDGETS)
+def test_fuzz_cli_saves(budget, tmp_path):
+    """A damaged save through solve, verify and render: read, or one line naming it; never
+    a traceback, never a changed output."""
+    old = tmp_path / "old.json"
+
+    @fuzz(budget)
+    @given(
+        raw=st.one_of(mutated_bytes(SAVE_TEXT), mutated_json(json.loads(SAVE_TEXT)).map(str.encode)),
+        command=st.sampled_from(["solve", "verify", "render"]),
+    )
+    def run(raw, command):
+        save = write_input(tmp_path, "g.save", raw)
+        old.write_text("old\n")
+        args = {
+            "solve": ["solve", save, "--method", "ref", "-o", old],
+            "verify": ["verify", save],
+            "render": ["render", save, "-o", old.with_suffix(".svg")],
+        }[command]
+        result = run_mjsat(args)
+        assert_cli_clean(result, save, ok=(0, 1) if command == "verify" else (0,))
+        if result.exit_code == 2:
+            assert old.read_text() == "old\n"
+
+    run()

@@ -22,6 +22,7 @@ from fuzz_inputs import (
     CNF_SEED,
     LAYOUT_SEEDS,
     SAMPLE_SEED,
+    SAVE_TEXT,
     SOLUTION_SEEDS,
     SOLVER_SEEDS,
     assert_one_line,
@@ -582,3 +583,57 @@ def test_regression_write_keeps_mode_and_follows_links(tmp_path):
     assert link.is_symlink() and real.read_text() == "new" and stat.S_IMODE(real.stat().st_mode) == 0o600
     write_text_atomic(tmp_path / "new" / "deeper" / "f.txt", "x")
     assert (tmp_path / "new" / "deeper" / "f.txt").read_text() == "x"
+
+
+# --------------------------------------------------------------------------- saves and the page's parameters (issue 38)
+
+
+@pytest.mark.parametrize("budget", BUDGETS)
+def test_fuzz_saves_one_reader(budget, tmp_path):
+    """Whatever a save holds, the game and the commands' reader agree: both read it (the
+    same deal and moves) or both refuse it on one line naming the file."""
+    from mjsat.boardio import load_record
+    from mjsat.game.save import game_from_save_text
+
+    @fuzz(budget)
+    @given(raw=st.one_of(mutated_bytes(SAVE_TEXT), mutated_json(json.loads(SAVE_TEXT)).map(str.encode)))
+    def run(raw):
+        path = write_input(tmp_path, "g.save", raw)
+        game = read_or_refuse(lambda: game_from_save_text(read_text(path), str(path)), path)
+        record = read_or_refuse(lambda: load_record(path), path)
+        assert (game is None) == (record is None), (game, record)
+        if game is not None:
+            deal, moves = record
+            assert moves == game.moves and deal.groups == game.board.groups
+
+    run()
+
+
+@pytest.mark.parametrize("budget", BUDGETS)
+def test_fuzz_page_parameters(budget):
+    """A request body is a JSON object or a 400 (BadRequestError); a parameter is an
+    integer in its range or a 400: never another exception."""
+    from mjsat.game.params import BadRequestError, integer, json_object, name
+
+    body = json.dumps({"a": 1, "b": 2, "seed": 3, "difficulty": "hard", "moves": [[0, 1]]})
+
+    @fuzz(budget)
+    @given(raw=st.one_of(mutated_bytes(body), st.binary(max_size=200), mutated_json(json.loads(body)).map(str.encode)))
+    def run(raw):
+        try:
+            data = json_object(raw)
+        except BadRequestError as exc:
+            assert "\n" not in str(exc)
+            return
+        assert isinstance(data, dict)
+        for key in ("a", "b", "seed", "x"):
+            try:
+                assert 0 <= integer(data, key, high=11) <= 11
+            except BadRequestError as exc:
+                assert f'"{key}"' in str(exc) and "\n" not in str(exc)
+        try:
+            assert name(data, "difficulty", ("normal", "hard")) in ("normal", "hard")
+        except BadRequestError as exc:
+            assert '"difficulty"' in str(exc)
+
+    run()

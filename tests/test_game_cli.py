@@ -61,3 +61,27 @@ def test_the_command_serves_the_game_on_loopback():
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+
+
+def test_a_stop_while_the_solver_warms_up_is_quiet():
+    """Ctrl-C (SIGINT to the terminal's process group) or SIGTERM soon after the server
+    starts, while the solver child is still importing: no traceback from either process."""
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        proc = subprocess.Popen(
+            [str(MJSAT), "game", "--explain", "height2", "--seed", "3", "--no-browser"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            start_new_session=True,  # its own process group, as a shell's job
+        )
+        try:
+            line = proc.stdout.readline()
+            assert "http://127.0.0.1:" in line
+            os.killpg(proc.pid, sig)
+            _, err = proc.communicate(timeout=30)
+        finally:
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+        assert "Traceback" not in err and len(err.splitlines()) <= 1, err
+        assert proc.returncode in (130, 128 + signal.SIGTERM, -signal.SIGTERM), (sig, proc.returncode, err)

@@ -4,6 +4,7 @@ data the page shows is the reductions' and the height-two method's, checked by r
 from __future__ import annotations
 
 import http.client
+import itertools
 import json
 import re
 from pathlib import Path
@@ -113,6 +114,40 @@ def test_try_all_says_where_each_assignment_stops():
     res = unsat.try_all(limit=5)
     assert (res["total"], res["tried"], res["more"]) == (8, 5, 3)
     assert not any(r["cleared"] for r in res["rows"]) and all(len(r["falsified"]) == 1 for r in res["rows"])
+
+
+def test_try_all_of_twenty_variables_samples_the_model_its_neighbours_then_random_ones():
+    lesson = FormulaLesson.from_text(" & ".join(f"(x{i} | -x{i + 1} | x{(i * 7) % 20 + 1})" for i in range(1, 20)))
+    model = lesson.describe()["model"]
+    sample = list(itertools.islice(lesson.samples(seed=1), 400))
+    assert sample[0] == model and len({tuple(v) for v in sample}) == 400
+    distance = [sum(a != b for a, b in zip(v, model)) for v in sample]
+    assert distance[: 1 + 20 + 190] == [0] + [1] * 20 + [2] * 190  # then random ones
+    assert list(itertools.islice(lesson.samples(seed=1), 400)) == sample  # seeded
+    # batches of the page are slices of one run, and the satisfying ones clear the board
+    first, second = lesson.try_all(offset=0, count=16), lesson.try_all(offset=16, count=16)
+    assert first["next"] == 16 and second["offset"] == 16 and first["sampled"] and first["total"] == 1 << 20
+    rows = first["rows"] + second["rows"]
+    assert [r["values"] for r in rows] == [list(v) for v in itertools.islice(lesson.samples(), 32)]
+    for r in rows:
+        assert r["cleared"] == satisfies(dict(enumerate(r["values"], 1)), lesson.formula.original)
+    assert rows[0]["cleared"]
+
+
+def test_free_play_that_took_both_heads_of_a_variable_is_lost(three_vars):
+    rng = np.random.default_rng(0)  # random legal pairs until the first SAT pair
+    board, moves = three_vars.board.copy(stack=False), []
+    while three_vars.free_play(moves) is None:
+        free = [t for t in board.present_tiles() if board.is_free(t)]
+        pairs = [(a, b) for i, a in enumerate(free) for b in free[i + 1 :] if board.groups[a] == board.groups[b]]
+        move = tuple(int(t) for t in pairs[rng.integers(len(pairs))])
+        board.play(move)
+        moves.append(move)
+    got = three_vars.free_play(moves)
+    gone = {t for m in moves for t in m}
+    heads = three_vars.describe()["variable_tiles"]
+    both = [v for v, h in heads.items() if h["true_head"] in gone and h["false_head"] in gone]
+    assert got["broken"] == both and both and got["lost"]
 
 
 def test_free_play_reads_the_assignment_at_the_first_sat_pair(three_vars):

@@ -57,7 +57,7 @@ def test_play_a_small_board_to_the_end(worker):
             await _click_tile(pilot, app, a)
             await _click_tile(pilot, app, other)
             await pilot.pause()
-            assert "refused: groups differ" in str(app.query_one("#message").render())
+            assert "refused: they do not match" in str(app.query_one("#message").render())
             # the first pair by keys: move the cursor onto each tile and press space
             for t in order[0]:
                 for _ in range(20):
@@ -97,7 +97,7 @@ def test_undo_and_a_hint(worker):
             view = app.query_one(BoardView)
             await _until(pilot, lambda: bool(view.hinted))
             hinted = tuple(sorted(view.hinted))
-            assert start.is_legal(hinted) and "hints 9" in _status(app)
+            assert start.is_legal(hinted) and "hints 9" in str(app.query_one("#counts").render())
             await pilot.press("space")  # the cursor stands on the first hinted tile
             await _click_tile(pilot, app, hinted[1])
             await _until(pilot, lambda: app.game.status().verdict == "solvable" and not app.busy)
@@ -116,7 +116,7 @@ def test_save_load_and_continue(worker, tmp_path):
         async with app.run_test(size=(100, 30)) as pilot:
             for a, b in order[:3]:
                 await _pair_by_mouse(pilot, app, a, b)
-            await pilot.press("s")
+            await pilot.press("ctrl+s")
             app.query_one("#ask", Input).value = str(path)
             await pilot.press("enter")
             await pilot.pause()
@@ -134,5 +134,25 @@ def test_save_load_and_continue(worker, tmp_path):
             for a, b in order[3:]:
                 await _pair_by_mouse(pilot, app, a, b)
             assert app.game.status().won
+
+    asyncio.run(script())
+
+
+def test_a_long_deal_shows_its_progress_and_escape_cancels_it(worker):
+    app, _ = _app(worker, "rect-4x3", "shisen-sho", 2)
+    app.settings = GameSettings(layout="rect-30x16", game="shisen-sho", difficulty="hard")  # rare: a long search
+    before = app.game.board.copy()
+
+    async def script():
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.press("n")
+            await _until(pilot, lambda: "candidate(s) tried" in str(app.query_one("#message").render()), 60)
+            await pilot.press("escape")
+            await _until(pilot, lambda: "no new game" in str(app.query_one("#message").render()), 30)
+            assert not app.dealing and app.game.board.groups == before.groups
+            await pilot.press("p")  # pause hides the board and stops the clock
+            assert app.query_one(BoardView).has_class("paused") and app.running_since is None
+            await pilot.press("p")
+            assert not app.query_one(BoardView).has_class("paused")
 
     asyncio.run(script())

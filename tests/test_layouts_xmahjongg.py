@@ -89,8 +89,11 @@ def test_plain_odd_count(tmp_path: Path) -> None:
     assert err.line == 4 and "odd" in err.message
 
 
-def test_plain_empty_file_is_empty_layout(tmp_path: Path) -> None:
-    assert len(read_xmahjongg(_write(tmp_path, "# nothing\n"))) == 0
+@pytest.mark.parametrize("text", ["# nothing\n", "", "\ufeff", "\ufeff\n\n"])
+def test_plain_empty_file_is_refused(tmp_path: Path, text: str) -> None:
+    path = _write(tmp_path, text)
+    with pytest.raises(InputFileError, match=rf"^{path}: no tiles"):
+        read_xmahjongg(path)
 
 
 def test_missing_file() -> None:

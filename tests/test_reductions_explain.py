@@ -131,3 +131,33 @@ def test_stuck_reasons_name_the_waiting_clause_and_its_locked_tiles():
         assert f"(tile {lit['head']}) is still on the board" in reasons[0]
     assert reasons[1].startswith("So the x-chain SAT")
     assert stuck_reasons(stuck_data(red, {1: True, 2: True, 3: True})) == []
+
+
+@pytest.mark.parametrize("target", ["stacks", "shisen-sho"])
+def test_one_notation_and_one_legend_in_the_handout_and_the_lessons(target):
+    import re
+
+    from mjsat.game.teach import FormulaLesson
+    from mjsat.reductions.explain import explain_moves, legend, legend_html, proof_plan, proof_steps, stuck_data
+    from mjsat.reductions.handout import handout_html
+
+    red = reduce_formula(normalize_3cnf([[1, -2, 3], [-1, 2]]), target)
+    d = explain_data(red)
+    minus = re.compile(r"(?<![\w-])-V\d")
+    notes = [s["note"] for g in d["gadgets"] for s in g["stacks"]]
+    assert any("¬V2" in n for n in notes) and not any(minus.search(n) for n in notes)
+    assert d["clauses"][0]["literals"] == ["V1", "¬V2", "V3"]
+    stuck = stuck_data(red, {1: True, 2: False})  # falsifies (¬V1 ∨ V2)
+    assert [l["literal"] for c in stuck["clauses"] for l in c["literals"]][:2] == ["¬V1", "V2"]
+    assert not any(minus.search(m["why"]) for m in explain_moves(red, stuck["moves"]))
+    html = handout_html(red, target=target, cnf_name="f.cnf")
+    assert legend_html(target) in html and "<h2>Legend</h2>" in html and not minus.search(html)
+    # the page's legend is the handout's, and each line of the plan names a step of the proof
+    lesson = FormulaLesson(red, text="(x1 | -x2 | x3) & (-x1 | x2)")
+    described = lesson.describe()
+    assert [(e["term"], e["text"]) for e in described["legend"]] == legend(target)
+    keys = {k for k, _, _ in proof_steps(target)}
+    assert 5 <= len(proof_plan(target)) <= 10 and all(k in keys for k, _ in proof_plan(target))
+    terms = [k for k, _ in legend(target)]
+    assert "a column" in terms and "x-chain" in terms and "red outline" in terms
+    assert ("a 3x3 block" in terms) == (target == "shisen-sho")

@@ -180,6 +180,43 @@ def test_only_method_not_applicable_counts_as_na(tmp_path, refuser_methods):
     }
 
 
+def test_a_size_refusal_counts_as_not_applicable(tmp_path, monkeypatch):
+    """The order encoding above its size, and any SizeLimitError, is n/a, not a disagreement."""
+    from mjsat.board import Layout, MahjongBoard
+
+    (tmp_path / "crossval_big.py").write_text(
+        "from mjsat.limits import SizeLimitError\n"
+        "def solve_big(board, *, time_limit=None, seed=0):\n"
+        "    raise SizeLimitError('the board has too many tiles for me')\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setitem(methods_mod.METHODS, "big", MethodInfo("big", "crossval_big:solve_big", KINDS, True, ""))
+    row = MahjongBoard(Layout([(0, 2 * i, 0) for i in range(400)]), [min(i, 399 - i) for i in range(400)])
+    cases = [cv.BoardCase("row-400", row, "test", "solvable")]
+    specs = cv.discover_methods(only=["sat", "big", "search"], encodings=["order", "acyclic"], solvers=["cadical195"])
+    report = cv.run_crossval(cases, specs, out_dir=tmp_path / "dis")
+    assert report.disagreements == []
+    order = report.per_method["sat[encoding=order,solver=cadical195]"]
+    assert (order.not_applicable, order.errors, order.applied) == (1, 0, 0)
+    assert (report.per_method["big"].not_applicable, report.per_method["big"].errors) == (1, 0)
+    assert report.per_method["sat[encoding=acyclic,solver=cadical195]"].solvable == 1
+    assert report.per_method["search"].solvable == 1
+    assert not (tmp_path / "dis").exists()
+
+
+@pytest.mark.slow
+def test_crossval_cnf_instances_exits_0():
+    """The shipped CNF folder: every size refusal is n/a, every answer agrees (exit 0)."""
+    from pathlib import Path
+
+    folder = Path(__file__).resolve().parents[1] / "instances"
+    res = CliRunner().invoke(cli, ["crossval", "--cnf", str(folder), "--json", "--time-limit", "60"])
+    assert res.exit_code == 0, res.output[-2000:]
+    data = json.loads(res.output)
+    assert data["disagreements"] == []
+    assert any(m["not_applicable"] > 0 for m in data["methods"] if "encoding=order" in m["method"])
+
+
 def test_height2_says_not_applicable_with_its_own_exception_sat_and_cpsat_decide_3d():
     from mjsat.result import MethodNotApplicableError
     from mjsat.search.height2 import NotHeightTwoError

@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 import json
+import signal
+import subprocess
+import sys
 import textwrap
+import time
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -333,3 +338,112 @@ def test_cli_sample_batch(tmp_path):
     rows = read_done(out)
     assert len(rows) == 10 and any(r["reason"].startswith("batch: ") for r in rows)
     assert [r["status"] for r in rows] == [solve_deal(ROW, r["seed"], method="ref")["status"] for r in rows]
+
+
+# --------------------------------------------------------------------------- one writer
+
+MJSAT = [sys.executable, "-c", "import sys; from mjsat.cli import main; sys.argv[0] = 'mjsat'; sys.exit(main())"]
+
+
+def _start(out: Path, log: Path, *args: str) -> subprocess.Popen:
+    cmd = [*MJSAT, "sample", "--layout", "row-8", "--out", str(out), "--method", "ref", *args]
+    return subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=log.open("w"))
+
+
+def _wait_first(procs: list[subprocess.Popen], timeout: float = 120.0) -> subprocess.Popen:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for p in procs:
+            if p.poll() is not None:
+                return p
+        time.sleep(0.05)
+    raise AssertionError("no run ended")
+
+
+def _wait_rows(out: Path, k: int, proc: subprocess.Popen, timeout: float = 120.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and proc.poll() is None:
+        if out.exists() and out.read_text().count("\n") > k:
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"the run wrote fewer than {k} rows (exit {proc.poll()})")
+
+
+def _kill(proc: subprocess.Popen) -> None:
+    proc.send_signal(signal.SIGKILL)
+    proc.wait(timeout=30)
+
+
+def _refusal(log: Path, out: Path, holder: subprocess.Popen) -> None:
+    lines = log.read_text().splitlines()
+    assert len(lines) == 1, lines
+    assert str(out) in lines[0] and f"pid {holder.pid}" in lines[0] and "Traceback" not in lines[0]
+
+
+def test_two_runs_started_at_once_one_runs_one_refuses(tmp_path):
+    out = tmp_path / "r.jsonl"
+    procs = [_start(out, tmp_path / f"{i}.log", "-n", "1000000") for i in range(2)]
+    try:
+        loser = _wait_first(procs)
+        winner = procs[1 - procs.index(loser)]
+        assert loser.returncode == 2
+        _refusal(tmp_path / f"{procs.index(loser)}.log", out, winner)
+        _wait_rows(out, 20, winner)
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                _kill(p)
+    _, rows = read_sample(out)  # valid after the kill: every seed once
+    seeds = [r["seed"] for r in rows]
+    assert len(seeds) == len(set(seeds)) >= 20 and set(seeds) == set(range(len(seeds)))
+    # the killed run left its lock file; its lock went with it, and a resume goes on
+    res = CliRunner().invoke(
+        cli, ["sample", "--layout", "row-8", "-n", str(len(seeds) + 5), "--out", str(out), "--method", "ref"]
+    )
+    assert res.exit_code == 0, res.output
+    assert sorted(r["seed"] for r in read_done(out)) == list(range(len(seeds) + 5))
+
+
+def test_kill_and_resume_beside_a_retry_loses_nothing(tmp_path):
+    out = tmp_path / "r.jsonl"
+    sample(ROW, range(30), out, method="ref", time_limit=10.0)
+    header, *lines = _lines(out)
+    for row in lines[::3]:
+        row["status"], row["reason"] = "unknown", "time limit"
+    out.write_text("\n".join(json.dumps(x) for x in [header, *lines]) + "\n")
+    appending = _start(out, tmp_path / "a.log", "-n", "1000000")
+    try:
+        _wait_rows(out, 60, appending)
+        retry = _start(out, tmp_path / "r.log", "-n", "30", "--retry-unknown", "--time-limit", "20")
+        assert retry.wait(timeout=120) == 2  # the retry would rewrite the file under the appending run
+        _refusal(tmp_path / "r.log", out, appending)
+    finally:
+        _kill(appending)
+    _, before = read_sample(out)
+    done = {r["seed"]: r for r in before if r["status"] != "unknown"}
+    retry = _start(out, tmp_path / "r2.log", "-n", "30", "--retry-unknown", "--time-limit", "20")
+    assert retry.wait(timeout=120) == 0, (tmp_path / "r2.log").read_text()
+    _, after = read_sample(out)
+    got = {r["seed"]: r for r in after}
+    assert len(after) == len(got) == len(before)  # every seed once, none lost
+    assert all(got[s] == r for s, r in done.items())  # every decided row kept as it was
+    assert all(r["status"] != "unknown" for r in after)
+
+
+def test_a_retry_holds_the_lock_for_its_whole_rewrite(tmp_path):
+    out = tmp_path / "r.jsonl"
+    sample(ROW, range(1), out, method="ref", time_limit=10.0)
+    header, row = _lines(out)
+    rows = [{**row, "seed": s, "status": "unknown", "reason": "time limit"} for s in range(20_000)]
+    out.write_text("\n".join(json.dumps(x) for x in [header, *rows]) + "\n")
+    retry = _start(out, tmp_path / "r.log", "-n", "1", "--retry-unknown", "--time-limit", "20")
+    try:
+        _wait_rows(out, 20_020, retry)
+        appending = _start(out, tmp_path / "a.log", "-n", "20001")
+        assert appending.wait(timeout=120) == 2
+        _refusal(tmp_path / "a.log", out, retry)
+    finally:
+        _kill(retry)
+    _, after = read_sample(out)  # killed mid-retry: each seed once, the replacements read
+    assert sorted(r["seed"] for r in after) == list(range(20_000))
+    assert sum(r["status"] != "unknown" for r in after) >= 20

@@ -279,17 +279,44 @@ def test_loading_the_kernels_is_not_counted_in_the_time_limit(monkeypatch):
         solve(board, method)
     calls = []
 
-    def slow_warm_up():
+    def slow_warm_up(*args, **kwargs):
         calls.append(1)
         _time.sleep(0.6)
 
     monkeypatch.setattr(solver_mod, "warm_up", slow_warm_up)
-    monkeypatch.setitem(solver_mod._PREPARED, "done", False)
+    monkeypatch.setattr(solver_mod, "_PREPARED", set())
     for method in ("search", "auto"):
         result = solve(board, method, time_limit=0.3)
         assert result.status == "solvable", (method, result.status)
         assert result.seconds < 0.3
-    assert calls == [1]  # once per process, for the plan's step as for the method
+    # once per process and path: the method's (the phase kernels), which the plan's budgeted
+    # step takes too under this limit (too short for the one-call path)
+    assert calls == [1]
+    assert solve(board, "auto", time_limit=0.3).stats["seconds_prepare"] < 0.1
+    result = solve(board, "auto", time_limit=2.0)  # the one-call path: prepared off the clock
+    assert calls == [1, 1] and result.stats["seconds_prepare"] >= 0.6 and result.seconds < 0.3
+
+
+def test_a_call_loads_only_the_kernels_of_its_game_and_path():
+    """`mjsat solve` of a turtle deal with a warm cache loads the one-call kernel and no other
+    (a fresh process: no kernel of another game, no phase kernel, nothing of de Bondt's)."""
+    import subprocess
+    import sys
+
+    probe = (
+        "import sys\n"
+        "from mjsat.cli import main\n"
+        "try:\n"
+        "    main(['solve', '--layout', 'turtle', '--seed', '7'])\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "from numba.core.registry import CPUDispatcher\n"
+        "print(sorted(f'{m}.{k}' for m, mod in list(sys.modules.items()) if m.startswith('mjsat.search')"
+        " for k, v in vars(mod).items() if isinstance(v, CPUDispatcher) and v.signatures))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
+    assert out.startswith("solvable")
+    assert out.splitlines()[-1] == "['mjsat.search.kernels_batch._solve_chunk']"
 
 
 @pytest.mark.slow
