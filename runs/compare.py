@@ -32,8 +32,8 @@ size and MiniSat's time on the formula itself (``minisat_cpu_seconds``, python-s
 Minisat22 under the same limit).
 
 A run on an existing file skips the (board, method) pairs it holds and must have the
-header's time limit, clock and seed; a run with more methods adds their rows. The file
-is locked while a run appends to it.
+header's time limit, clock and seed; a run with more methods adds their rows. One run
+writes a file at a time (:func:`mjsat.fileio.exclusive_lock`).
 
 >>> specs = parse_methods("search,sat:encoding=acyclic")
 >>> [(s.label, s.method, s.kwargs) for s in specs]
@@ -49,7 +49,6 @@ from __future__ import annotations
 import contextlib
 import csv
 import dataclasses
-import fcntl
 import io
 import itertools
 import json
@@ -62,7 +61,14 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from mjsat.fileio import InputFileError, OutputFileError, decode_text, parse_json, write_text_atomic
+from mjsat.fileio import (
+    InputFileError,
+    OutputFileError,
+    decode_text,
+    exclusive_lock,
+    parse_json,
+    write_text_atomic,
+)
 from mjsat.limits import SizeLimitError
 from mjsat.result import SOLVABLE, UNKNOWN, UNSOLVABLE, MethodNotApplicableError, SolverError
 from mjsat.runs.boards import BoardCase, SeedRange
@@ -433,8 +439,8 @@ def read_results(
 
 
 @contextlib.contextmanager
-def _locked_append(out: str | os.PathLike[str], header: CompareHeader, fresh: bool) -> Iterator[Any]:
-    """The results file open for appending, locked against a second run."""
+def _appending(out: str | os.PathLike[str], header: CompareHeader, fresh: bool) -> Iterator[Any]:
+    """The results file open for appending (under the header when ``fresh``)."""
     target = Path(out)
     try:
         if fresh:
@@ -443,10 +449,6 @@ def _locked_append(out: str | os.PathLike[str], header: CompareHeader, fresh: bo
     except OSError as exc:
         raise OutputFileError(out, f"cannot write: {exc.strerror or exc}") from None
     with fh:
-        try:
-            fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            raise CompareError(f"{out}: another run is writing this results file") from None
         yield fh
 
 
@@ -478,12 +480,30 @@ def compare(
     Raises
     ------
     CompareError
-        The file was made with another limit, clock or seed, or another run writes it.
+        The file was made with another limit, clock or seed.
+    FileInUseError
+        Another run writes the file (:func:`mjsat.fileio.exclusive_lock`).
     InputFileError
         The file is not a results file.
     """
     if not 0 < time_limit < math.inf:
         raise CompareError(f"the time limit must be a positive number of seconds, got {time_limit}")
+    with exclusive_lock(out):  # one run writes a results file at a time
+        return _compare(cases, specs, out, time_limit, clock, seed, ref_max_tiles, runner, out_dir, progress)
+
+
+def _compare(
+    cases: Iterable[BoardCase],
+    specs: Sequence[MethodSpec],
+    out: str | os.PathLike[str],
+    time_limit: float,
+    clock: str,
+    seed: int,
+    ref_max_tiles: int,
+    runner: Runner | None,
+    out_dir: str | os.PathLike[str] | None,
+    progress: Callable[[list[dict[str, Any]]], None] | None,
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     header = CompareHeader(float(time_limit), clock, int(seed))
     old_header, old_rows = read_results(out, repair=True)
     if old_header is not None:
@@ -517,7 +537,7 @@ def compare(
     )
     found: list[dict[str, Any]] = []
     if tasks:
-        with _locked_append(out, header, old_header is None) as fh:
+        with _appending(out, header, old_header is None) as fh:
             own = runner is None
             run = Runner(1, None, warm=any(s.method == "search" for s in specs)) if own else runner
             assert run is not None
@@ -539,10 +559,8 @@ def compare(
                     run.close()
     elif old_header is None:
         write_text_atomic(out, header.to_json() + "\n")
-    order = {lb: j for j, lb in enumerate(labels)}
     for case in listed:
         found.extend(done[(case.name, lb)] for lb in labels if (case.name, lb) in done)
-    found.sort(key=lambda r: order[r["method"]]) if not listed else None
     dis = disagreements(found)
     if out_dir is not None:
         by_name = {c.name: c for c in listed}
@@ -712,6 +730,7 @@ def cactus_figure(
         ax.plot(range(1, len(times) + 1), times, marker="o", markersize=3, label=m)
     ax.set_yscale("log")
     ax.set_xlim(0, max(1, boards))
+    ax.xaxis.get_major_locator().set_params(integer=True)
     ax.axhline(time_limit, color="0.6", linestyle=":", linewidth=1)
     ax.set_xlabel(f"boards solved (of {boards})")
     ax.set_ylabel("CPU seconds")

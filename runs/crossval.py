@@ -289,6 +289,7 @@ def run_case(
     time_limit: float | None = 10.0,
     ref_max_tiles: int = DEFAULT_REF_MAX_TILES,
     seed: int = 0,
+    clock: str = "wall",
 ) -> dict[str, dict[str, Any]]:
     """Run every applicable method on one board.
 
@@ -316,7 +317,9 @@ def run_case(
             continue
         start = time.perf_counter()
         try:
-            res: SolveResult = solve(case.board, spec.method, time_limit=time_limit, seed=seed, **spec.kwargs)
+            res: SolveResult = solve(
+                case.board, spec.method, time_limit=time_limit, clock=clock, seed=seed, **spec.kwargs
+            )
         except SolverError as exc:
             out[spec.label] = {"status": ERROR, "seconds": time.perf_counter() - start, "reason": str(exc), "moves": []}
             continue
@@ -391,6 +394,7 @@ def run_crossval(
     time_limit: float | None = 10.0,
     ref_max_tiles: int = DEFAULT_REF_MAX_TILES,
     seed: int = 0,
+    clock: str = "wall",
     out_dir: str | Path | None = None,
     progress: Callable[[BoardCase], None] | None = None,
     workers: int = 1,
@@ -405,7 +409,9 @@ def run_crossval(
     methods : sequence of MethodSpec
         From :func:`discover_methods`.
     time_limit : float or None
-        Seconds per method and board (``unknown`` beyond).
+        Seconds per method and board (``unknown`` beyond), of ``clock``.
+    clock : {'wall', 'cpu'}
+        What the limit counts (:mod:`mjsat.clock`): wall seconds or CPU seconds.
     ref_max_tiles : int
         ``ref`` runs on boards of at most this many tiles.
     seed : int
@@ -490,10 +496,13 @@ def run_crossval(
         if progress is not None:
             progress(case)
 
-    shared = (tuple(methods), time_limit, ref_max_tiles, seed)
+    shared = (tuple(methods), time_limit, ref_max_tiles, seed, clock)
     if runner is None and workers == 1 and scheduler is None:
         for case in cases:
-            take(case, run_case(case, methods, time_limit=time_limit, ref_max_tiles=ref_max_tiles, seed=seed))
+            take(
+                case,
+                run_case(case, methods, time_limit=time_limit, ref_max_tiles=ref_max_tiles, seed=seed, clock=clock),
+            )
     elif runner is None:
         with Runner(workers, scheduler, warm=any(m.method == "search" for m in methods)) as own:
             _run_on(own, cases, shared, take)
@@ -512,15 +521,15 @@ def run_crossval(
 
 
 def _case_answers(
-    shared: tuple[tuple[MethodSpec, ...], float | None, int, int, tuple[SeedRange, ...]], item: tuple[int, Any]
+    shared: tuple[tuple[MethodSpec, ...], float | None, int, int, str, tuple[SeedRange, ...]], item: tuple[int, Any]
 ) -> tuple[int, dict[str, dict[str, Any]]]:
     """The answers on one case (a task of :class:`~mjsat.runs.cluster.Runner`); a deal of
     a seed range is made on the worker from the range sent once."""
-    methods, time_limit, ref_max_tiles, seed, ranges = shared
+    methods, time_limit, ref_max_tiles, seed, clock, ranges = shared
     i, case = item
     if isinstance(case, _DealRef):
         case = BoardCase(case.name, ranges[case.deals].board(case.seed), case.source, case.expected)
-    return i, run_case(case, methods, time_limit=time_limit, ref_max_tiles=ref_max_tiles, seed=seed)
+    return i, run_case(case, methods, time_limit=time_limit, ref_max_tiles=ref_max_tiles, seed=seed, clock=clock)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -538,14 +547,17 @@ class _DealRef:
 def _run_on(
     runner: Runner,
     cases: Iterable[BoardCase],
-    shared: tuple[tuple[MethodSpec, ...], float | None, int, int],
+    shared: tuple[tuple[MethodSpec, ...], float | None, int, int, str],
     take: Callable[[BoardCase, dict[str, dict[str, Any]]], None],
 ) -> None:
     """Run the cases on ``runner``; hand each case's answers to ``take`` in case order."""
     if not runner.distributed:
-        methods, time_limit, ref_max_tiles, seed = shared
+        methods, time_limit, ref_max_tiles, seed, clock = shared
         for case in cases:
-            take(case, run_case(case, methods, time_limit=time_limit, ref_max_tiles=ref_max_tiles, seed=seed))
+            take(
+                case,
+                run_case(case, methods, time_limit=time_limit, ref_max_tiles=ref_max_tiles, seed=seed, clock=clock),
+            )
         return
     listed = list(cases)
     items: list[tuple[int, Any]] = []

@@ -285,3 +285,40 @@ def test_sample_takes_board_files_and_generated_sets(tmp_path):
     assert r.exit_code == 0 and json.loads(r.stdout)["boards"] == 3
     r = CliRunner().invoke(cli, ["sample", "--layout", "turtle", "-n", "2", "--height2", "2", "--out", str(out)])
     assert r.exit_code == 2 and "not both" in r.output
+
+
+def test_the_issue_command_writes_rows_summary_and_plots_in_the_current_folder(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    r = CliRunner().invoke(cli, ["compare", "--layout", "turtle", "-n", "2", "--methods", METHODS, "--plot", "out/"])
+    assert r.exit_code == 0, r.output
+    assert "virtual best" in r.stdout and "PAR-2 (CPU s)" in r.stdout
+    header, rows = cmp.read_results(tmp_path / "compare.jsonl")
+    assert header is not None and len(rows) == 8
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [
+        "cactus.png", "cactus.svg", "scatter.png", "scatter.svg",
+    ]  # fmt: skip
+
+
+def test_one_run_writes_a_results_file_at_a_time(tmp_path):
+    from mjsat.fileio import FileInUseError, exclusive_lock
+
+    out = tmp_path / "r.jsonl"
+    cases = list(B.random_small_cases(seed=4, count=2, max_tiles=6, games=("mahjong",)))
+    import subprocess
+    import sys
+
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import sys, time\nfrom mjsat.fileio import exclusive_lock\n"
+         f"with exclusive_lock({str(out)!r}):\n    print('held', flush=True)\n    time.sleep(60)"],
+        stdout=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+        with pytest.raises(FileInUseError):
+            cmp.compare(cases, cmp.parse_methods("ref"), out, time_limit=5)
+    finally:
+        holder.kill()
+        holder.wait()
+    with exclusive_lock(out):  # the same process nests: a run inside a caller's lock
+        rows, _ = cmp.compare(cases, cmp.parse_methods("ref"), out, time_limit=5)
+    assert len(rows) == 2

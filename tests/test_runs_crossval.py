@@ -486,3 +486,26 @@ def test_every_method_agrees_with_ref_on_every_board_of_four_tiles():
         assert s.decided + s.not_applicable == 740
         if spec.method in ("sat", "cpsat"):  # every game, shisen-sho-3d's 240 boards too
             assert s.not_applicable == 0
+
+
+def test_cpu_limit_reaches_every_method(monkeypatch):
+    """--cpu-limit runs the methods on the CPU clock (mjsat.clock); both limits are refused."""
+    from mjsat import clock
+    from mjsat.methods import solve as real_solve
+
+    seen: list[str] = []
+
+    def spy(board, method, **kw):
+        seen.append(kw.get("clock", "wall"))
+        with clock.using(kw.get("clock", "wall")):
+            seen.append(clock.kind())
+        return real_solve(board, method, **kw)
+
+    monkeypatch.setattr(methods_mod, "solve", spy)
+    cases = list(cv.random_small_cases(seed=3, count=2, max_tiles=6))
+    report = cv.run_crossval(cases, [cv.MethodSpec("ref", "ref")], time_limit=5, clock="cpu")
+    assert report.per_method["ref"].decided == 2 and set(seen) == {"cpu"}
+    r = CliRunner().invoke(cli, ["crossval", "--random-small", "2", "--methods", "ref", "--cpu-limit", "2", "--json"])
+    assert r.exit_code == 0 and json.loads(r.stdout)["boards"] == 2
+    r = CliRunner().invoke(cli, ["crossval", "--random-small", "2", "--cpu-limit", "2", "--time-limit", "2"])
+    assert r.exit_code == 2 and "not both" in r.output
