@@ -56,7 +56,7 @@ def _attempt_rates(board: Any, policies: list[str], first: int) -> dict[str, lis
     from mjsat.search import kernels as K
     from mjsat.search.config import PLAYOUTS
     from mjsat.search.pairing import geometry
-    from mjsat.search.solver import _playout_state
+    from mjsat.search.scratch import playout_state as _playout_state
 
     geo = geometry(board)
     kind, gr, mj, sh, _pt = K.arrays(geo)
@@ -86,7 +86,7 @@ def _attempt_rates(board: Any, policies: list[str], first: int) -> dict[str, lis
 def run_layout(name: str, deals: int, policies: list[str], parts: list[str]) -> dict[str, Any]:
     """Every part on ``deals`` deals of layout file ``name``, policies interleaved per deal."""
     from mjsat.methods import solve
-    from mjsat.search import solver
+    from mjsat.search import options as solver
     from mjsat.search.batch import BatchSolver
     from mjsat.search.solver import solve_search
 

@@ -87,6 +87,10 @@ class MethodInfo:
         an ``unknown`` at the time limit, continues where it stopped when called again
         (:func:`start_run`). The plans' races run such a method in slices that add up
         instead of starting afresh each turn.
+    options : str or None
+        ``"module:Class"`` of the frozen dataclass of the method's options (the search's
+        :class:`mjsat.search.options.SearchOptions`): its fields are the option names.
+        ``None``: the keyword-only parameters of the function are.
     """
 
     name: str
@@ -99,6 +103,7 @@ class MethodInfo:
     plan: str | None = None
     prepare: str | None = None
     run: str | None = None
+    options: str | None = None
 
     @property
     def games(self) -> tuple[str, ...]:
@@ -125,8 +130,8 @@ METHODS: dict[str, MethodInfo] = {
         MethodInfo(
             "search", "mjsat.search.solver:solve_search", _ALL_KINDS, True,
             "the pairing-set search (numba), with playouts and pruning scans",
-            check="mjsat.search.solver:check_search_options", prepare="mjsat.search.solver:prepare_search",
-            run="mjsat.search.solver:SearchRun",
+            check="mjsat.search.options:check_search_options", prepare="mjsat.search.solver:prepare_search",
+            run="mjsat.search.solver:SearchRun", options="mjsat.search.options:SearchOptions",
         ),
         MethodInfo(
             "height2", "mjsat.search.height2:solve_height2", ("sides",), True,
@@ -247,7 +252,7 @@ def check_options(
     _check_time_limit(time_limit)
     fn = get_method(method)
     given = {k: v for k, v in options.items() if v is not None} if options else {}
-    accepted = _options_of(fn) if given else frozenset()
+    accepted = _accepted(method, fn) if given else frozenset()
     extra = sorted(set(given) - accepted)
     if extra:
         raise MethodOptionError(
@@ -327,8 +332,16 @@ def start_run(name: str, board: Board, *, seed: int = 0, **options: Any) -> Any 
 
 
 def method_options(name: str) -> frozenset[str]:
-    """Names of the keyword options a method accepts beyond ``time_limit`` and ``seed``."""
-    return _options_of(get_method(name))
+    """Names of the keyword options a method accepts beyond ``time_limit`` and ``seed``
+    (the fields of its :attr:`MethodInfo.options`, else its keyword-only parameters)."""
+    return _accepted(name, get_method(name))
+
+
+def _accepted(name: str, fn: Callable[..., Any]) -> frozenset[str]:
+    target = METHODS[name].options
+    if target is not None:
+        return frozenset(f.name for f in dataclasses.fields(_resolve(target)))
+    return _options_of(fn)
 
 
 @functools.cache

@@ -34,8 +34,10 @@ from mjsat.board import Board, InvalidBoardError, Layout, Move, find_variant
 from mjsat.plans import DEFAULT_NODE_BUDGET
 from mjsat.result import SOLVABLE, UNKNOWN, UNSOLVABLE, MethodNotApplicableError, SolveResult
 from mjsat.search import kernels_batch as KB
-from mjsat.search.config import PLAYOUTS
-from mjsat.search.solver import DEFAULT_PLAYOUT, _playout_state, _stacked_pairs, check_search_options
+from mjsat.search.options import SearchOptionError, SearchOptions
+from mjsat.search.pairing import MAHJONG
+from mjsat.search.prior import stacked_pairs
+from mjsat.search.scratch import playout_state
 
 __all__ = [
     "BatchSolver",
@@ -45,8 +47,13 @@ __all__ = [
     "BatchReplayError",
     "solve_batch",
     "DEFAULT_CHUNK",
+    "BATCH_OPTIONS",
     "TAIL_STEPS",
 ]
+
+BATCH_OPTIONS = SearchOptions(node_limit=DEFAULT_NODE_BUDGET)
+"""The options of :func:`solve_batch` by default: the ``auto`` plan's node budget
+(:data:`~mjsat.plans.DEFAULT_NODE_BUDGET`) per deal."""
 
 DEFAULT_CHUNK = 256
 """Deals per compiled call of :func:`solve_batch`."""
@@ -148,18 +155,20 @@ class BatchSolver:
     layout : Layout
     game : str
         A game whose boards are of the ``"sides"`` kind (Mahjong, transposed Mahjong).
-    node_limit : int or None
-        Search nodes per deal before it is left undecided; ``None``: no limit (the search
-        then decides every deal whose groups have at most eight tiles).
-    attempts, guided, prior, freeze, loose, scan, critical, playout
-        The options of :func:`mjsat.search.solver.solve_search`, with its defaults.
+    options : SearchOptions or None
+        The options of :func:`mjsat.search.solver.solve_search` (its defaults by default),
+        replaced by those ``given`` by name. ``node_limit`` is the search nodes per deal
+        before it is left undecided (unset: no limit; the search then decides every deal
+        whose groups have at most eight tiles). The batch runs the numba engine's
+        critical-group search with the rules ``prior``, ``freeze``, ``loose``, ``scan``,
+        ``critical`` and ``playout``; the other options keep their defaults.
 
     Raises
     ------
     MethodNotApplicableError
         The game's boards are not of the ``"sides"`` kind.
     SearchOptionError
-        A count option is not a non-negative integer.
+        An option that cannot work, or one the batch does not run.
 
     Notes
     -----
@@ -167,23 +176,16 @@ class BatchSolver:
     """
 
     def __init__(
-        self,
-        layout: Layout,
-        *,
-        game: str = "mahjong",
-        node_limit: int | None = None,
-        attempts: int | None = None,
-        guided: int | None = None,
-        prior: bool = True,
-        freeze: bool = True,
-        loose: bool = True,
-        scan: bool = True,
-        critical: bool = True,
-        playout: str | None = None,
+        self, layout: Layout, options: SearchOptions | None = None, *, game: str = "mahjong", **given: Any
     ) -> None:
         from mjsat.search import kernels as K
+        from mjsat.search.drivers import batch_refusal
 
-        check_search_options(attempts=attempts, guided=guided, node_limit=node_limit, playout=playout)
+        opts = SearchOptions.of(options, **given)
+        refusal = batch_refusal(opts)
+        if refusal:
+            raise SearchOptionError(f"the batch path does not run the search with {refusal}")
+        self.options = opts
         self.cls: type[Board] = find_variant(game)
         if self.cls.kind != "sides":
             raise MethodNotApplicableError(
@@ -197,15 +199,10 @@ class BatchSolver:
         self.kind = np.int64(0)
         self.sh = (empty, empty, np.int64(1), np.int64(1))
         self.pt = K._PTAB
-        self.opts = K.rules(
-            freeze=freeze, loose=loose, scan=scan, critical=critical, playout=PLAYOUTS.index(playout or DEFAULT_PLAYOUT)
-        )
+        self.opts = opts.rules(MAHJONG)
         self.desc, self.top, self.under = _cover_order(layout)
-        self.plan = np.array(
-            [int(prior), -1 if attempts is None else int(attempts), -1 if guided is None else int(guided)],
-            dtype=np.int64,
-        )
-        self.node_limit = -1 if node_limit is None else int(node_limit)
+        self.plan = KB.plan_array(opts)
+        self.node_limit = KB.NO_LIMIT if opts.node_limit is None else int(opts.node_limit)
 
     def deals(self, groups: Any) -> np.ndarray:
         """``groups`` as a C-contiguous ``int64[D, n]`` matrix.
@@ -232,11 +229,11 @@ class BatchSolver:
             A sequence of seeds whose length is not ``count``.
         """
         if isinstance(seeds, (int, np.integer)):
-            return np.full(count, _playout_state(int(seeds)), dtype=np.uint64)
+            return np.full(count, playout_state(int(seeds)), dtype=np.uint64)
         seq = [int(s) for s in seeds]
         if len(seq) != count:
             raise BatchInputError(f"{len(seq)} seeds given for {count} deals")
-        return np.array([_playout_state(s) for s in seq], dtype=np.uint64)
+        return np.array([playout_state(s) for s in seq], dtype=np.uint64)
 
     def run(self, deals: np.ndarray, states: np.ndarray) -> ChunkResult:
         """One compiled call on ``deals`` (from :meth:`deals`) with playout ``states``.
@@ -273,7 +270,7 @@ def _cover_order(layout: Layout) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     def build() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         n = len(layout)
         desc = np.zeros((n, n), dtype=np.uint8)
-        top, under = _stacked_pairs(layout.descendants)
+        top, under = stacked_pairs(layout.descendants)
         desc[top, under] = 1
         return desc, top.astype(np.int64), under.astype(np.int64)
 
@@ -283,15 +280,15 @@ def _cover_order(layout: Layout) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 def solve_batch(
     layout: Layout,
     groups: Any,
+    options: SearchOptions | None = None,
     *,
     game: str = "mahjong",
     seed: int | Sequence[int] = 0,
-    node_limit: int | None = DEFAULT_NODE_BUDGET,
     chunk: int = DEFAULT_CHUNK,
     tail: bool = True,
     time_limit: float | None = None,
     solver: BatchSolver | None = None,
-    **options: Any,
+    **given: Any,
 ) -> BatchResult:
     """Decide every deal of ``groups`` (one row of groups per deal) of ``layout``.
 
@@ -300,14 +297,14 @@ def solve_batch(
     layout : Layout
     groups : array_like of int
         ``D x n``: the group of every tile, one deal per row.
+    options : SearchOptions or None
+        The options of :class:`BatchSolver` (default :data:`BATCH_OPTIONS`, with the
+        ``auto`` plan's node budget per deal), replaced by those ``given`` by name.
     game : str
         A Mahjong game (``"sides"`` boards).
     seed : int or sequence of int
         The seed of the random playouts, for all deals or one per deal (``solve``'s
         ``seed``).
-    node_limit : int or None
-        Search nodes per deal in the batch (the ``auto`` plan's budget,
-        :data:`~mjsat.plans.DEFAULT_NODE_BUDGET`, by default).
     chunk : int
         Deals per compiled call.
     tail : bool
@@ -316,10 +313,10 @@ def solve_batch(
     time_limit : float or None
         Seconds of each tail call.
     solver : BatchSolver or None
-        A solver built before (its options are used; ``options`` and ``node_limit`` are
-        then ignored).
-    **options
-        Options of :class:`BatchSolver`.
+        A solver built before (its options are used; ``options`` and ``given`` are then
+        ignored).
+    **given
+        Options by name.
 
     Returns
     -------
@@ -342,7 +339,10 @@ def solve_batch(
     """
     from mjsat.methods import solve
 
-    bs = solver if solver is not None else BatchSolver(layout, game=game, node_limit=node_limit, **options)
+    if solver is not None:
+        bs = solver
+    else:
+        bs = BatchSolver(layout, options if options is not None else BATCH_OPTIONS, game=game, **given)
     deals = bs.deals(groups)
     d = deals.shape[0]
     states = bs.states(seed, d)

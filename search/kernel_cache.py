@@ -23,12 +23,22 @@ SOURCES_STAMP = "mjsat-kernel-sources.sha256"
 _HERE = Path(os.path.dirname(os.path.abspath(__file__)))
 
 
+PACKAGE = "kernels"
+"""The sub-package of the kernels (:mod:`mjsat.search.kernels`), cached in a folder of its own."""
+
+
+def _sources(folder: Path) -> list[Path]:
+    """The kernel sources of ``folder``: ``kernels*.py``, the modules of the package
+    ``kernels/`` and ``config.py``."""
+    return sorted(folder.glob("kernels*.py")) + sorted((folder / PACKAGE).glob("*.py")) + [folder / "config.py"]
+
+
 def sources_digest(folder: Path = _HERE) -> str:
-    """SHA-256 of the kernel modules (``kernels*.py``) and ``config.py`` of ``folder``, in
-    name order."""
+    """SHA-256 of the kernel modules (``kernels*.py`` and those of the package ``kernels/``)
+    and ``config.py`` of ``folder``, in path order."""
     h = hashlib.sha256()
-    for path in sorted(folder.glob("kernels*.py")) + [folder / "config.py"]:
-        h.update(path.name.encode())
+    for path in _sources(folder):
+        h.update(path.relative_to(folder).as_posix().encode())
         h.update(path.read_bytes())
     return h.hexdigest()
 
@@ -44,8 +54,8 @@ def _cache_dir(folder: Path) -> Path:
 
 
 def drop_stale_cache(folder: Path = _HERE) -> bool:
-    """Delete the cached kernels of ``folder`` when its sources changed since they were
-    compiled; return whether anything was deleted.
+    """Delete the cached kernels of ``folder`` (and of its package ``kernels/``) when their
+    sources changed since they were compiled; return whether anything was deleted.
 
     Notes
     -----
@@ -62,10 +72,11 @@ def drop_stale_cache(folder: Path = _HERE) -> bool:
         pass
     dropped = False
     try:
-        if cache.is_dir():
-            for path in cache.glob("kernels*.nb[ic]"):
-                path.unlink(missing_ok=True)
-                dropped = True
+        for where, pattern in ((cache, "kernels*.nb[ic]"), (_cache_dir(folder / PACKAGE), "*.nb[ic]")):
+            if where.is_dir():
+                for path in where.glob(pattern):
+                    path.unlink(missing_ok=True)
+                    dropped = True
         cache.mkdir(parents=True, exist_ok=True)
         tmp = stamp.with_suffix(f".{os.getpid()}.tmp")
         tmp.write_text(digest)

@@ -23,12 +23,10 @@ name           what
                or through other tiles (:attr:`mjsat.layout.Layout.descendants`)
 ``top``,       ``int64[p]``: every pair ``(top[i], under[i])`` with ``desc[top, under]``
 ``under``
-``plan``       ``int64[3]``: ``(prior, plain, guided)``: the prior analysis on (1) or off
-               (0); the plain and guided playouts, ``-1`` for the defaults of
-               :func:`mjsat.search.solver.solve_search` (with the scan rule: a share of
-               the number of groups of four or more, and that number; without it: that
-               number, and none)
-``node_limit`` ``int``: search nodes per deal, ``-1`` for no limit
+``plan``       ``int64[N_PLAN]``: the prior analysis on or off and the rules of the
+               numbers of plain and guided playouts, at the slots ``PLAN_*``
+               (:func:`plan_array`)
+``node_limit`` ``int``: search nodes per deal, :data:`NO_LIMIT` for no limit
 ``clock``      ``int``: the id of the clock of :func:`_cpu_ns` (:data:`CPU_CLOCK`), or
                ``-1`` for none (``cpu`` is then 0)
 ``cpu``        ``int64[D]``: written, the CPU time of each deal in nanoseconds
@@ -43,6 +41,7 @@ call's dispatch and the Python around it, which a block pays once.
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import numpy as np
 from numba import config as numba_config, njit, types
@@ -87,6 +86,12 @@ __all__ = [
     "INFO_PRIOR_GROUP",
     "INFO_BIGGEST",
     "N_INFO",
+    "PLAN_PRIOR",
+    "PLAN_PLAIN",
+    "PLAN_GUIDED",
+    "N_PLAN",
+    "NO_LIMIT",
+    "plan_array",
 ]
 
 UNDECIDED, SOLVABLE, UNSOLVABLE, BAD_DEAL, REPLAY_FAILED = 0, 1, 2, 3, 4
@@ -127,9 +132,25 @@ else:
         return ts[0] * 1_000_000_000 + ts[1]
 
 
-_PLAIN_NUM, _PLAIN_DEN = 3, 5
-"""The plain playouts' share of the default (``FAST_PLAIN_SHARE`` of
-:mod:`mjsat.search.solver`, as a fraction; a test holds the two equal)."""
+PLAN_PRIOR = 0
+"""``plan[PLAN_PRIOR]``: the prior analysis on (1) or off (0)."""
+PLAN_PLAIN = 1
+"""``plan[PLAN_PLAIN:PLAN_PLAIN + 3]``: ``(num, den, fixed)``, a deal with ``k`` groups of
+four tiles or more runs ``ceil(k * num / den) + fixed`` plain playouts
+(:meth:`mjsat.search.options.SearchOptions.playout_rule`)."""
+PLAN_GUIDED = 4
+"""``plan[PLAN_GUIDED:PLAN_GUIDED + 3]``: the same for the scan-guided playouts."""
+N_PLAN = 7
+"""Length of ``plan``."""
+NO_LIMIT = -1
+"""``node_limit`` of a search without a node limit."""
+
+
+def plan_array(options: Any) -> np.ndarray:
+    """The ``plan`` of :func:`_solve_chunk` for ``options`` (a
+    :class:`~mjsat.search.options.SearchOptions`)."""
+    plain, guided = options.playout_rule(options.engine == "numba")
+    return np.array([int(options.prior), *plain, *guided], dtype=np.int64)
 
 
 @njit(**JIT_FLAGS)
@@ -358,7 +379,7 @@ def _solve_chunk(
             status[i] = BAD_DEAL
             continue
         gr = (group, gptr[: ng + 1].copy(), gidx)
-        if plan[0]:
+        if plan[PLAN_PRIOR]:
             g = _prior_conflict(group, gr[1], gidx, desc, top, under, pt, mark)
             if g >= 0:
                 status[i] = UNSOLVABLE
@@ -377,12 +398,9 @@ def _solve_chunk(
         for g in range(ng):
             if gptr[g + 1] - gptr[g] >= 4:
                 fours += 1
-        if opts[R_SCAN]:
-            n_plain = plan[1] if plan[1] >= 0 else (fours * _PLAIN_NUM + _PLAIN_DEN - 1) // _PLAIN_DEN
-            n_guided = plan[2] if plan[2] >= 0 else fours
-        else:
-            n_plain = plan[1] if plan[1] >= 0 else fours
-            n_guided = plan[2] if plan[2] >= 0 else 0
+        n_plain = (fours * plan[PLAN_PLAIN] + plan[PLAN_PLAIN + 1] - 1) // plan[PLAN_PLAIN + 1] + plan[PLAN_PLAIN + 2]
+        n_guided = (fours * plan[PLAN_GUIDED] + plan[PLAN_GUIDED + 1] - 1) // plan[PLAN_GUIDED + 1]
+        n_guided += plan[PLAN_GUIDED + 2]
         decided = False
         if (n_plain > 0 or n_guided > 0) and opts[R_SCAN]:
             pres[:] = 1
@@ -413,7 +431,7 @@ def _solve_chunk(
             Q[0, :] = -1
             _autopair(gr, P[0], Q[0])
             st[:] = 0
-            budget = node_limit if node_limit >= 0 else (1 << 62)
+            budget = node_limit if node_limit != NO_LIMIT else (1 << 62)
             code = _dfs(kind, gr, mj, sh, pt, opts, P, Q, bg, bgr, allow, nxt, mend, mv, st, budget, ws)
             nodes[i] = st[S_NODES]
             info[i, INFO_SCANS] += st[S_SCANS]

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 
@@ -13,8 +15,9 @@ from mjsat.replay import InvalidSolutionError, check_solution
 from mjsat.search import kernels as K, kernels_batch as KB
 from mjsat.search.batch import TAIL_STEPS, BatchInputError, BatchSolver, solve_batch
 from mjsat.search.config import PLAYOUTS
+from mjsat.search.options import FAST_PLAIN_SHARE, SearchOptions
 from mjsat.search.pairing import geometry
-from mjsat.search.solver import FAST_PLAIN_SHARE, prior_conflict
+from mjsat.search.solver import prior_conflict
 
 
 def _deals(rng: np.random.Generator, board, count: int) -> np.ndarray:
@@ -178,8 +181,23 @@ def test_compiled_replay_equals_the_python_replay(game):
     assert verdicts[True] > 30 and verdicts[False] > 100
 
 
-def test_plain_share_is_the_solver_s():
-    assert KB._PLAIN_NUM / KB._PLAIN_DEN == FAST_PLAIN_SHARE
+def test_playout_counts_of_the_kernel_are_the_solver_s():
+    """The batch kernel runs the counts of :meth:`SearchOptions.playout_counts` (its plan
+    array holds their rule), and those are the defaults: 3/5 of the groups of four plain
+    and all of them guided with the scan, all plain and none guided without it."""
+    for given in ({}, {"scan": False}, {"attempts": 3}, {"guided": 5, "scan": False}, {"attempts": 0, "guided": 0}):
+        opts = SearchOptions(**given)
+        plan = KB.plan_array(opts)
+        for fours in range(60):
+            kernel = tuple(
+                (fours * plan[k] + plan[k + 1] - 1) // plan[k + 1] + plan[k + 2]
+                for k in (KB.PLAN_PLAIN, KB.PLAN_GUIDED)
+            )
+            assert kernel == opts.playout_counts(fours, True), (given, fours)
+    for fours in range(60):
+        assert SearchOptions().playout_counts(fours, True) == (math.ceil(fours * FAST_PLAIN_SHARE), fours)
+        assert SearchOptions(scan=False).playout_counts(fours, True) == (fours, 0)
+        assert SearchOptions().playout_counts(fours, False) == (fours, 0)
 
 
 def test_bad_input_is_named():

@@ -53,3 +53,22 @@ def test_the_folder_under_numba_cache_dir_is_numbas(tmp_path, monkeypatch):
     assert kernel_cache.drop_stale_cache(folder)
     assert not (mine / "kernels.f-1.py311.nbi").exists()
     assert (other / "kernels.f-1.py311.nbi").exists()  # another project's cache is not ours
+
+
+def test_a_changed_module_of_the_kernels_package_drops_both_caches(tmp_path, monkeypatch):
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    folder = _folder(tmp_path)
+    package = folder / kernel_cache.PACKAGE
+    (package / "__pycache__").mkdir(parents=True)
+    (package / "events.py").write_text("x = 1\n")
+    assert kernel_cache.drop_stale_cache(folder)
+    kept = [
+        folder / "__pycache__" / "kernels._apply-1.py311.nbi",
+        package / "__pycache__" / "events._mj_apply-9.py311.nbi",
+    ]
+    for path in kept:
+        path.write_bytes(b"x")
+    assert not kernel_cache.drop_stale_cache(folder)
+    (package / "events.py").write_text("x = 2\n")
+    assert kernel_cache.drop_stale_cache(folder)
+    assert not any(path.exists() for path in kept)

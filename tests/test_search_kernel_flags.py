@@ -13,7 +13,7 @@ import pytest
 from mjsat.search import config
 
 SEARCH = Path(config.__file__).parent
-KERNELS = sorted(SEARCH.glob("kernels*.py"))
+KERNELS = sorted(SEARCH.glob("kernels*.py")) + sorted((SEARCH / "kernels").glob("*.py"))
 TESTS = Path(__file__).parent
 
 
@@ -24,7 +24,7 @@ def test_every_njit_reads_the_config_flags():
             if re.match(r"\s*@(numba\.)?(n)?jit\b", line):
                 assert line.strip() == "@njit(**JIT_FLAGS)", f"{path.name}: {line.strip()}"
                 seen += 1
-    assert len(KERNELS) == 6 and seen > 30
+    assert len(KERNELS) == 13 and seen > 30
 
 
 def test_slots_are_distinct_and_dense():

@@ -880,11 +880,11 @@ def test_guided_playouts_keep_the_longest_failed_one_as_the_hint():
 def _search(board, opts, hint=None):
     """The critical-group search kernel, exhaustive, from the deal (the solver's scratch and
     stacks), with ``hint`` (pairs of tiles) in ``W_HINT``: ``(code, moves, nodes)``."""
-    from mjsat.search.solver import _Scratch
+    from mjsat.search.scratch import Scratch
 
     geo = geometry(board)
     kind, gr, mj, sh, pt = K.arrays(geo)
-    scratch = _Scratch(K, (geo.n, len(geo.members), int(sh[2] * sh[3]), 0))
+    scratch = Scratch(K, (geo.n, len(geo.members), int(sh[2] * sh[3]), 0))
     ws = scratch.ws
     if hint is not None:
         for a, b in hint:

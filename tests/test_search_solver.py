@@ -346,7 +346,7 @@ def test_a_cold_kernel_cache_does_not_eat_the_time_limit(tmp_path):
 def _prior_by_masks(board):
     """The prior analysis group by group with bit masks (the reference of prior_conflict)."""
     from mjsat.search.pairing import pairings
-    from mjsat.search.solver import _pairing_ok
+    from mjsat.search.prior import _pairing_ok
 
     geo = geometry(board)
     desc = board.layout.descendants
@@ -426,7 +426,8 @@ def test_runs_take_wiped_scratch_arrays_from_earlier_runs(game, monkeypatch):
     moves and counts of a run on new arrays, also when several runs are alive at once and
     advance in turns."""
     from mjsat.board import find_variant
-    from mjsat.search import kernels as K, solver
+    from mjsat.search import drivers, kernels as K
+    from mjsat.search.scratch import ScratchPool
 
     variant = find_variant(game)
     layout, deals = _one_layout_deals(game, 40)
@@ -437,11 +438,11 @@ def test_runs_take_wiped_scratch_arrays_from_earlier_runs(game, monkeypatch):
         {"freeze_pair": True, "loose_pair": True},
         {"attempts": 0, "guided": 0, "joint": True, "critical": False},
     )
-    monkeypatch.setattr(solver, "_SCRATCH", solver._ScratchPool(depth=0))  # new arrays every run
+    monkeypatch.setattr(drivers, "SCRATCH", ScratchPool(depth=0))  # new arrays every run
     alone = [[solve_search(variant(layout, groups), **options) for groups in deals] for options in runs]
-    assert not len(solver._SCRATCH)
-    pool = solver._ScratchPool()
-    monkeypatch.setattr(solver, "_SCRATCH", pool)
+    assert not len(drivers.SCRATCH)
+    pool = ScratchPool()
+    monkeypatch.setattr(drivers, "SCRATCH", pool)
     restart = K.restart
 
     def garbage_then_restart(ws):  # the kernels write every other slot before they read it
@@ -469,11 +470,11 @@ def test_runs_take_wiped_scratch_arrays_from_earlier_runs(game, monkeypatch):
 
 def test_the_scratch_pool_keeps_few_of_a_size_and_few_bytes():
     from mjsat.search import kernels as K
-    from mjsat.search.solver import _ScratchPool
+    from mjsat.search.scratch import ScratchPool
 
     sizes = [(8, 2, 1, words) for words in (0, 1, 2)]  # three sizes (the bitsets grow)
-    nbytes = [_ScratchPool().take(K, key).nbytes for key in sizes]
-    pool = _ScratchPool(depth=2, max_bytes=2 * nbytes[0] + nbytes[1])
+    nbytes = [ScratchPool().take(K, key).nbytes for key in sizes]
+    pool = ScratchPool(depth=2, max_bytes=2 * nbytes[0] + nbytes[1])
     taken = [pool.take(K, key) for key in (sizes[0], sizes[0], sizes[0], sizes[1], sizes[2])]
     for scratch in taken[:4]:
         pool.give_back(scratch)
