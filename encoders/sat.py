@@ -241,7 +241,7 @@ def solve_sat(
             req = _quick_refutation(board, deadline)
     except BuildTimeLimit as exc:
         stats["time_limit_hit"] = str(exc)
-        return SolveResult(UNKNOWN, "sat", stats=stats, reason="time limit")
+        return SolveResult(UNKNOWN, "sat", stats=stats, reason=exc.reason)
     plan: list[tuple[str, int | None, bool, bool]]  # (encoding, steps, under the first budget, weak)
     if weak_first and req is not None:
         plan = [(exhaustive, None, False, False)]  # the locked core refuted it: an empty CNF
@@ -286,7 +286,7 @@ def solve_sat(
         except BuildTimeLimit as exc:
             stats["build_seconds"] += time.perf_counter() - t0
             stats["time_limit_hit"] = str(exc)  # where: "... (building the <encoding>)"
-            return SolveResult(UNKNOWN, "sat", stats=stats, reason="time limit")
+            return SolveResult(UNKNOWN, "sat", stats=stats, reason=exc.reason)
         t1 = time.perf_counter()
         c1 = time.process_time()
         stats["build_cpu_seconds"] += c1 - c0
