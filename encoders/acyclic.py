@@ -224,9 +224,13 @@ def encode_acyclic(
     # (E lists later[v] for v in order: block i holds the k_i later neighbours of order[i])
     k = np.array([len(later[v]) for v in order], dtype=np.int64)
     sq = k * k
-    # the size, known before any triangle is made: 2E + 4 (ties) literals, then at most
-    # three clauses of three literals per ordered triangle
-    check_build_size(2 * len(h_edges) + 4 * len(P) + 9 * int((sq - k).sum()), "acyclic encoding")
+    # the size, known before any triangle is made: the clauses above, then per ordered
+    # triangle (u, v, w) one clause, and one more for each tie at v
+    on_h = pair_of(E[:, 0], E[:, 1]) != 0 if h_edges else np.zeros(0, dtype=bool)
+    k_of_edge = np.repeat(k, k)  # E's rows in blocks, k_i rows for order[i]
+    triangles = int((sq - k).sum())
+    tied = int(np.maximum(k_of_edge[on_h] - 1, 0).sum())
+    check_build_size(sum(len(c) for c in cl) + 3 * triangles + 6 * tied, "acyclic encoding")
     starts, csq = np.cumsum(k) - k, np.cumsum(sq)
     lo = 0
     while lo < len(order):  # blocks of tiles with about _CHUNK triangles each

@@ -37,13 +37,14 @@ class BuildSizeLimit(BuildTimeLimit):
 
 MAX_BUILD_LITERALS = Limit(
     "MJSAT_MAX_CNF_LITERALS",
-    60_000_000,
+    100_000_000,
     "literals",
-    "of a SAT or CP-SAT model built in memory (about 60 bytes each: the default is some 3.6 GB)",
+    "of a SAT or CP-SAT model built in memory (some 55 bytes each: the default is about 5.5 GB)",
 )
 """Literals (summed over clauses or constraints) a model may have when it is built to be
-solved: a Python list of clauses costs some 60 bytes a literal, so the default of 60
-million stays well under the memory of a 16 GB machine. ``MJSAT_MAX_CNF_LITERALS`` lifts it."""
+solved: a Python list of clauses costs some 55 bytes a literal (a list of three ints is
+164 bytes), so the default of 100 million (about 5.5 GB) stays well under the memory of
+a 16 GB machine. ``MJSAT_MAX_CNF_LITERALS`` lifts it."""
 
 
 def check_deadline(deadline: float | None, what: str) -> None:
