@@ -40,6 +40,7 @@ CNF_SOLVER = "cadical195"
 METHODS: dict[str, tuple[str, dict[str, Any]]] = {
     "search": ("search", {}),
     "sat-acyclic": ("sat", {"encoding": "acyclic", "solver": CNF_SOLVER}),
+    "sat-stacks": ("sat", {"encoding": "stacks", "solver": CNF_SOLVER}),
     "sat-order": ("sat", {"encoding": "order", "solver": CNF_SOLVER}),
     "sat-layered": ("sat", {"encoding": "layered", "solver": CNF_SOLVER}),
     "sat-parity": ("sat", {"encoding": "parity", "solver": CNF_SOLVER}),

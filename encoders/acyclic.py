@@ -41,6 +41,7 @@ References
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Callable
 
 import numpy as np
@@ -49,7 +50,7 @@ from pysat.formula import CNF, IDPool
 from mjsat.board import Board
 from mjsat.encoders.clauses import add_matching, add_precedence, pair_vars
 from mjsat.encoders.decoding import Decoder, PrecedenceDecoder
-from mjsat.encoders.errors import check_deadline
+from mjsat.encoders.errors import check_build_size, check_deadline
 from mjsat.encoders.requirements import Requirements, requirements
 
 __all__ = ["encode_acyclic", "AcyclicDecoder", "elimination"]
@@ -119,7 +120,8 @@ def elimination(
     Notes
     -----
     Greedy minimum degree with fill-in, ties broken by vertex number, the neighbours as
-    bit sets: :math:`O(n^2 + \\sum_v |N_v|)` big-integer operations of :math:`n` bits.
+    bit sets, the degrees in a heap with stale entries skipped: :math:`O(\\sum_v |N_v|)`
+    big-integer operations of :math:`n` bits and as many heap operations.
     """
     adj = [0] * n  # neighbours as bit sets
     for e in edges:
@@ -127,13 +129,18 @@ def elimination(
         adj[u] |= 1 << v
         adj[v] |= 1 << u
     key = [a.bit_count() * n + x for x, a in enumerate(adj)]  # (degree, vertex) as one int
-    alive = set(range(n))
+    heap = list(key)  # the keys, some stale: a key is current iff it equals key[v]
+    heapq.heapify(heap)
+    alive = [True] * n
     order: list[int] = []
     later: list[list[int]] = [[] for _ in range(n)]
-    while alive:
+    while heap:
+        kv = heapq.heappop(heap)
+        v = kv % n
+        if not alive[v] or key[v] != kv:
+            continue
         if len(order) % 64 == 0:
             check_deadline(deadline, "acyclic encoding: elimination order")
-        v = min(alive, key=key.__getitem__)
         nb = adj[v]
         nbrs = []
         rest = nb
@@ -147,7 +154,8 @@ def elimination(
             a = (adj[u] | nb) & gone & ~(1 << u)
             adj[u] = a
             key[u] = a.bit_count() * n + u
-        alive.remove(v)
+            heapq.heappush(heap, key[u])
+        alive[v] = False
         order.append(v)
     return order, later
 
@@ -216,13 +224,28 @@ def encode_acyclic(
     # (E lists later[v] for v in order: block i holds the k_i later neighbours of order[i])
     k = np.array([len(later[v]) for v in order], dtype=np.int64)
     sq = k * k
-    block = np.repeat(np.arange(len(order)), sq)
-    local = np.arange(int(sq.sum())) - np.repeat(np.cumsum(sq) - sq, sq)
-    first = (np.cumsum(k) - k)[block]
-    iu, iw = first + local // k[block], first + local % k[block]  # u outer, w inner
-    keep = iu != iw
-    iu, iw = iu[keep], iw[keep]
-    if len(iu):
+    # the size, known before any triangle is made: the clauses above, then per ordered
+    # triangle (u, v, w) one clause, and one more for each tie at v
+    on_h = pair_of(E[:, 0], E[:, 1]) != 0 if h_edges else np.zeros(0, dtype=bool)
+    k_of_edge = np.repeat(k, k)  # E's rows in blocks, k_i rows for order[i]
+    triangles = int((sq - k).sum())
+    tied = int(np.maximum(k_of_edge[on_h] - 1, 0).sum())
+    check_build_size(sum(len(c) for c in cl) + 3 * triangles + 6 * tied, "acyclic encoding")
+    starts, csq = np.cumsum(k) - k, np.cumsum(sq)
+    lo = 0
+    while lo < len(order):  # blocks of tiles with about _CHUNK triangles each
+        hi = max(int(np.searchsorted(csq, (csq[lo - 1] if lo else 0) + _CHUNK, side="right")), lo + 1)
+        check_deadline(deadline, "acyclic encoding: transitivity clauses")
+        kb, sqb = k[lo:hi], sq[lo:hi]
+        block = np.repeat(np.arange(hi - lo), sqb)
+        local = np.arange(int(sqb.sum())) - np.repeat(np.cumsum(sqb) - sqb, sqb)
+        first = starts[lo:hi][block]
+        iu, iw = first + local // kb[block], first + local % kb[block]  # u outer, w inner
+        keep = iu != iw
+        iu, iw = iu[keep], iw[keep]
+        lo = hi
+        if not len(iu):
+            continue
         U, V, W = E[iu, 1], E[iu, 0], E[iw, 1]
         uv, vw, uw = lookup(U, V), lookup(V, W), lookup(U, W)
         t_vw, t_uv = pair_of(V, W), pair_of(U, V)
@@ -232,9 +255,7 @@ def encode_acyclic(
             np.stack([-uv[on_vw], -t_vw[on_vw], uw[on_vw]], axis=1),
             np.stack([-t_uv[on_uv], -vw[on_uv], uw[on_uv]], axis=1),
         ):
-            for i in range(0, len(rows), _CHUNK):  # lists of ints are the slow part
-                check_deadline(deadline, "acyclic encoding: transitivity clauses")
-                cl.extend(rows[i : i + _CHUNK].tolist())
+            cl.extend(rows.tolist())
 
     def var(u: int, v: int) -> int:
         return lt[(u, v)]

@@ -166,7 +166,7 @@ def solve_cpsat(
         model, h = build_cpsat(board, deadline=deadline)
     except BuildTimeLimit as exc:
         stats0 = {"build_seconds": time.perf_counter() - t0, "time_limit_hit": str(exc)}
-        return SolveResult(UNKNOWN, "cpsat", stats=stats0, reason="time limit")
+        return SolveResult(UNKNOWN, "cpsat", stats=stats0, reason=exc.reason)
     t1 = time.perf_counter()
     proto = model.Proto()
     stats: dict[str, Any] = {

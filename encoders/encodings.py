@@ -1,7 +1,7 @@
 """The SAT encodings by name: each entry carries its encode function and its decoder.
 
 >>> sorted(ENCODINGS)
-['acyclic', 'layered', 'order', 'parity']
+['acyclic', 'layered', 'order', 'parity', 'stacks']
 >>> ENCODINGS["parity"].stepped, ENCODINGS["parity"].pairing_variables
 (True, False)
 """
@@ -21,6 +21,7 @@ from mjsat.encoders.errors import EncodingError
 from mjsat.encoders.layered import LayeredDecoder, encode_layered, first_steps
 from mjsat.encoders.order import OrderDecoder, encode_order
 from mjsat.encoders.parity import ParityDecoder, encode_parity, first_parity_steps
+from mjsat.encoders.stacks import StacksDecoder, encode_stacks
 from mjsat.limits import MAX_STEP_CELLS
 
 __all__ = ["Encoding", "ENCODINGS", "DEFAULT_ENCODING", "get_encoding", "encode", "decoder_from_json"]
@@ -67,6 +68,7 @@ ENCODINGS: dict[str, Encoding] = {
         Encoding(encode_parity, ParityDecoder, first_parity_steps),
         Encoding(encode_order, OrderDecoder),
         Encoding(encode_acyclic, AcyclicDecoder),
+        Encoding(encode_stacks, StacksDecoder),
     )
 }
 """Encoding name -> :class:`Encoding`."""

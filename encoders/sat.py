@@ -35,8 +35,9 @@ from mjsat.encoders.solvers import (
     open_solver,
     run_solver,
 )
+from mjsat.encoders.stacks import is_stack_shaped
 from mjsat.limits import MAX_STEP_CELLS
-from mjsat.result import SOLVABLE, UNKNOWN, UNSOLVABLE, SolveResult
+from mjsat.result import SOLVABLE, UNKNOWN, UNSOLVABLE, MethodNotApplicableError, SolveResult
 
 __all__ = [
     "ENCODINGS",
@@ -134,7 +135,7 @@ def check_sat_options(
     >>> check_sat_options(encoding="nosuch")
     Traceback (most recent call last):
     ...
-    mjsat.encoders.errors.EncodingError: unknown encoding 'nosuch' (known: auto, layered, parity, order, acyclic)
+    mjsat.encoders.errors.EncodingError: unknown encoding 'nosuch' (known: auto, layered, parity, order, acyclic, stacks)
 
     Notes
     -----
@@ -209,7 +210,9 @@ def solve_sat(
     EncodingError, UnknownSolverError
         Options that cannot work (see :func:`check_sat_options`).
     MethodNotApplicableError
-        A game without an encoding (none of :data:`mjsat.board.GAMES`).
+        A game without an encoding (none of :data:`mjsat.board.GAMES`), or the ``stacks``
+        encoding on a board not of isolated stacks
+        (:func:`mjsat.encoders.stacks.is_stack_shaped`).
     SolverLimitError
         A ``time_limit`` for a solver that cannot stop at one.
 
@@ -220,6 +223,8 @@ def solve_sat(
     """
     name, solver_name = _checked_options(encoding, solver, certify, steps)
     check_encodable(board, "sat")
+    if name == "stacks" and not is_stack_shaped(board):
+        raise MethodNotApplicableError("sat", board.game, "the stacks encoding takes boards of isolated stacks")
     if time_limit is not None and not can_stop(solver_name):
         raise SolverLimitError(solver_name)
     if steps is not None:
@@ -242,7 +247,7 @@ def solve_sat(
             req = _quick_refutation(board, deadline)
     except BuildTimeLimit as exc:
         stats["time_limit_hit"] = str(exc)
-        return SolveResult(UNKNOWN, "sat", stats=stats, reason="time limit")
+        return SolveResult(UNKNOWN, "sat", stats=stats, reason=exc.reason)
     plan: list[tuple[str, int | None, bool, bool]]  # (encoding, steps, under the first budget, weak)
     if weak_first and req is not None:
         plan = [(exhaustive, None, False, False)]  # the locked core refuted it: an empty CNF
@@ -287,7 +292,7 @@ def solve_sat(
         except BuildTimeLimit as exc:
             stats["build_seconds"] += time.perf_counter() - t0
             stats["time_limit_hit"] = str(exc)  # where: "... (building the <encoding>)"
-            return SolveResult(UNKNOWN, "sat", stats=stats, reason="time limit")
+            return SolveResult(UNKNOWN, "sat", stats=stats, reason=exc.reason)
         t1 = time.perf_counter()
         c1 = time.process_time()
         stats["build_cpu_seconds"] += c1 - c0

@@ -78,6 +78,10 @@ class Step:
         under a time limit, unless it is the last step tried; ``None``: all that is left.
     share : float
         See ``seconds``.
+    stacks : bool or None
+        ``True``: tried only on Mahjong boards of isolated stacks
+        (:meth:`mjsat.layout.Layout.is_isolated_stacks`); ``False``: only on other boards;
+        ``None``: on both.
     slice : float or None
         A step of a *race*: consecutive steps with a slice take turns, each running for its
         slice, then for twice as long, and so on, until one decides or the time is up.
@@ -97,10 +101,13 @@ class Step:
     seconds: float | None = None
     share: float = 1.0
     slice: float | None = None
+    stacks: bool | None = None
 
     def applies(self, board: Board) -> bool:
-        """Whether the step is tried on ``board`` (its kind and size)."""
+        """Whether the step is tried on ``board`` (its kind, shape and size)."""
         if self.kinds is not None and board.kind not in self.kinds:
+            return False
+        if self.stacks is not None and self.stacks != (board.kind == "sides" and board.layout.is_isolated_stacks()):
             return False
         return self.max_tiles is None or len(board) <= self.max_tiles
 
@@ -126,11 +133,13 @@ RACE_SAT_SECONDS = 0.5
 
 AUTO: tuple[Step, ...] = (
     Step("height2", "height2", kinds=("sides",)),
+    Step("sat-stacks", "sat", {"encoding": "acyclic"}, kinds=("sides",), stacks=True),
+    Step("sat-stacks-ranks", "sat", {"encoding": "stacks"}, kinds=("sides",), stacks=True),
     Step(
         "search-budget", "search", kinds=("sides",), budget={"node_limit": DEFAULT_NODE_BUDGET},
-        seconds=DEFAULT_SEARCH_SECONDS, share=SEARCH_BUDGET_SHARE,
+        seconds=DEFAULT_SEARCH_SECONDS, share=SEARCH_BUDGET_SHARE, stacks=False,
     ),
-    Step("sat", "sat", kinds=("sides",)),
+    Step("sat", "sat", kinds=("sides",), stacks=False),
     Step("cpsat", "cpsat", kinds=("sides",)),
     Step("search-race", "search", kinds=("grid-path",), slice=RACE_SEARCH_SECONDS),
     Step("sat-race", "sat", kinds=("grid-path",), slice=RACE_SAT_SECONDS),
@@ -140,7 +149,11 @@ AUTO: tuple[Step, ...] = (
 """The ``auto`` plan, per kind of board (:attr:`mjsat.board.Board.kind`):
 
 * Mahjong (``"sides"``): ``height2`` (polynomial on isolated stacks of height at most
-  two), the pairing search under a budget (most deals are cleared by its playouts or
+  two); on higher isolated stacks (the Theorem 3 boards) straight to ``sat`` with the
+  ``acyclic`` encoding, then, when that CNF is above the memory bound
+  (:data:`mjsat.encoders.errors.MAX_BUILD_LITERALS`), the linear ``stacks`` encoding
+  (the search's budget is spent in vain there: see ``benchmarks/README.md``, the
+  reductions); on other boards the pairing search under a budget (most deals are cleared by its playouts or
   decided in a few hundred nodes), the SAT model for the deals whose proof needs many
   groups, then ``cpsat`` and the search without a budget;
 * Shisen-Sho (``"grid-path"``): the search and ``sat`` in a race of doubling slices: the
@@ -160,10 +173,13 @@ EXACT: tuple[Step, ...] = (
         kinds=("grid-path",), max_tiles=SHISEN_SHORT_SEARCH_MAX_TILES,
     ),
     Step("sat", "sat", {"encoding": "acyclic"}, kinds=("sides", "grid-path")),
+    Step("sat-stacks-ranks", "sat", {"encoding": "stacks"}, kinds=("sides",), stacks=True),
     Step("search", "search", kinds=("cell-path",)),
 )  # fmt: skip
 """The ``exact`` plan for the boards of the reductions: the ``acyclic`` encoding refutes the
-boards of unsatisfiable formulas where the search would walk the whole stack board's tree;
+boards of unsatisfiable formulas where the search would walk the whole stack board's tree
+(on isolated stacks whose acyclic CNF is above the memory bound, the linear ``stacks``
+encoding follows);
 on the Shisen-Sho images a 200-node search without playouts clears the images of
 satisfiable formulas in a few nodes first."""
 

@@ -165,3 +165,30 @@ def test_a_race_continues_a_resumable_search_instead_of_starting_it_again():
     assert 2 <= len(turns) <= whole.stats["nodes"] // 200 + 1
     assert all(row["reason"] == "time limit" for row in turns[:-1])
     assert r.stats["inner"]["nodes"] == whole.stats["nodes"]
+
+
+def test_auto_goes_straight_to_sat_on_isolated_stacks():
+    from mjsat.methods import solve
+    from mjsat.plans import AUTO, EXACT, plan
+    from mjsat.reductions.cnf import normalize_3cnf
+    from mjsat.reductions.stacks import reduce_to_stacks
+
+    for clauses, want in (([[1, 2, -3]], "solvable"), ([[1], [-1]], "unsolvable")):
+        board = reduce_to_stacks(normalize_3cnf(clauses)).board
+        assert plan(board, AUTO)[:3] == ["height2", "sat-stacks", "sat-stacks-ranks"]
+        assert "search-budget" not in plan(board, AUTO) and "sat-stacks-ranks" in plan(board, EXACT)
+        res = solve(board, "auto")
+        assert res.status == want and res.stats["decided_by"] == "sat-stacks"
+
+
+def test_the_memory_bound_answers_unknown(monkeypatch):
+    from mjsat.methods import solve
+    from mjsat.reductions.cnf import normalize_3cnf
+    from mjsat.reductions.stacks import reduce_to_stacks
+
+    board = reduce_to_stacks(normalize_3cnf([[1, 2, -3], [-1, 2, 3]])).board
+    monkeypatch.setenv("MJSAT_MAX_CNF_LITERALS", "1000")
+    res = solve(board, "sat", encoding="acyclic")
+    assert res.status == "unknown" and res.reason == "memory bound"
+    assert "MJSAT_MAX_CNF_LITERALS" in res.stats["time_limit_hit"]
+    assert solve(board, "exact").status == "unknown"
