@@ -4,7 +4,6 @@ deadline or above its memory bound."""
 from __future__ import annotations
 
 from mjsat import clock
-
 from mjsat.limits import Limit
 
 __all__ = [
