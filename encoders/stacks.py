@@ -8,7 +8,7 @@ stacks of any height are of this shape (the Theorem 3 boards among them);
 where the board came from.
 
 Model (``n`` tiles, ``P`` candidate pairs, ``B = ceil(log2(n/2))`` bits)
------------------------------------------------------------------------
+------------------------------------------------------------------------
 * ``('m', a, b)`` per candidate pair and the matching of
   :func:`mjsat.encoders.clauses.add_matching` (each tile in exactly one chosen pair);
 * a rank of ``B`` bits per tile, ``('rank', t, i)`` (bit ``i``, most significant first);

@@ -528,7 +528,7 @@ def convert(board_file: str, output: str, game: str | None) -> None:
 @click.option(
     "--encoding",
     default=None,
-    help="SAT method: auto (parity with few steps, then acyclic; the default), layered, parity, order or acyclic.",
+    help="SAT method: auto (parity with few steps, then acyclic; the default), layered, parity, order, acyclic or stacks (boards of isolated stacks).",
 )
 @click.option("--solver", default=None, help="SAT method: which SAT solver (python-sat name).")
 @click.option("--certify", is_flag=True, default=None, help="SAT method: check a DRUP proof of `unsolvable`.")

@@ -162,7 +162,9 @@ def test_methods_lists_every_registered_method_with_its_games():
     rows = {row["name"]: row for row in _json.loads(r.output)}
     assert set(rows) == set(METHODS)
     assert "shisen-sho-3d" not in rows["height2"]["games"] and "shisen-sho-3d" in rows["sat"]["games"]
-    assert [s["step"] for s in rows["auto"]["steps"]][:3] == ["height2", "search-budget", "sat"]
+    # height two first, SAT straight away on isolated stacks, then the search's budget and SAT
+    steps = [s["step"] for s in rows["auto"]["steps"]]
+    assert steps[:5] == ["height2", "sat-stacks", "sat-stacks-ranks", "search-budget", "sat"]
     assert "encoding" in rows["sat"]["options"]
     text = CliRunner().invoke(cli, ["methods"]).output
     assert all(name in text for name in METHODS)

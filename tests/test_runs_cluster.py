@@ -87,7 +87,9 @@ def test_crossval_gives_the_report_of_one_process_and_replays(cluster):
     replayed = 0
     with Runner(scheduler=cluster) as runner:
         items = [(i, c) for i, c in enumerate(cases())]
-        for i, ans in runner.run(cv._case_answers, (tuple(specs), 10.0, cv.DEFAULT_REF_MAX_TILES, 0, ()), items):
+        for i, ans in runner.run(
+            cv._case_answers, (tuple(specs), 10.0, cv.DEFAULT_REF_MAX_TILES, 0, "wall", ()), items
+        ):
             for answer in ans.values():
                 if answer["status"] == "solvable":
                     replay(items[i][1].board, [tuple(m) for m in answer["moves"]])

@@ -14,6 +14,7 @@ from mjsat import methods as methods_mod
 from mjsat.board import KINDS
 from mjsat.boardio import load_board, write_board
 from mjsat.cli import cli
+from mjsat.encoders.stacks import is_stack_shaped
 from mjsat.generate import random_height2_board
 from mjsat.methods import MethodInfo
 from mjsat.runs import crossval as cv
@@ -233,7 +234,11 @@ def test_height2_says_not_applicable_with_its_own_exception_sat_and_cpsat_decide
     specs = cv.discover_methods(only=["sat", "cpsat", "height2"], solvers=["minisat22"])
     report = cv.run_crossval([cv.BoardCase("s3d", shisen3d, "t")], specs)
     assert report.disagreements == []
-    assert all(report.per_method[s.label].not_applicable == (s.method == "height2") for s in specs)
+    assert all(
+        report.per_method[s.label].not_applicable
+        == (s.method == "height2" or dict(s.options).get("encoding") == "stacks")
+        for s in specs
+    )
 
 
 @pytest.mark.parametrize(
@@ -461,11 +466,17 @@ def test_random_small_cases_cover_every_game_shape_and_group_sizes():
 def test_sat_columns_solve_the_cnf_of_their_encoding():
     specs = cv.discover_methods(only=["sat", "cpsat"], solvers=["minisat22"])
     encodings = {dict(s.options)["encoding"] for s in specs if s.method == "sat"}
-    assert encodings == {"layered", "parity", "order", "acyclic"} and "cpsat" in [s.label for s in specs]
+    assert encodings == {"layered", "parity", "order", "acyclic", "stacks"} and "cpsat" in [s.label for s in specs]
     cases = list(cv.random_small_cases(seed=7, count=12, max_tiles=8, games=("mahjong", "shisen-sho")))
     report = cv.run_crossval(cases, specs)
+    stacked = sum(is_stack_shaped(c.board) for c in cases)
     for spec in specs:
         s = report.per_method[spec.label]
+        if spec.method == "sat" and dict(spec.options)["encoding"] == "stacks":
+            # boards of isolated stacks only: the others are "does not apply"
+            assert s.decided == stacked and s.not_applicable == 12 - stacked
+            assert s.cnfs == ({"stacks": stacked} if stacked else {}), (spec.label, s.cnfs)
+            continue
         assert s.decided == 12
         if spec.method == "sat":
             enc = dict(spec.options)["encoding"]
@@ -484,7 +495,10 @@ def test_every_method_agrees_with_ref_on_every_board_of_four_tiles():
         s = report.per_method[spec.label]
         assert s.errors == 0 and s.unknown == 0
         assert s.decided + s.not_applicable == 740
-        if spec.method in ("sat", "cpsat"):  # every game, shisen-sho-3d's 240 boards too
+        if spec.method == "sat" and dict(spec.options)["encoding"] == "stacks":
+            # isolated stacks only: every other board is "does not apply"
+            assert s.not_applicable == sum(not is_stack_shaped(c.board) for c in cases)
+        elif spec.method in ("sat", "cpsat"):  # every game, shisen-sho-3d's 240 boards too
             assert s.not_applicable == 0
 
 
