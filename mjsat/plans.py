@@ -292,8 +292,9 @@ def run_plan(
         ``stats["decided_by"]`` is the deciding step's label (or ``None``),
         ``stats["steps"]`` lists ``{"step", "status", "seconds", "reason"}`` of every step
         tried, ``stats["inner"]`` the deciding method's own stats, ``stats["seconds_prepare"]``
-        the seconds spent preparing steps (:func:`mjsat.methods.prepare`, just before each
-        step), which neither the time limit nor :attr:`SolveResult.seconds` counts.
+        and ``stats["cpu_seconds_prepare"]`` the wall and CPU seconds spent preparing steps
+        (:func:`mjsat.methods.prepare`, just before each step), which neither the time limit
+        nor :attr:`SolveResult.seconds` and :attr:`SolveResult.cpu_seconds` count.
 
     Raises
     ------
@@ -310,6 +311,7 @@ def run_plan(
     todo = [s for s in steps if s.applies(board)]
     start = clock.now()
     prepared = 0.0  # seconds spent preparing steps (loading kernels): not on the plan's clock
+    prep_wall = prep_cpu = 0.0  # the same time on both clocks, for solve()'s two figures
     tried: list[dict[str, Any]] = []
     unknown_reasons: list[str] = []
 
@@ -318,14 +320,16 @@ def run_plan(
 
     def prepare_step(step: Step, limit: float | None, options: dict[str, Any]) -> None:
         """The step's method prepared for this board (its kernels loaded) off the clock."""
-        nonlocal prepared
-        t = clock.now()
+        nonlocal prepared, prep_wall, prep_cpu
+        t, wall, cpu = clock.now(), time.perf_counter(), time.process_time()
         try:
             check_covers(step.method, board)
         except MethodNotApplicableError:
             return  # refused in attempt()
         prepare(step.method, options, board, limit)
         prepared += clock.now() - t
+        prep_wall += time.perf_counter() - wall
+        prep_cpu += time.process_time() - cpu
 
     def attempt(step: Step, limit: float | None, options: dict[str, Any], run: Any = None) -> SolveResult | None:
         """Run one step (or the next slice of its resumable ``run``); ``None`` when it
@@ -351,7 +355,13 @@ def run_plan(
         return res
 
     def decided(step: Step, res: SolveResult) -> SolveResult:
-        stats = {"decided_by": step.label, "steps": tried, "inner": res.stats, "seconds_prepare": prepared}
+        stats = {
+            "decided_by": step.label,
+            "steps": tried,
+            "inner": res.stats,
+            "seconds_prepare": prep_wall,
+            "cpu_seconds_prepare": prep_cpu,
+        }
         return SolveResult(res.status, name, moves=res.moves, stats=stats, certified=res.certified, reason=res.reason)
 
     i = 0
@@ -410,7 +420,7 @@ def run_plan(
         reason = "time limit"
     else:
         reason = "; ".join(unknown_reasons) or "every step refused the board"
-    stats = {"decided_by": None, "steps": tried, "seconds_prepare": prepared}
+    stats = {"decided_by": None, "steps": tried, "seconds_prepare": prep_wall, "cpu_seconds_prepare": prep_cpu}
     return SolveResult(UNKNOWN, name, stats=stats, reason=reason)
 
 
