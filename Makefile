@@ -15,7 +15,7 @@ FORMAT_STRICT ?= 1
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test,check]'
+	$(BIN)/python -m pip install --quiet -e '.[test,check,docs]'
 	@command -v cadical >/dev/null || command -v minisat >/dev/null || (apt-get update -qq && apt-get install -y -qq cadical >/dev/null) || echo "warning: no DIMACS solver binary (cadical); tests/test_encoders_dimacs.py needs one"
 	@command -v chromium >/dev/null || (apt-get update -qq && apt-get install -y -qq chromium >/dev/null) || echo "warning: no chromium; the browser tests (tests/test_game_web.py) need Debian's chromium: apt-get install -y chromium"
 	@command -v node >/dev/null || (apt-get update -qq && apt-get install -y -qq nodejs >/dev/null) || echo "warning: no node; tests/test_bench_bondt.py needs Node.js: apt-get install -y nodejs"
@@ -64,13 +64,8 @@ test-nojit: $(STAMP)
 	NUMBA_DISABLE_JIT=1 $(BIN)/python -m pytest -q -p no:xdist $(NOJIT_TESTS)
 
 # The docs site into docs/_build/html: offline, warnings as errors; the tutorials' examples
-# run during the build (docs/_ext/mjsat_docs.py). Installs the `docs` extra into .venv once.
-DOCS_STAMP := $(VENV)/.docs-stamp
-$(DOCS_STAMP): pyproject.toml $(STAMP)
-	$(BIN)/python -m pip install --quiet -e '.[test,check,docs]'
-	@touch $(DOCS_STAMP)
-
-docs: $(DOCS_STAMP)
+# run during the build (docs/_ext/mjsat_docs.py). `make test` builds it too (tests/test_docs.py).
+docs: $(STAMP)
 	$(BIN)/python -m sphinx -b html -E -W --keep-going -q docs docs/_build/html
 	@echo "docs: docs/_build/html/index.html"
 
