@@ -66,7 +66,16 @@ scheduler_option = click.option(
     help="JSONL results file (appended; resumable).",
 )
 @click.option("--method", default="search", show_default=True, help="Solving method (see `mjsat methods`).")
-@click.option("--time-limit", type=float, default=10.0, show_default=True, help="Seconds per deal before `unknown`.")
+@click.option(
+    "--time-limit",
+    type=float,
+    default=None,
+    metavar="SECONDS",
+    help="Wall seconds per deal before `unknown` (default 10).",
+)
+@click.option(
+    "--cpu-limit", type=float, default=None, metavar="SECONDS", help="CPU seconds per deal instead (research runs)."
+)
 @click.option(
     "-O", "--option", "option_items", multiple=True, metavar="KEY=VALUE", help="Method option, e.g. -O critical=off."
 )
@@ -95,7 +104,8 @@ def sample(
     scheduler: str | None,
     out: str,
     method: str,
-    time_limit: float,
+    time_limit: float | None,
+    cpu_limit: float | None,
     option_items: tuple[str, ...],
     retry_unknown: bool,
     batch: bool,
@@ -104,8 +114,10 @@ def sample(
     """Decide N seeded random deals of a layout and summarise them.
 
     Each deal is `mjsat deal --layout NAME --seed S` for S = seed-start .. seed-start+N-1,
-    decided with the method (the pairing-set search by default) at the time limit. The
-    first line of --out records the layout, game, method, -O options and time limit; one
+    decided with the method (the pairing-set search by default) at the time limit: 10 wall
+    seconds, --time-limit S wall seconds, or --cpu-limit S CPU seconds of the process
+    (what a research run on a shared machine needs). The
+    first line of --out records the layout, game, method, -O options and time limit (with its clock); one
     JSON line per deal (seed, status, seconds, nodes, ...) is appended as soon as it is
     decided. Run the same command again to go on after an interruption (seeds already in
     the file are skipped); a run with another layout, game, method, options or time limit
@@ -132,6 +144,7 @@ def sample(
       mjsat sample --layout turtle -n 10000 --workers 2 --out turtle.jsonl --json
       mjsat sample --layout turtle -n 100000 --scheduler tcp://10.0.0.5:8786 --out turtle.jsonl
       mjsat sample --layout turtle -n 1000 --out turtle.jsonl --time-limit 60 --retry-unknown
+      mjsat sample --layout turtle -n 1000 --method sat --cpu-limit 30 --out turtle-sat.jsonl
       mjsat sample --layout xmahjongg:bridge -n 500 --out bridge.jsonl   # after apt-get install xmahjongg
       mjsat sample --layout rect-6x5 --game shisen-sho -n 200 --out s.jsonl -O critical=off
       mjsat sample --boards instances/ --method auto --out instances.jsonl
@@ -145,8 +158,10 @@ def sample(
     from mjsat.runs.progress import RunProgress
     from mjsat.runs.sample import read_done, sample as run_sample, summarize
 
-    if time_limit is not None and not 0 < time_limit < math.inf:
-        raise click.BadParameter(f"must be a positive number of seconds, got {time_limit}", param_hint="--time-limit")
+    if time_limit is None and cpu_limit is None:
+        time_limit, clock = 10.0, "wall"
+    else:
+        time_limit, clock = _limit_and_clock(time_limit, cpu_limit)
     if count is not None:
         MAX_COUNT.check(count, "-n", verb="asks for")  # before the list of seeds is made
     options = check_options(method, parse_key_values(option_items), time_limit=time_limit)  # before any file or deal
@@ -164,6 +179,7 @@ def sample(
             method,
             options,
             time_limit,
+            clock,
             out,
             workers,
             scheduler,
@@ -197,9 +213,13 @@ def sample(
                 progress=progress,
                 retry_unknown=retry_unknown,
                 batch=batch,
+                clock=clock,
             )
             bar.finish(count)
-    summary = {"layout": layout.name or layout_spec, "game": game, "method": method, "out": out, **summarize(rows)}
+    summary = {
+        "layout": layout.name or layout_spec, "game": game, "method": method, "out": out,
+        "time_limit": time_limit, "clock": clock, **summarize(rows),
+    }  # fmt: skip
     if as_json:
         click.echo(json.dumps(summary, indent=1))
         return
@@ -211,7 +231,8 @@ def _print_summary(s: dict[str, Any]) -> None:
     from rich.table import Table
 
     what = f"{s['deals']} deals" if "boards" not in s else f"{s['boards']} boards"
-    table = Table(title=f"{s['layout']} ({s['game']}, {s['method']}): {what}", show_header=False)
+    limit = f", limit {s['time_limit']:g} s {'CPU' if s['clock'] == 'cpu' else 'wall'}"
+    table = Table(title=f"{s['layout']} ({s['game']}, {s['method']}): {what}{limit}", show_header=False)
     pct = s["unsolvable_pct"]
     lo, hi = s["ci95_pct"]
     table.add_row("solvable / unsolvable / unknown", f"{s['solvable']} / {s['unsolvable']} / {s['unknown']}")
@@ -245,6 +266,7 @@ def _sample_boards(
     method: str,
     options: dict[str, Any],
     time_limit: float,
+    clock: str,
     out: str,
     workers: int,
     scheduler: str | None,
@@ -278,7 +300,7 @@ def _sample_boards(
     runner = Runner(workers, scheduler, warm=method == "search")
     with runner, RunProgress("sample", len(cases), runner, transient=True, enabled=not as_json) as bar:
         rows, _ = cmp.compare(
-            cases, [spec], out, time_limit=time_limit, clock="wall", seed=seed, runner=runner,
+            cases, [spec], out, time_limit=time_limit, clock=clock, seed=seed, runner=runner,
             progress=lambda _r: bar.advance(),
         )  # fmt: skip
     kept = [
@@ -286,7 +308,10 @@ def _sample_boards(
          "cpu_seconds": r["cpu_seconds"], "nodes": r.get("nodes", 0)}
         for i, r in enumerate(rows) if r["status"] in ("solvable", "unsolvable", "unknown")
     ]  # fmt: skip
-    summary = {"layout": "; ".join(names), "game": "boards", "method": label, "out": out, **summarize(kept)}
+    summary = {
+        "layout": "; ".join(names), "game": "boards", "method": label, "out": out,
+        "time_limit": time_limit, "clock": clock, **summarize(kept),
+    }  # fmt: skip
     by_index = {k["seed"]: k["board"] for k in kept}
     for h in summary["hardest"]:
         h["board"] = by_index[h.pop("seed")]
