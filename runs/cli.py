@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import math
 import sys
+from collections.abc import Callable
 from itertools import chain
 from typing import Any
 
@@ -30,6 +31,85 @@ scheduler_option = click.option(
     default=None,
     help="Run on an existing Dask cluster (tcp://HOST:8786) instead; its workers need the same mjsat.",
 )
+
+
+def _options(*decorators: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """One decorator applying ``decorators`` (click options) in their order on ``--help``."""
+
+    def apply(func: Any) -> Any:
+        for decorate in reversed(decorators):
+            func = decorate(func)
+        return func
+
+    return apply
+
+
+generated_sets_options = _options(
+    click.option(
+        "--random-small",
+        type=click.IntRange(0),
+        default=0,
+        help="This many random small boards (mjsat.generate), of every game of --games in turn: groups of 2, of 4 "
+        "and mixed; Shisen-Sho full rectangles and grids with holes.",
+    ),
+    click.option(
+        "--max-tiles", type=click.IntRange(2), default=12, show_default=True, help="Size of --random-small boards."
+    ),
+    click.option(
+        "--exhaustive",
+        type=click.IntRange(0),
+        default=0,
+        metavar="N",
+        help="Every board of at most N tiles (N even) of every game of --games on small grids and layouts, up to "
+        "symmetry: 11,235 boards for 8.",
+    ),
+    click.option(
+        "--games",
+        "games_opt",
+        multiple=True,
+        metavar="G1,G2",
+        help="Games of --random-small and --exhaustive (default: all four).",
+    ),
+    click.option(
+        "--height2",
+        "height2_count",
+        type=click.IntRange(0),
+        default=0,
+        help="This many height-two boards (some with a planted blocked cycle).",
+    ),
+    click.option("--height2-max-tiles", type=click.IntRange(2), default=16, show_default=True),
+)
+"""The generated board sets of ``crossval`` and ``compare`` (:mod:`mjsat.runs.boards`)."""
+
+
+def limit_options(default_clock: str) -> Callable[[Any], Any]:
+    """``--time-limit`` (wall seconds) and ``--cpu-limit`` (CPU seconds) per method and
+    board, ``default_clock``'s 10 s when neither is given (:func:`_limit_and_clock`), and
+    ``--ref-max-tiles``."""
+    default = {"wall": (" (default 10)", ""), "cpu": ("", " (default 10)")}[default_clock]
+    return _options(
+        click.option(
+            "--time-limit",
+            type=float,
+            default=None,
+            metavar="SECONDS",
+            help=f"Wall seconds per method and board{default[0]}.",
+        ),
+        click.option(
+            "--cpu-limit",
+            type=float,
+            default=None,
+            metavar="SECONDS",
+            help=f"CPU seconds per method and board{default[1]}.",
+        ),
+        click.option(
+            "--ref-max-tiles",
+            type=click.IntRange(2),
+            default=20,
+            show_default=True,
+            help="Run ref only on boards this small.",
+        ),
+    )
 
 
 @click.command("sample")
@@ -356,38 +436,8 @@ def _split(values: tuple[str, ...]) -> list[str]:
     type=click.Path(),
     help="CNF file or folder of .cnf files: boards built by the reductions (repeatable).",
 )
-@click.option(
-    "--random-small",
-    type=click.IntRange(0),
-    default=0,
-    help="This many random small boards (mjsat.generate), of every game of --games in turn: groups of 2, of 4 and mixed; Shisen-Sho full rectangles and grids with holes.",
-)
-@click.option(
-    "--max-tiles", type=click.IntRange(2), default=12, show_default=True, help="Size of --random-small boards."
-)
-@click.option(
-    "--exhaustive",
-    type=click.IntRange(0),
-    default=0,
-    metavar="N",
-    help="Every board of at most N tiles (N even) of every game of --games on small grids and layouts, up to symmetry (see the README): 11,235 boards for 8.",
-)
-@click.option(
-    "--games",
-    "games_opt",
-    multiple=True,
-    metavar="G1,G2",
-    help="Games of --random-small and --exhaustive (default: all four).",
-)
+@generated_sets_options
 @click.option("--shisen", is_flag=True, help="Short for --games shisen-sho.")
-@click.option(
-    "--height2",
-    "height2_count",
-    type=click.IntRange(0),
-    default=0,
-    help="This many height-two boards (some with a planted blocked cycle).",
-)
-@click.option("--height2-max-tiles", type=click.IntRange(2), default=16, show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the generated sets and of the methods.")
 @click.option(
     "--methods",
@@ -400,15 +450,7 @@ def _split(values: tuple[str, ...]) -> list[str]:
     "--encodings", multiple=True, metavar="E1,E2", help="SAT encodings to run (default: all the encoders publish)."
 )
 @click.option("--solvers", multiple=True, metavar="S1,S2", help="SAT solvers to run (default: the encoders' list).")
-@click.option(
-    "--time-limit", type=float, default=None, metavar="SECONDS", help="Wall seconds per method and board (default 10)."
-)
-@click.option(
-    "--cpu-limit", type=float, default=None, metavar="SECONDS", help="CPU seconds per method and board instead."
-)
-@click.option(
-    "--ref-max-tiles", type=click.IntRange(2), default=20, show_default=True, help="Run ref only on boards this small."
-)
+@limit_options("wall")
 @click.option(
     "--out-dir",
     type=click.Path(file_okay=False),
@@ -801,44 +843,11 @@ def _print_compare(s: dict[str, Any]) -> None:
 @click.option(
     "--ratio", type=float, default=4.26, show_default=True, help="Clauses per variable of --family random/planted."
 )
-@click.option(
-    "--random-small", type=click.IntRange(0), default=0, help="This many random small boards (mjsat.generate)."
-)
-@click.option(
-    "--max-tiles", type=click.IntRange(2), default=12, show_default=True, help="Size of --random-small boards."
-)
-@click.option(
-    "--exhaustive", type=click.IntRange(0), default=0, metavar="N", help="Every board of at most N tiles (N even)."
-)
-@click.option(
-    "--games",
-    "games_opt",
-    multiple=True,
-    metavar="G1,G2",
-    help="Games of --random-small and --exhaustive (default: all).",
-)
-@click.option(
-    "--height2",
-    "height2_count",
-    type=click.IntRange(0),
-    default=0,
-    help="This many height-two boards (some with a planted blocked cycle).",
-)
-@click.option("--height2-max-tiles", type=click.IntRange(2), default=16, show_default=True)
+@generated_sets_options
 @click.option(
     "--seed", type=int, default=0, show_default=True, help="Seed of the generated sets, the formulas and the methods."
 )
-@click.option("--time-limit", type=float, default=None, metavar="SECONDS", help="Wall seconds per method and board.")
-@click.option(
-    "--cpu-limit",
-    type=float,
-    default=None,
-    metavar="SECONDS",
-    help="CPU seconds per method and board (the default: 10).",
-)
-@click.option(
-    "--ref-max-tiles", type=click.IntRange(2), default=20, show_default=True, help="Run ref only on boards this small."
-)
+@limit_options("cpu")
 @click.option(
     "-o",
     "--out",
