@@ -57,11 +57,9 @@ from mjsat.clock import CLOCKS
 from mjsat.fileio import (
     InputFileError,
     OutputFileError,
-    decode_text,
     exclusive_lock,
-    parse_json,
     prepare_output,
-    read_bytes,
+    read_json_lines,
     write_text_atomic,
 )
 from mjsat.runs.boards import SeedRange
@@ -273,28 +271,10 @@ def read_sample(
     :math:`O(L)` for a file of ``L`` bytes.
     """
     p = Path(path)
-    if not p.exists():
-        return None, []
-    data = read_bytes(p)
-    if data and not data.endswith(b"\n"):
-        cut = data.rfind(b"\n") + 1
-        data = data[:cut]
-        if repair:
-            try:
-                with open(p, "r+b") as fh:
-                    fh.truncate(cut)
-            except OSError as exc:
-                raise InputFileError(p, None, f"cannot cut the half-written last line: {exc.strerror or exc}") from None
     header: SampleHeader | None = None
     rows: dict[int, dict[str, Any]] = {}
     first = True
-    for i, line in enumerate(decode_text(data, p).split("\n"), start=1):
-        if not line.strip():
-            continue
-        try:
-            row = parse_json(line, p)
-        except InputFileError as exc:
-            raise InputFileError(p, i, f"not a JSON line: {exc.message}") from None
+    for i, row in read_json_lines(p, repair=repair):
         if first and isinstance(row, dict) and row.get("format") == FORMAT:
             header = _header_from(p, i, row)
             first = False
