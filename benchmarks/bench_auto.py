@@ -38,7 +38,7 @@ def main(argv: list[str] | None = None) -> int:
     os.environ.setdefault("NUMBA_NUM_THREADS", "1")
     n = args.n or (100 if args.quick else 1000)
 
-    from mjsat.deal import deal_random
+    from mjsat.deals import deal_random
     from mjsat.layouts import load_layout
     from mjsat.methods import solve
 

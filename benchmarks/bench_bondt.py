@@ -93,7 +93,7 @@ class _Peer:
 def _deals(name: str, n: int) -> tuple[Any, np.ndarray]:
     """The layout and the ``(n + WARM) x tiles`` groups of family ``name``."""
     if name == "own":
-        from mjsat.deal import deal_random
+        from mjsat.deals import deal_random
         from mjsat.layouts import load_layout
 
         layout = load_layout("turtle")

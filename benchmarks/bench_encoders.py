@@ -99,7 +99,7 @@ def reduction_boards() -> list[tuple[str, Any]]:
 
 def layout_deals(name: str, count: int) -> tuple[str, list[Any]] | None:
     """``count`` seeded uniform deals (seeds ``0..count-1``) of a layout, or ``None``."""
-    from mjsat.deal import deal_random
+    from mjsat.deals import deal_random
     from mjsat.layouts import load_layout
 
     if name == "turtle":

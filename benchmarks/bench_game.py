@@ -44,7 +44,7 @@ def _q(values: list[float], q: float) -> float:
 
 
 def hint_latency(positions: int, seed: int = 1) -> dict[str, Any]:
-    from mjsat.deal import deal_random
+    from mjsat.deals import deal_random
     from mjsat.game.engine import Game
     from mjsat.layouts import load_layout
 
@@ -109,7 +109,7 @@ def find_times(deals: int) -> list[dict[str, Any]]:
 
 
 def shares(counts: dict[str, int]) -> list[dict[str, Any]]:
-    from mjsat.deal import deal_random
+    from mjsat.deals import deal_random
     from mjsat.game.difficulty import playout_share
     from mjsat.layouts import load_layout
     from mjsat.methods import solve

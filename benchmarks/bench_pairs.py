@@ -41,7 +41,7 @@ def _deal(layout: str, game: str) -> Callable[[int], Any]:
     """Seed -> a uniformly dealt board of ``layout`` in groups of four."""
 
     def make(seed: int) -> Any:
-        from mjsat.deal import deal_random
+        from mjsat.deals import deal_random
         from mjsat.layouts import load_layout
 
         return deal_random(load_layout(layout), seed=seed, game=game)

@@ -12,7 +12,7 @@ the strategy, e.g. ``stones=match``, ``max_level=4``, and of
 Wilson interval and the CPU time per game, and writes ``play_screen_<label>.json``.
 
 Every position ``i`` is the turtle dealt by Algorithm 1 from seed ``i``
-(:func:`mjsat.deal.deal_solvable`); all eight configurations play it with the play seed
+(:func:`mjsat.deals.deal_solvable`); all eight configurations play it with the play seed
 ``i + PLAY_SEED_OFFSET``. One JSON line per position goes to
 ``benchmarks/results/play_positions.jsonl`` as it finishes, so an interrupted run
 resumes where it stopped (``--fresh`` starts over). The summary table, beside the

@@ -214,7 +214,7 @@ def _versus(args: argparse.Namespace, labels: list[str], sets: list[dict]) -> in
     from rich.console import Console
     from rich.table import Table
 
-    from mjsat.deal import deal_random
+    from mjsat.deals import deal_random
     from mjsat.methods import solve
 
     console = Console(width=200)

@@ -35,7 +35,7 @@ def _full(width: int, height: int) -> Callable[[int], Any]:
     """Seed -> a uniformly dealt full ``height x width`` rectangle in groups of four."""
 
     def make(seed: int) -> Any:
-        from mjsat.deal import deal_random
+        from mjsat.deals import deal_random
         from mjsat.layouts import load_layout
 
         return deal_random(load_layout(f"rect-{width}x{height}"), seed=seed, game="shisen-sho")
@@ -45,7 +45,7 @@ def _full(width: int, height: int) -> Callable[[int], Any]:
 
 def _mostly_pairs(seed: int) -> Any:
     """Seed -> an 8 x 12 rectangle of four groups of four and 40 pairs."""
-    from mjsat.deal import deal_random
+    from mjsat.deals import deal_random
     from mjsat.layouts import load_layout
 
     layout = load_layout("rect-12x8")

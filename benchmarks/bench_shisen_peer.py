@@ -64,7 +64,7 @@ def small_board(seed: int) -> Any:
 
 def full_9x16(seed: int) -> Any:
     """A full 9 x 16 rectangle in groups of four."""
-    from mjsat.deal import deal_random
+    from mjsat.deals import deal_random
     from mjsat.layouts import load_layout
 
     return deal_random(load_layout("rect-16x9"), seed=seed, game="shisen-sho")

@@ -194,7 +194,7 @@ def find_deal(
     NoDealFoundError
         No candidate fitted within ``max_candidates``.
     """
-    from mjsat.deal import deal_random
+    from mjsat.deals import deal_random
     from mjsat.methods import solve
 
     if difficulty not in DIFFICULTIES:

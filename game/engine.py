@@ -320,14 +320,14 @@ class Game:
 
         The places of the tiles left stay, and so does each group's number of tiles
         among them. A clearing order of the places is drawn at random (tiles free at
-        each step, as :func:`mjsat.deal.deal_solvable` does) and the groups are handed
+        each step, as :func:`mjsat.deals.deal_solvable` does) and the groups are handed
         to its pairs in a random order; the order is replayed on the new position
         (:func:`mjsat.replay.replay`) before the board changes, and every position along
         it is recorded as solvable, so the next hint is at once. A different arrangement
         is sought when one exists within ``tries``. The moves before the shuffle cannot
         be undone; a shuffle is counted (``shuffles_used``).
         """
-        from mjsat.deal import DealError, deal_solvable
+        from mjsat.deals import DealError, deal_solvable
         from mjsat.replay import replay
 
         with self._lock:

@@ -3,15 +3,15 @@
 The names a user needs are importable from the top, and loaded on first use (``import
 mjsat`` itself imports nothing heavy, so ``mjsat --help`` starts at once):
 
->>> from mjsat import load_layout, deal_random, solve
->>> board = deal_random(load_layout("turtle"), seed=1)
+>>> from mjsat import deal, solve
+>>> board = deal("turtle", seed=1)
 >>> result = solve(board, time_limit=60)
 >>> result.status, len(result.moves), result.verified
 ('solvable', 72, True)
 
 Layouts and deals
-    :class:`Layout`, :func:`load_layout`, :func:`list_layouts`, :func:`deal_random`,
-    :func:`deal_solvable`.
+    :class:`Layout`, :func:`load_layout`, :func:`list_layouts`, :func:`deal`,
+    :func:`deal_random`, :func:`deal_solvable`.
 Boards and their rules
     :class:`Board` and one subclass per game (:data:`GAMES`, :func:`find_variant`),
     :class:`Status`; board files: :func:`load_board`, :func:`write_board`,
@@ -53,7 +53,7 @@ if TYPE_CHECKING:
         find_variant,
     )
     from mjsat.boardio import board_to_json, load_board, load_solution, write_board
-    from mjsat.deal import DealError, deal_random, deal_solvable
+    from mjsat.deals import DealError, deal, deal_random, deal_solvable
     from mjsat.fileio import InputFileError
     from mjsat.layouts import list_layouts, load_layout
     from mjsat.methods import METHODS, solve
@@ -76,6 +76,7 @@ __all__ = [
     "Layout",
     "load_layout",
     "list_layouts",
+    "deal",
     "deal_random",
     "deal_solvable",
     # boards and their rules
@@ -143,7 +144,7 @@ _HOME: dict[str, str] = {
         "mjsat.board",
     ),
     **dict.fromkeys(("board_to_json", "load_board", "load_solution", "write_board"), "mjsat.boardio"),
-    **dict.fromkeys(("DealError", "deal_random", "deal_solvable"), "mjsat.deal"),
+    **dict.fromkeys(("DealError", "deal", "deal_random", "deal_solvable"), "mjsat.deals"),
     "InputFileError": "mjsat.fileio",
     **dict.fromkeys(("list_layouts", "load_layout"), "mjsat.layouts"),
     **dict.fromkeys(("METHODS", "solve"), "mjsat.methods"),

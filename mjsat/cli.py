@@ -230,7 +230,7 @@ def board_from_options(
 ) -> Board:
     """The board named by :func:`board_options`."""
     from mjsat.boardio import load_board
-    from mjsat.deal import deal_random, deal_solvable
+    from mjsat.deals import deal_random, deal_solvable
 
     if board_file and layout_spec:
         raise click.UsageError("give either a BOARD file or --layout, not both")
@@ -413,7 +413,7 @@ def deal(
     mjsat deal --height2 --tiles 40 --planted-cycle 3 --group-sizes 2 -o cycle.json
     """
     from mjsat.boardio import board_to_json, write_board
-    from mjsat.deal import deal_random, deal_solvable
+    from mjsat.deals import deal_random, deal_solvable
     from mjsat.layouts import load_layout
 
     sizes = None

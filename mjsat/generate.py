@@ -2,7 +2,7 @@
 random boards of isolated stacks of height one and two (with planted blocked cycles),
 every board up to a number of tiles (:func:`exhaustive_boards`), and the boards the
 reductions build from a CNF file (:func:`boards_from_cnf`). The deals of a real layout
-are :mod:`mjsat.deal`'s.
+are :mod:`mjsat.deals`'s.
 
 >>> import numpy as np
 >>> b = random_small_board(np.random.default_rng(5), max_tiles=12)

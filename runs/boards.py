@@ -6,8 +6,8 @@ deals of a seed range (or board files), ``mjsat crossval`` and ``mjsat compare``
 sets as :class:`BoardCase` iterators (:func:`layout_cases`, :func:`folder_cases`,
 :func:`cnf_cases`, :func:`family_cases`, :func:`random_small_cases`,
 :func:`exhaustive_cases`, :func:`height2_cases`). Deal ``s`` of a range is
-``mjsat deal --layout NAME --seed s`` (:func:`mjsat.deal.deal_random`), or the deal solvable
-by construction of that seed (:func:`mjsat.deal.deal_solvable`), so the same seed gives the
+``mjsat deal --layout NAME --seed s`` (:func:`mjsat.deals.deal_random`), or the deal solvable
+by construction of that seed (:func:`mjsat.deals.deal_solvable`), so the same seed gives the
 same board in every command.
 
 >>> from mjsat.board import Layout
@@ -76,7 +76,7 @@ class SeedRange:
         -----
         :math:`O(n)` for a random deal; a solvable one costs Stam's restarts.
         """
-        from mjsat.deal import deal_random, deal_solvable
+        from mjsat.deals import deal_random, deal_solvable
 
         if self.is_solvable_deal(seed):
             return deal_solvable(self.layout, seed=int(seed), game=self.game)[0]

@@ -26,7 +26,7 @@ Other rules (Shisen-Sho on a Mahjong layout) raise
 :class:`~mjsat.result.MethodNotApplicableError`; :func:`mjsat.game.difficulty.playout_share`
 plays those in Python.
 
->>> from mjsat.deal import deal_random
+>>> from mjsat.deals import deal_random
 >>> from mjsat.layouts import load_layout
 >>> board = deal_random(load_layout("pyramid"), seed=3)
 >>> random_playouts(board, playouts=50, seed=1) == random_playouts_reference(board, playouts=50, seed=1)

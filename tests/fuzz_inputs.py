@@ -382,7 +382,7 @@ SAMPLE_SEED = "".join(
 
 def _save_text() -> str:
     """A save of the game: three moves played on a Shisen-Sho deal, one taken back."""
-    from mjsat.deal import deal_solvable
+    from mjsat.deals import deal_solvable
     from mjsat.game.engine import Game
     from mjsat.game.save import save_text
     from mjsat.layouts import load_layout

@@ -8,7 +8,7 @@ import json
 import numpy as np
 
 from mjsat.boardio import board_to_json
-from mjsat.deal import deal_solvable
+from mjsat.deals import deal_solvable
 from mjsat.game.engine import SOLVABLE, UNSOLVABLE
 from mjsat.layouts import load_layout
 from mjsat.methods import solve

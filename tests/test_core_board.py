@@ -261,7 +261,7 @@ def _position_cases():
 
 @pytest.mark.parametrize("case", range(10))
 def test_position_board_has_the_same_rules_in_every_position_of_random_play(case):
-    from mjsat.deal import deal_random, deal_solvable
+    from mjsat.deals import deal_random, deal_solvable
 
     game, layout = _position_cases()[case]
     rng = np.random.default_rng(100 + case)
@@ -323,7 +323,7 @@ def test_boards_read_from_two_files_share_their_layout_tables(tmp_path):
     import pickle
 
     from mjsat.boardio import load_board, write_board
-    from mjsat.deal import deal_random
+    from mjsat.deals import deal_random
     from mjsat.layouts import load_layout
     from mjsat.search.pairing import geometry
 

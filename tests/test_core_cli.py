@@ -77,7 +77,7 @@ def test_solve_from_layout_and_limits(run):
     data = json.loads(res.output)
     assert data["status"] == "unknown" and data["reason"] == "node limit" and data["moves"] == []
     res = run("solve", "--layout", "tiny", "--seed", "2", "-O", "node_limit=100000", "--method", "ref")
-    from mjsat.deal import deal_random
+    from mjsat.deals import deal_random
     from mjsat.layouts import load_layout
     from mjsat.methods import solve as solve_board
 

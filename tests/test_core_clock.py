@@ -9,7 +9,7 @@ import time
 import pytest
 
 from mjsat import clock
-from mjsat.deal import deal_random
+from mjsat.deals import deal_random
 from mjsat.layouts import load_layout
 from mjsat.methods import solve
 

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from mjsat import methods as methods_mod
-from mjsat.deal import deal_random
+from mjsat.deals import deal_random
 from mjsat.generate import random_height2_board, random_small_board
 from mjsat.methods import MethodInfo, solve
 from mjsat.plans import AUTO, UnknownPlanStepError, plan, run_plan, solve_auto

@@ -7,7 +7,7 @@ import pytest
 from naive import brute_force_solvable
 
 from mjsat.board import Layout
-from mjsat.deal import DealError, deal_random, deal_solvable, default_group_sizes
+from mjsat.deals import DealError, deal_random, deal_solvable, default_group_sizes
 from mjsat.generate import random_grid_board, random_small_board
 from mjsat.methods import solve
 from mjsat.replay import replay

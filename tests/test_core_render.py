@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from mjsat.board import Layout, MahjongBoard
 from mjsat.boardio import write_board
 from mjsat.cli import cli
-from mjsat.deal import deal_random
+from mjsat.deals import deal_random
 from mjsat.encoders.dimacs import read_dimacs
 from mjsat.layouts import load_layout
 from mjsat.reductions.cnf import normalize_3cnf

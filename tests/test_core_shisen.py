@@ -110,7 +110,7 @@ def _random_play_paths(board, rng, margin):
 
 
 def test_pair_path_of_every_legal_move_is_a_path_of_the_rules():
-    from mjsat.deal import deal_solvable
+    from mjsat.deals import deal_solvable
     from mjsat.layouts import load_layout
 
     rng = np.random.default_rng(11)

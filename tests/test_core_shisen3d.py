@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from mjsat.board import Layout, ShisenShoBoard, ShisenShoMahjongBoard, find_variant
 from mjsat.boardio import board_from_json_text, board_to_json
 from mjsat.cli import cli
-from mjsat.deal import deal_random, deal_solvable
+from mjsat.deals import deal_random, deal_solvable
 from mjsat.generate import random_grid_board, random_small_board, random_small_layout
 from mjsat.ref import solve_ref
 from mjsat.render import ascii_board
@@ -237,7 +237,7 @@ def test_cli_deal_and_solve(tmp_path):
     r = runner.invoke(cli, args)
     assert r.exit_code == 0, r.output
     data = json.loads(r.output)
-    from mjsat.deal import deal_random
+    from mjsat.deals import deal_random
     from mjsat.layouts import load_layout
     from mjsat.methods import solve as solve_board
 

@@ -299,7 +299,7 @@ def test_locked_set_rules_refute_full_boards_like_the_search():
     """Random full 8 x 12 boards of groups of four (too big for the move graph): rules 4
     and 5 refute a board only when the search finds it unsolvable, each rule refutes
     boards the rules before it miss, and rule 5 only adds precedences."""
-    from mjsat.deal import deal_random
+    from mjsat.deals import deal_random
     from mjsat.layouts import load_layout
 
     layout = load_layout("rect-12x8")

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from mjsat.board import Layout, MahjongBoard
-from mjsat.deal import deal_random
+from mjsat.deals import deal_random
 from mjsat.encoders.errors import EncodingError
 from mjsat.encoders.layered import encode_layered, step_bound
 from mjsat.encoders.parity import encode_parity, layout_windows, xor_zero_clauses

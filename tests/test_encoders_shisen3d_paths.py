@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from mjsat.board import Layout, ShisenShoMahjongBoard
-from mjsat.deal import deal_random
+from mjsat.deals import deal_random
 from mjsat.encoders.requirements import requirements
 from mjsat.encoders.shisen3d_paths import CellLines, footprints_overlap, tiles_above
 from mjsat.generate import random_small_board

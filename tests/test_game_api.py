@@ -13,7 +13,7 @@ import urllib.request
 import numpy as np
 import pytest
 
-from mjsat.deal import deal_solvable
+from mjsat.deals import deal_solvable
 from mjsat.game.engine import Game
 from mjsat.game.web import KSHISEN_SIZES, GameSettings, ServerThread, Session
 from mjsat.layouts import load_layout

@@ -10,7 +10,7 @@ import pytest
 from game_positions import SMALL, fatal_position
 
 from mjsat.board import find_variant
-from mjsat.deal import deal_random, deal_solvable
+from mjsat.deals import deal_random, deal_solvable
 from mjsat.fileio import InputFileError
 from mjsat.game.engine import SOLVABLE, UNSOLVABLE, Game, UndoError
 from mjsat.game.save import game_from_save_text, record_from_json_text, save_text

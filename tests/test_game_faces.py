@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from game_positions import SMALL
 
-from mjsat.deal import deal_random
+from mjsat.deals import deal_random
 from mjsat.game.engine import Game
 from mjsat.game.faces import KINDS, assign_faces, face_colour, long_name, short_form
 from mjsat.layouts import load_layout

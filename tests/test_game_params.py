@@ -11,7 +11,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from mjsat.deal import deal_solvable
+from mjsat.deals import deal_solvable
 from mjsat.game.engine import Game
 from mjsat.game.web import GameSettings, ServerThread, Session
 from mjsat.layouts import load_layout

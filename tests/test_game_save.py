@@ -8,7 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 from mjsat.cli import cli
-from mjsat.deal import deal_solvable
+from mjsat.deals import deal_solvable
 from mjsat.fileio import InputFileError
 from mjsat.game.engine import Game
 from mjsat.game.save import game_from_save_text, read_save, save_text

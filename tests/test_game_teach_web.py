@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from game_page import click_pair, open_page, tiles_shown
 
-from mjsat.deal import deal_solvable
+from mjsat.deals import deal_solvable
 from mjsat.game.engine import Game
 from mjsat.game.teach import FormulaLesson
 from mjsat.game.teach_web import lesson_game

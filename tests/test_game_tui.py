@@ -7,7 +7,7 @@ import time
 
 from textual.widgets import Input
 
-from mjsat.deal import deal_solvable
+from mjsat.deals import deal_solvable
 from mjsat.game.engine import Game
 from mjsat.game.tui import BoardView, GameApp
 from mjsat.game.web import GameSettings

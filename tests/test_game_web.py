@@ -17,7 +17,7 @@ from game_page import (
     tiles_shown as _tiles,
 )
 
-from mjsat.deal import deal_solvable
+from mjsat.deals import deal_solvable
 from mjsat.game.difficulty import find_deal
 from mjsat.game.engine import Game
 from mjsat.game.web import GameSettings, ServerThread, Session, create_app

@@ -7,7 +7,7 @@ from hypothesis import given, settings, strategies as st
 from naive import brute_force_solvable
 
 from mjsat.board import Layout, MahjongBoard
-from mjsat.deal import deal_solvable
+from mjsat.deals import deal_solvable
 from mjsat.generate import random_small_board
 from mjsat.layouts import load_layout
 from mjsat.methods import solve

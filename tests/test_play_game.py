@@ -13,7 +13,7 @@ from naive import naive_free
 
 from mjsat.board import Layout, MahjongBoard, ShisenShoBoard, TransposedMahjongBoard
 from mjsat.cli import cli
-from mjsat.deal import deal_random, deal_solvable
+from mjsat.deals import deal_random, deal_solvable
 from mjsat.generate import random_small_board
 from mjsat.layouts import load_layout
 from mjsat.play.batch import BoardSource, play_batch, summarize

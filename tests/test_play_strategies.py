@@ -170,7 +170,7 @@ def _naive_rule_order(view, stones, score):
 
 @pytest.mark.parametrize("seed", range(6))
 def test_obstruction_tree_default_rule_against_naive(seed):
-    from mjsat.deal import deal_solvable
+    from mjsat.deals import deal_solvable
     from mjsat.layouts import load_layout
     from mjsat.play.heuristics import make_heuristic
 
@@ -205,7 +205,7 @@ def test_obstruction_tree_default_rule_against_naive(seed):
 
 
 def test_obstruction_tree_random_heuristic_keeps_random_roots():
-    from mjsat.deal import deal_solvable
+    from mjsat.deals import deal_solvable
     from mjsat.layouts import load_layout
 
     view = PlayerView(deal_solvable(load_layout("turtle"), seed=3)[0])

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from mjsat.deal import deal_solvable
+from mjsat.deals import deal_solvable
 from mjsat.layouts import load_layout
 from mjsat.play.batch import BoardSource, play_batch
 from mjsat.replay import replay

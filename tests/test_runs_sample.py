@@ -16,7 +16,7 @@ from click.testing import CliRunner
 from mjsat import methods as methods_mod
 from mjsat.board import KINDS, Layout, MahjongBoard
 from mjsat.cli import cli
-from mjsat.deal import deal_random
+from mjsat.deals import deal_random
 from mjsat.fileio import InputFileError
 from mjsat.methods import MethodInfo
 from mjsat.runs.sample import SampleError, read_done, read_sample, sample, solve_deal, summarize
@@ -35,7 +35,7 @@ def test_wilson_interval_known_values():
 
 
 def test_solve_deal_row_matches_solve():
-    from mjsat.deal import deal_random
+    from mjsat.deals import deal_random
     from mjsat.methods import solve
 
     row = solve_deal(ROW, 4, options=PY)

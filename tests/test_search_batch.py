@@ -264,7 +264,7 @@ def test_each_deal_s_cpu_time_is_read_inside_the_block():
     decides cost more than those the plain playouts clear."""
     import time
 
-    from mjsat.deal import deal_random
+    from mjsat.deals import deal_random
     from mjsat.layouts import load_layout
 
     layout = load_layout("turtle")
@@ -299,7 +299,7 @@ def test_under_a_node_budget_the_batch_answers_as_the_search_does():
 @pytest.mark.parametrize("playout", PLAYOUTS)
 def test_batch_draws_its_playouts_by_the_search_s_policy(playout):
     """The same policy, seed and deal: the batch path clears by the playout ``solve`` finds."""
-    from mjsat.deal import deal_random
+    from mjsat.deals import deal_random
     from mjsat.layouts import load_layout
 
     layout = load_layout("turtle")
@@ -320,7 +320,7 @@ def test_each_deal_s_search_is_ordered_by_its_own_guided_playouts():
     """Turtle deals that the playouts leave to the search, in one block: each deal's search
     (ordered by the longest of its own failed guided playouts, ``W_HINT``, which the block
     resets per deal) visits the nodes and finds the moves that ``solve`` finds for it alone."""
-    from mjsat.deal import deal_random
+    from mjsat.deals import deal_random
     from mjsat.layouts import load_layout
 
     layout = load_layout("turtle")

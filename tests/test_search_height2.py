@@ -214,7 +214,7 @@ def test_a_board_height2_refuses_does_not_import_networkx():
 
     code = (
         "import sys\n"
-        "from mjsat.deal import deal_random\n"
+        "from mjsat.deals import deal_random\n"
         "from mjsat.layouts import load_layout\n"
         "from mjsat.methods import solve\n"
         "r = solve(deal_random(load_layout('turtle'), seed=1), 'auto')\n"

@@ -415,7 +415,7 @@ def _stack_masks_naive(board, geo):
 def test_stack_masks_kernel_equals_the_layout_descendants_and_sides():
     """``_stack_masks`` writes the stacked masks (by the layout's descendants) and the rows
     ``W_RUNS`` (by its side relations, :func:`_run_links_naive`)."""
-    from mjsat.deal import deal_random
+    from mjsat.deals import deal_random
     from mjsat.layouts import load_layout
 
     boards = [deal_random(load_layout("turtle"), seed=s) for s in range(3)]
@@ -500,7 +500,7 @@ def test_playouts_from_the_kept_start_are_playouts_from_the_deal(policy, rules):
     playout that ``_mj_playout`` from the same position gives, the random state going on:
     the same playout clears, with the same moves, after the same number of draws, in one
     call or in two (split after a playout that goes on)."""
-    from mjsat.deal import deal_random
+    from mjsat.deals import deal_random
     from mjsat.layouts import load_layout
 
     boards = [deal_random(load_layout("turtle"), seed=s) for s in range(6)]
@@ -572,7 +572,7 @@ def test_safe_playout_stops_when_every_pair_is_fatal():
 def test_safe_playouts_are_deterministic_and_replay(guided):
     """The same state gives the same playouts (moves and generator state); the clearing ones
     replay to an empty board."""
-    from mjsat.deal import deal_random
+    from mjsat.deals import deal_random
     from mjsat.layouts import load_layout
     from mjsat.replay import replay
 
@@ -839,7 +839,7 @@ def test_guided_playouts_keep_the_longest_failed_one_as_the_hint():
     """After guided playouts, ``W_HINT`` holds the pairs of the first of the longest ones
     that failed (and its number of moves): six playouts in one call leave what the same six
     one call each leave, the longest kept."""
-    from mjsat.deal import deal_random
+    from mjsat.deals import deal_random
     from mjsat.layouts import load_layout
 
     checked = 0
@@ -911,7 +911,7 @@ def test_search_with_any_hint_answers_as_brute_force():
     it branches: the hint changes the nodes it visits)."""
     from naive import brute_force_solvable
 
-    from mjsat.deal import deal_random
+    from mjsat.deals import deal_random
     from mjsat.layouts import load_layout
     from mjsat.replay import replay
 

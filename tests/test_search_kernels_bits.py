@@ -10,7 +10,7 @@ from kernel_states import kernel_args, random_state
 from naive import NaiveBitsets, naive_bits_connect3d
 
 from mjsat.board import Layout, ShisenShoBoard
-from mjsat.deal import deal_random
+from mjsat.deals import deal_random
 from mjsat.generate import random_grid_board, random_small_board
 from mjsat.layouts import load_layout
 from mjsat.replay import replay

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from mjsat.board import Layout, MahjongBoard, ShisenShoBoard
-from mjsat.deal import deal_random
+from mjsat.deals import deal_random
 from mjsat.layouts import load_layout
 from mjsat.methods import MethodOptionError, check_options, method_options, solve
 from mjsat.search import config

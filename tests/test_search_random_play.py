@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from mjsat.deal import deal_random, deal_solvable
+from mjsat.deals import deal_random, deal_solvable
 from mjsat.game.difficulty import playout_share
 from mjsat.layouts import load_layout
 from mjsat.result import MethodNotApplicableError

@@ -158,7 +158,7 @@ def test_search_agrees_with_ref_on_1500_boards_both_engines():
 
 
 def test_sample_shisen_sho_3d_deals_agree_with_ref(tmp_path):
-    from mjsat.deal import deal_random
+    from mjsat.deals import deal_random
     from mjsat.runs.sample import sample, summarize
 
     lay = Layout([(r, c, 0) for r in (0, 2) for c in (0, 2, 4, 6)] + [(1, 2, 1), (1, 4, 1)], name="ziggurat")
@@ -170,7 +170,7 @@ def test_sample_shisen_sho_3d_deals_agree_with_ref(tmp_path):
 
 
 def test_turtle_deal_is_decided():
-    from mjsat.deal import deal_random
+    from mjsat.deals import deal_random
     from mjsat.layouts import load_layout
 
     board = deal_random(load_layout("turtle"), seed=1, game="shisen-sho-3d")

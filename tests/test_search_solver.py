@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from mjsat.board import Layout, MahjongBoard, ShisenShoBoard
-from mjsat.deal import deal_random
+from mjsat.deals import deal_random
 from mjsat.generate import random_grid_board, random_small_board
 from mjsat.methods import solve
 from mjsat.replay import check_solution
@@ -174,7 +174,7 @@ def test_unknown_at_node_limit_and_time_limit():
 
 
 def test_time_limit_answers_unknown_on_a_big_board():
-    from mjsat.deal import deal_random
+    from mjsat.deals import deal_random
     from mjsat.layouts import load_layout
 
     board = deal_random(load_layout("turtle"), seed=0)
@@ -243,7 +243,7 @@ def test_registered_method_and_options():
 
 
 def test_turtle_deal_is_decided():
-    from mjsat.deal import deal_random
+    from mjsat.deals import deal_random
     from mjsat.layouts import load_layout
 
     board = deal_random(load_layout("turtle"), seed=1)
@@ -363,7 +363,7 @@ def _prior_by_masks(board):
 
 
 def test_prior_conflict_agrees_with_the_group_by_group_masks():
-    from mjsat.deal import deal_random
+    from mjsat.deals import deal_random
     from mjsat.generate import random_small_board
     from mjsat.layouts import load_layout
 
