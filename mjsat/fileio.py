@@ -54,6 +54,7 @@ __all__ = [
     "text_lines",
     "parse_json",
     "json_array_lines",
+    "read_json_lines",
     "parse_decimal",
     "prepare_output",
     "write_text_atomic",
@@ -318,6 +319,47 @@ def parse_json(text: str, path: PathLike = "<json>") -> Any:
         raise InputFileError(path, None, f"invalid JSON: {exc}") from None
     except RecursionError:  # pragma: no cover - the depth check comes first
         raise InputFileError(path, None, "invalid JSON: nested too deep") from None
+
+
+def read_json_lines(path: PathLike, *, repair: bool = False) -> list[tuple[int, Any]]:
+    """The JSON value of each line of an append-only results file, with its 1-based line
+    number (``[]`` when the file does not exist); blank lines are skipped.
+
+    A last line without its newline (a writer killed in the middle of it) is dropped,
+    and with ``repair`` cut from the file, so that appending goes on cleanly.
+
+    Raises
+    ------
+    InputFileError
+        The file cannot be read or cut, is not UTF-8, or a complete line is not JSON
+        (the message names the line).
+
+    Notes
+    -----
+    :math:`O(L)` for a file of ``L`` bytes.
+    """
+    p = Path(path)
+    if not p.exists():
+        return []
+    data = read_bytes(p)
+    if data and not data.endswith(b"\n"):
+        cut = data.rfind(b"\n") + 1
+        data = data[:cut]
+        if repair:
+            try:
+                with open(p, "r+b") as fh:
+                    fh.truncate(cut)
+            except OSError as exc:
+                raise InputFileError(p, None, f"cannot cut the half-written last line: {_os_reason(exc)}") from None
+    values = []
+    for i, line in enumerate(decode_text(data, p).split("\n"), start=1):
+        if not line.strip():
+            continue
+        try:
+            values.append((i, parse_json(line, p)))
+        except InputFileError as exc:
+            raise InputFileError(p, i, f"not a JSON line: {exc.message}") from None
+    return values
 
 
 def json_array_lines(text: str, key: str | None) -> list[int]:

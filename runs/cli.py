@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import math
 import sys
+from collections.abc import Callable
 from itertools import chain
 from typing import Any
 
@@ -30,6 +31,85 @@ scheduler_option = click.option(
     default=None,
     help="Run on an existing Dask cluster (tcp://HOST:8786) instead; its workers need the same mjsat.",
 )
+
+
+def _options(*decorators: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """One decorator applying ``decorators`` (click options) in their order on ``--help``."""
+
+    def apply(func: Any) -> Any:
+        for decorate in reversed(decorators):
+            func = decorate(func)
+        return func
+
+    return apply
+
+
+generated_sets_options = _options(
+    click.option(
+        "--random-small",
+        type=click.IntRange(0),
+        default=0,
+        help="This many random small boards (mjsat.generate), of every game of --games in turn: groups of 2, of 4 "
+        "and mixed; Shisen-Sho full rectangles and grids with holes.",
+    ),
+    click.option(
+        "--max-tiles", type=click.IntRange(2), default=12, show_default=True, help="Size of --random-small boards."
+    ),
+    click.option(
+        "--exhaustive",
+        type=click.IntRange(0),
+        default=0,
+        metavar="N",
+        help="Every board of at most N tiles (N even) of every game of --games on small grids and layouts, up to "
+        "symmetry: 11,235 boards for 8.",
+    ),
+    click.option(
+        "--games",
+        "games_opt",
+        multiple=True,
+        metavar="G1,G2",
+        help="Games of --random-small and --exhaustive (default: all four).",
+    ),
+    click.option(
+        "--height2",
+        "height2_count",
+        type=click.IntRange(0),
+        default=0,
+        help="This many height-two boards (some with a planted blocked cycle).",
+    ),
+    click.option("--height2-max-tiles", type=click.IntRange(2), default=16, show_default=True),
+)
+"""The generated board sets of ``crossval`` and ``compare`` (:mod:`mjsat.runs.boards`)."""
+
+
+def limit_options(default_clock: str) -> Callable[[Any], Any]:
+    """``--time-limit`` (wall seconds) and ``--cpu-limit`` (CPU seconds) per method and
+    board, ``default_clock``'s 10 s when neither is given (:func:`_limit_and_clock`), and
+    ``--ref-max-tiles``."""
+    default = {"wall": (" (default 10)", ""), "cpu": ("", " (default 10)")}[default_clock]
+    return _options(
+        click.option(
+            "--time-limit",
+            type=float,
+            default=None,
+            metavar="SECONDS",
+            help=f"Wall seconds per method and board{default[0]}.",
+        ),
+        click.option(
+            "--cpu-limit",
+            type=float,
+            default=None,
+            metavar="SECONDS",
+            help=f"CPU seconds per method and board{default[1]}.",
+        ),
+        click.option(
+            "--ref-max-tiles",
+            type=click.IntRange(2),
+            default=20,
+            show_default=True,
+            help="Run ref only on boards this small.",
+        ),
+    )
 
 
 @click.command("sample")
@@ -66,7 +146,16 @@ scheduler_option = click.option(
     help="JSONL results file (appended; resumable).",
 )
 @click.option("--method", default="search", show_default=True, help="Solving method (see `mjsat methods`).")
-@click.option("--time-limit", type=float, default=10.0, show_default=True, help="Seconds per deal before `unknown`.")
+@click.option(
+    "--time-limit",
+    type=float,
+    default=None,
+    metavar="SECONDS",
+    help="Wall seconds per deal before `unknown` (default 10).",
+)
+@click.option(
+    "--cpu-limit", type=float, default=None, metavar="SECONDS", help="CPU seconds per deal instead (research runs)."
+)
 @click.option(
     "-O", "--option", "option_items", multiple=True, metavar="KEY=VALUE", help="Method option, e.g. -O critical=off."
 )
@@ -95,7 +184,8 @@ def sample(
     scheduler: str | None,
     out: str,
     method: str,
-    time_limit: float,
+    time_limit: float | None,
+    cpu_limit: float | None,
     option_items: tuple[str, ...],
     retry_unknown: bool,
     batch: bool,
@@ -104,8 +194,10 @@ def sample(
     """Decide N seeded random deals of a layout and summarise them.
 
     Each deal is `mjsat deal --layout NAME --seed S` for S = seed-start .. seed-start+N-1,
-    decided with the method (the pairing-set search by default) at the time limit. The
-    first line of --out records the layout, game, method, -O options and time limit; one
+    decided with the method (the pairing-set search by default) at the time limit: 10 wall
+    seconds, --time-limit S wall seconds, or --cpu-limit S CPU seconds of the process
+    (what a research run on a shared machine needs). The
+    first line of --out records the layout, game, method, -O options and time limit (with its clock); one
     JSON line per deal (seed, status, seconds, nodes, ...) is appended as soon as it is
     decided. Run the same command again to go on after an interruption (seeds already in
     the file are skipped); a run with another layout, game, method, options or time limit
@@ -132,6 +224,7 @@ def sample(
       mjsat sample --layout turtle -n 10000 --workers 2 --out turtle.jsonl --json
       mjsat sample --layout turtle -n 100000 --scheduler tcp://10.0.0.5:8786 --out turtle.jsonl
       mjsat sample --layout turtle -n 1000 --out turtle.jsonl --time-limit 60 --retry-unknown
+      mjsat sample --layout turtle -n 1000 --method sat --cpu-limit 30 --out turtle-sat.jsonl
       mjsat sample --layout xmahjongg:bridge -n 500 --out bridge.jsonl   # after apt-get install xmahjongg
       mjsat sample --layout rect-6x5 --game shisen-sho -n 200 --out s.jsonl -O critical=off
       mjsat sample --boards instances/ --method auto --out instances.jsonl
@@ -145,8 +238,10 @@ def sample(
     from mjsat.runs.progress import RunProgress
     from mjsat.runs.sample import read_done, sample as run_sample, summarize
 
-    if time_limit is not None and not 0 < time_limit < math.inf:
-        raise click.BadParameter(f"must be a positive number of seconds, got {time_limit}", param_hint="--time-limit")
+    if time_limit is None and cpu_limit is None:
+        time_limit, clock = 10.0, "wall"
+    else:
+        time_limit, clock = _limit_and_clock(time_limit, cpu_limit)
     if count is not None:
         MAX_COUNT.check(count, "-n", verb="asks for")  # before the list of seeds is made
     options = check_options(method, parse_key_values(option_items), time_limit=time_limit)  # before any file or deal
@@ -164,6 +259,7 @@ def sample(
             method,
             options,
             time_limit,
+            clock,
             out,
             workers,
             scheduler,
@@ -197,9 +293,13 @@ def sample(
                 progress=progress,
                 retry_unknown=retry_unknown,
                 batch=batch,
+                clock=clock,
             )
             bar.finish(count)
-    summary = {"layout": layout.name or layout_spec, "game": game, "method": method, "out": out, **summarize(rows)}
+    summary = {
+        "layout": layout.name or layout_spec, "game": game, "method": method, "out": out,
+        "time_limit": time_limit, "clock": clock, **summarize(rows),
+    }  # fmt: skip
     if as_json:
         click.echo(json.dumps(summary, indent=1))
         return
@@ -211,7 +311,8 @@ def _print_summary(s: dict[str, Any]) -> None:
     from rich.table import Table
 
     what = f"{s['deals']} deals" if "boards" not in s else f"{s['boards']} boards"
-    table = Table(title=f"{s['layout']} ({s['game']}, {s['method']}): {what}", show_header=False)
+    limit = f", limit {s['time_limit']:g} s {'CPU' if s['clock'] == 'cpu' else 'wall'}"
+    table = Table(title=f"{s['layout']} ({s['game']}, {s['method']}): {what}{limit}", show_header=False)
     pct = s["unsolvable_pct"]
     lo, hi = s["ci95_pct"]
     table.add_row("solvable / unsolvable / unknown", f"{s['solvable']} / {s['unsolvable']} / {s['unknown']}")
@@ -245,6 +346,7 @@ def _sample_boards(
     method: str,
     options: dict[str, Any],
     time_limit: float,
+    clock: str,
     out: str,
     workers: int,
     scheduler: str | None,
@@ -278,7 +380,7 @@ def _sample_boards(
     runner = Runner(workers, scheduler, warm=method == "search")
     with runner, RunProgress("sample", len(cases), runner, transient=True, enabled=not as_json) as bar:
         rows, _ = cmp.compare(
-            cases, [spec], out, time_limit=time_limit, clock="wall", seed=seed, runner=runner,
+            cases, [spec], out, time_limit=time_limit, clock=clock, seed=seed, runner=runner,
             progress=lambda _r: bar.advance(),
         )  # fmt: skip
     kept = [
@@ -286,7 +388,10 @@ def _sample_boards(
          "cpu_seconds": r["cpu_seconds"], "nodes": r.get("nodes", 0)}
         for i, r in enumerate(rows) if r["status"] in ("solvable", "unsolvable", "unknown")
     ]  # fmt: skip
-    summary = {"layout": "; ".join(names), "game": "boards", "method": label, "out": out, **summarize(kept)}
+    summary = {
+        "layout": "; ".join(names), "game": "boards", "method": label, "out": out,
+        "time_limit": time_limit, "clock": clock, **summarize(kept),
+    }  # fmt: skip
     by_index = {k["seed"]: k["board"] for k in kept}
     for h in summary["hardest"]:
         h["board"] = by_index[h.pop("seed")]
@@ -331,38 +436,8 @@ def _split(values: tuple[str, ...]) -> list[str]:
     type=click.Path(),
     help="CNF file or folder of .cnf files: boards built by the reductions (repeatable).",
 )
-@click.option(
-    "--random-small",
-    type=click.IntRange(0),
-    default=0,
-    help="This many random small boards (mjsat.generate), of every game of --games in turn: groups of 2, of 4 and mixed; Shisen-Sho full rectangles and grids with holes.",
-)
-@click.option(
-    "--max-tiles", type=click.IntRange(2), default=12, show_default=True, help="Size of --random-small boards."
-)
-@click.option(
-    "--exhaustive",
-    type=click.IntRange(0),
-    default=0,
-    metavar="N",
-    help="Every board of at most N tiles (N even) of every game of --games on small grids and layouts, up to symmetry (see the README): 11,235 boards for 8.",
-)
-@click.option(
-    "--games",
-    "games_opt",
-    multiple=True,
-    metavar="G1,G2",
-    help="Games of --random-small and --exhaustive (default: all four).",
-)
+@generated_sets_options
 @click.option("--shisen", is_flag=True, help="Short for --games shisen-sho.")
-@click.option(
-    "--height2",
-    "height2_count",
-    type=click.IntRange(0),
-    default=0,
-    help="This many height-two boards (some with a planted blocked cycle).",
-)
-@click.option("--height2-max-tiles", type=click.IntRange(2), default=16, show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the generated sets and of the methods.")
 @click.option(
     "--methods",
@@ -375,15 +450,7 @@ def _split(values: tuple[str, ...]) -> list[str]:
     "--encodings", multiple=True, metavar="E1,E2", help="SAT encodings to run (default: all the encoders publish)."
 )
 @click.option("--solvers", multiple=True, metavar="S1,S2", help="SAT solvers to run (default: the encoders' list).")
-@click.option(
-    "--time-limit", type=float, default=None, metavar="SECONDS", help="Wall seconds per method and board (default 10)."
-)
-@click.option(
-    "--cpu-limit", type=float, default=None, metavar="SECONDS", help="CPU seconds per method and board instead."
-)
-@click.option(
-    "--ref-max-tiles", type=click.IntRange(2), default=20, show_default=True, help="Run ref only on boards this small."
-)
+@limit_options("wall")
 @click.option(
     "--out-dir",
     type=click.Path(file_okay=False),
@@ -776,44 +843,11 @@ def _print_compare(s: dict[str, Any]) -> None:
 @click.option(
     "--ratio", type=float, default=4.26, show_default=True, help="Clauses per variable of --family random/planted."
 )
-@click.option(
-    "--random-small", type=click.IntRange(0), default=0, help="This many random small boards (mjsat.generate)."
-)
-@click.option(
-    "--max-tiles", type=click.IntRange(2), default=12, show_default=True, help="Size of --random-small boards."
-)
-@click.option(
-    "--exhaustive", type=click.IntRange(0), default=0, metavar="N", help="Every board of at most N tiles (N even)."
-)
-@click.option(
-    "--games",
-    "games_opt",
-    multiple=True,
-    metavar="G1,G2",
-    help="Games of --random-small and --exhaustive (default: all).",
-)
-@click.option(
-    "--height2",
-    "height2_count",
-    type=click.IntRange(0),
-    default=0,
-    help="This many height-two boards (some with a planted blocked cycle).",
-)
-@click.option("--height2-max-tiles", type=click.IntRange(2), default=16, show_default=True)
+@generated_sets_options
 @click.option(
     "--seed", type=int, default=0, show_default=True, help="Seed of the generated sets, the formulas and the methods."
 )
-@click.option("--time-limit", type=float, default=None, metavar="SECONDS", help="Wall seconds per method and board.")
-@click.option(
-    "--cpu-limit",
-    type=float,
-    default=None,
-    metavar="SECONDS",
-    help="CPU seconds per method and board (the default: 10).",
-)
-@click.option(
-    "--ref-max-tiles", type=click.IntRange(2), default=20, show_default=True, help="Run ref only on boards this small."
-)
+@limit_options("cpu")
 @click.option(
     "-o",
     "--out",

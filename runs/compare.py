@@ -64,9 +64,8 @@ from typing import Any
 from mjsat.fileio import (
     InputFileError,
     OutputFileError,
-    decode_text,
     exclusive_lock,
-    parse_json,
+    read_json_lines,
     write_text_atomic,
 )
 from mjsat.limits import SizeLimitError
@@ -393,30 +392,9 @@ def read_results(
         another version.
     """
     p = Path(path)
-    if not p.exists():
-        return None, []
-    try:
-        data = p.read_bytes()
-    except OSError as exc:
-        raise InputFileError(p, None, exc.strerror or str(exc)) from None
-    if data and not data.endswith(b"\n"):
-        cut = data.rfind(b"\n") + 1
-        data = data[:cut]
-        if repair:
-            try:
-                with open(p, "r+b") as fh:
-                    fh.truncate(cut)
-            except OSError as exc:
-                raise InputFileError(p, None, f"cannot cut the half-written last line: {exc.strerror or exc}") from None
     header: CompareHeader | None = None
     rows: dict[tuple[str, str], dict[str, Any]] = {}
-    for i, line in enumerate(decode_text(data, p).split("\n"), start=1):
-        if not line.strip():
-            continue
-        try:
-            obj = parse_json(line, p)
-        except InputFileError as exc:
-            raise InputFileError(p, i, f"not a JSON line: {exc.message}") from None
+    for i, obj in read_json_lines(p, repair=repair):
         if header is None:
             if not isinstance(obj, dict) or obj.get("format") != FORMAT:
                 raise InputFileError(p, i, f"not an {FORMAT} results file (its first line is no {FORMAT} header)")

@@ -4,14 +4,15 @@ The results file (JSON lines) starts with a header line that records what the ro
 made with::
 
     {"format": "mjsat-sample", "version": 2, "layout": "turtle", "layout_digest": "...",
-     "game": "mahjong", "method": "search", "options": {}, "time_limit": 10.0}
+     "game": "mahjong", "method": "search", "options": {}, "time_limit": 10.0, "clock": "wall"}
 
 then holds one row per deal, written as soon as the deal is decided (``seed``,
 ``status``, ``seconds``, ``time_limit``, ...), so a run can be killed and started again:
 seeds already in the file are skipped, and a killed run loses at most the deals in
 progress (a half-written last line is dropped on restart). A run on an existing file
-must have the header's layout (name and tiles), game, method, ``-O`` options and time
-limit; it refuses, naming the first argument that differs, rather than mixing rows.
+must have the header's layout (name and tiles), game, method, ``-O`` options, time
+limit and its clock (``wall``, or ``cpu`` with ``--cpu-limit``; a header without one is
+``wall``); it refuses, naming the first argument that differs, rather than mixing rows.
 
 ``retry_unknown`` (``mjsat sample --retry-unknown``) runs every ``unknown`` row of the
 file again, at the current time limit, which is then the one argument that may differ
@@ -52,14 +53,13 @@ from typing import Any
 import numpy as np
 
 from mjsat.board import Layout
+from mjsat.clock import CLOCKS
 from mjsat.fileio import (
     InputFileError,
     OutputFileError,
-    decode_text,
     exclusive_lock,
-    parse_json,
     prepare_output,
-    read_bytes,
+    read_json_lines,
     write_text_atomic,
 )
 from mjsat.runs.boards import SeedRange
@@ -113,6 +113,7 @@ class SampleHeader:
     method: str
     options: dict[str, Any]
     time_limit: float | None
+    clock: str = "wall"
 
     COMPARED = (
         ("layout", "--layout"),
@@ -121,6 +122,7 @@ class SampleHeader:
         ("method", "--method"),
         ("options", "-O options"),
         ("time_limit", "--time-limit"),
+        ("clock", "the limit's clock (--time-limit is wall seconds, --cpu-limit CPU seconds)"),
     )
     """The fields a run must share with the file, and the argument each stands for."""
 
@@ -135,6 +137,7 @@ class SampleHeader:
                 "method": self.method,
                 "options": self.options,
                 "time_limit": self.time_limit,
+                "clock": self.clock,
             }
         )
 
@@ -163,6 +166,7 @@ def _header_from(path: Path, line: int, obj: dict[str, Any]) -> SampleHeader:
             str(obj["method"]),
             dict(obj["options"]),
             obj["time_limit"],
+            str(obj.get("clock", "wall")),
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise InputFileError(path, line, f"the header lacks or garbles {exc}") from None
@@ -170,6 +174,8 @@ def _header_from(path: Path, line: int, obj: dict[str, Any]) -> SampleHeader:
         isinstance(header.time_limit, bool) or not isinstance(header.time_limit, (int, float))
     ):
         raise InputFileError(path, line, f"the header's time_limit is not a number: {header.time_limit!r}")
+    if header.clock not in CLOCKS:
+        raise InputFileError(path, line, f"the header's clock is {header.clock!r}, not one of {', '.join(CLOCKS)}")
     return header
 
 
@@ -181,6 +187,7 @@ def solve_deal(
     method: str = "search",
     time_limit: float | None = 10.0,
     options: dict[str, Any] | None = None,
+    clock: str = "wall",
 ) -> dict[str, Any]:
     """Deal ``seed`` of ``layout`` (uniformly random groups, :class:`~mjsat.runs.boards.SeedRange`), decide it, return one row.
 
@@ -192,7 +199,7 @@ def solve_deal(
 
     board = SeedRange(layout, game=game).board(seed)
     cpu = time.process_time()
-    result = solve(board, method, time_limit=time_limit, seed=seed, **(options or {}))
+    result = solve(board, method, time_limit=time_limit, clock=clock, seed=seed, **(options or {}))
     cpu = time.process_time() - cpu
     st = result.stats
     return {
@@ -264,28 +271,10 @@ def read_sample(
     :math:`O(L)` for a file of ``L`` bytes.
     """
     p = Path(path)
-    if not p.exists():
-        return None, []
-    data = read_bytes(p)
-    if data and not data.endswith(b"\n"):
-        cut = data.rfind(b"\n") + 1
-        data = data[:cut]
-        if repair:
-            try:
-                with open(p, "r+b") as fh:
-                    fh.truncate(cut)
-            except OSError as exc:
-                raise InputFileError(p, None, f"cannot cut the half-written last line: {exc.strerror or exc}") from None
     header: SampleHeader | None = None
     rows: dict[int, dict[str, Any]] = {}
     first = True
-    for i, line in enumerate(decode_text(data, p).split("\n"), start=1):
-        if not line.strip():
-            continue
-        try:
-            row = parse_json(line, p)
-        except InputFileError as exc:
-            raise InputFileError(p, i, f"not a JSON line: {exc.message}") from None
+    for i, row in read_json_lines(p, repair=repair):
         if first and isinstance(row, dict) and row.get("format") == FORMAT:
             header = _header_from(p, i, row)
             first = False
@@ -313,10 +302,15 @@ def read_done(path: str | os.PathLike[str], *, repair: bool = True) -> list[dict
     return read_sample(path, repair=repair)[1]
 
 
-def _row(shared: tuple[Layout, str, str, float | None, dict[str, Any]], seed: int) -> dict[str, Any]:
+_Shared = tuple[Layout, str, str, "float | None", dict[str, Any], str]
+"""What every task of one :func:`sample` run shares: layout, game, method, time limit,
+options and the limit's clock."""
+
+
+def _row(shared: _Shared, seed: int) -> dict[str, Any]:
     """One deal's row (a task of :class:`~mjsat.runs.cluster.Runner`)."""
-    layout, game, method, time_limit, options = shared
-    return solve_deal(layout, seed, game=game, method=method, time_limit=time_limit, options=options)
+    layout, game, method, time_limit, options, clock = shared
+    return solve_deal(layout, seed, game=game, method=method, time_limit=time_limit, options=options, clock=clock)
 
 
 BATCH_DEALS = 64
@@ -332,7 +326,12 @@ def batch_applies(game: str, method: str, options: dict[str, Any] | None) -> boo
 
 
 def solve_deals_batch(
-    layout: Layout, seeds: Sequence[int], *, game: str = "mahjong", time_limit: float | None = 10.0
+    layout: Layout,
+    seeds: Sequence[int],
+    *,
+    game: str = "mahjong",
+    time_limit: float | None = 10.0,
+    clock: str = "wall",
 ) -> list[dict[str, Any]]:
     """The rows of :func:`solve_deal` with ``method="auto"`` for the deals ``seeds``, decided
     by the batch path (:func:`mjsat.search.batch.solve_batch`, each deal's solver seed its
@@ -342,15 +341,18 @@ def solve_deals_batch(
     (:attr:`~mjsat.search.batch.BatchResult.cpu_seconds`) plus an equal share of what the
     call cost around the deals; ``seconds`` is the call's wall time divided by its deals.
     A deal of the tail adds its own. ``reason`` names the phase that decided (``batch:
-    attempts``, ...) or is the tail's.
+    attempts``, ...) or is the tail's. ``time_limit`` counts seconds of ``clock``
+    (:mod:`mjsat.clock`).
     """
+    from mjsat import clock as clocks
     from mjsat.methods import solve
     from mjsat.search.batch import TAIL_STEPS, solve_batch
 
     sr = SeedRange(layout, game=game)
     groups = np.array([sr.board(s).groups for s in seeds], dtype=np.int64)
     wall, cpu = time.perf_counter(), time.process_time()
-    res = solve_batch(layout, groups, game=game, seed=[int(s) for s in seeds], time_limit=time_limit, tail=False)
+    with clocks.using(clock):
+        res = solve_batch(layout, groups, game=game, seed=[int(s) for s in seeds], time_limit=time_limit, tail=False)
     k = max(1, len(seeds))
     wall, cpu = (time.perf_counter() - wall) / k, time.process_time() - cpu
     around = max(0.0, cpu - float(res.cpu_seconds.sum())) / k  # the call's share per deal
@@ -364,7 +366,8 @@ def solve_deals_batch(
         if res.status[i] == "unknown":
             c0 = time.process_time()
             r = solve(
-                sr.board(seed), "auto", time_limit=time_limit, seed=int(seed), plan_steps=",".join(TAIL_STEPS)
+                sr.board(seed), "auto", time_limit=time_limit, clock=clock, seed=int(seed),
+                plan_steps=",".join(TAIL_STEPS),
             )  # fmt: skip
             row.update(
                 status=r.status, seconds=round(wall + r.seconds, 6),
@@ -374,12 +377,10 @@ def solve_deals_batch(
     return rows
 
 
-def _rows_batch(
-    shared: tuple[Layout, str, str, float | None, dict[str, Any]], seeds: list[int]
-) -> list[dict[str, Any]]:
+def _rows_batch(shared: _Shared, seeds: list[int]) -> list[dict[str, Any]]:
     """The rows of a block of deals (a task of :class:`~mjsat.runs.cluster.Runner`)."""
-    layout, game, _, time_limit, _ = shared
-    return solve_deals_batch(layout, seeds, game=game, time_limit=time_limit)
+    layout, game, _, time_limit, _, clock = shared
+    return solve_deals_batch(layout, seeds, game=game, time_limit=time_limit, clock=clock)
 
 
 def sample(
@@ -397,6 +398,7 @@ def sample(
     progress: Callable[[dict[str, Any]], None] | None = None,
     retry_unknown: bool = False,
     batch: bool = False,
+    clock: str = "wall",
 ) -> list[dict[str, Any]]:
     """Decide the deals of ``seeds`` not yet in ``out``, appending one JSON line each.
 
@@ -408,8 +410,9 @@ def sample(
     out : path
         The results file (created with its header when missing or empty; see the module
         docstring for the format).
-    method, options, time_limit, game
-        As :func:`solve_deal`; on an existing file they must be the header's.
+    method, options, time_limit, game, clock
+        As :func:`solve_deal`; on an existing file they must be the header's
+        (``clock``: ``wall`` or ``cpu``, what ``time_limit`` counts, :mod:`mjsat.clock`).
     workers, scheduler : int, str
         Where the deals run (:class:`~mjsat.runs.cluster.Runner`): 1 worker in this
         process, ``W`` worker processes of a local Dask cluster, or the cluster of a Dask
@@ -437,7 +440,8 @@ def sample(
     ------
     SampleError
         ``workers`` below 1; a file made with another layout, game, method, options or
-        time limit (the message names the argument); a file without a header.
+        time limit or clock (the message names the argument); a file without a header;
+        an unknown clock.
     ValueError
         An unknown method or an option that cannot work
         (:func:`mjsat.methods.check_options`), before any deal runs.
@@ -459,11 +463,13 @@ def sample(
         raise SampleError(f"workers must be at least 1, got {workers}")
     options = check_options(method, dict(options or {}), time_limit=time_limit)
     game = find_variant(game).game
+    if clock not in CLOCKS:
+        raise SampleError(f"unknown clock {clock!r}: one of {', '.join(CLOCKS)}")
     if time_limit is not None:
         time_limit = float(time_limit)
     wanted = [int(s) for s in seeds]
     with exclusive_lock(out):  # one writer: held from the first read to the last rewrite
-        here = SampleHeader(layout.name, layout_digest(layout), game, method, options, time_limit)
+        here = SampleHeader(layout.name, layout_digest(layout), game, method, options, time_limit, clock)
         header, done = read_sample(out)
         if header is None and done:
             raise SampleError(
@@ -512,7 +518,7 @@ def sample(
             warm = (method == "search" and options.get("engine", "numba") == "numba") or (
                 batch and batch_applies(game, method, options)
             )
-            shared = (layout, game, method, time_limit, options)
+            shared: _Shared = (layout, game, method, time_limit, options, clock)
             if batch and batch_applies(game, method, options):
                 fn: Callable[[Any, Any], Any] = _rows_batch
                 items: list[Any] = [todo[i : i + BATCH_DEALS] for i in range(0, len(todo), BATCH_DEALS)]

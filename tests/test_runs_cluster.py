@@ -134,7 +134,7 @@ def test_a_killed_worker_loses_nothing_and_doubles_nothing(tmp_path, turtle):
 
 
 def test_a_stopped_client_resumes_to_the_uninterrupted_file(tmp_path, cluster, turtle):
-    n = 400
+    n = 2000  # ten tasks of 200 deals (DEFAULT_CHUNK) on two workers: the stop lands between tasks
     whole = tmp_path / "whole.jsonl"
     sample(turtle, range(n), whole, time_limit=10)
     out = tmp_path / "stopped.jsonl"

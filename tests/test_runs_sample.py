@@ -14,7 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from mjsat import methods as methods_mod
-from mjsat.board import KINDS, Layout
+from mjsat.board import KINDS, Layout, MahjongBoard
 from mjsat.cli import cli
 from mjsat.deal import deal_random
 from mjsat.fileio import InputFileError
@@ -149,6 +149,7 @@ def test_header_records_the_arguments(tmp_path):
         "method": "search",
         "options": {"engine": "python"},
         "time_limit": 7.0,
+        "clock": "wall",
     }
     assert [r["seed"] for r in rows] == [0, 1, 2] and all(r["time_limit"] == 7.0 for r in rows)
     got, done = read_sample(out)
@@ -165,6 +166,7 @@ def test_header_records_the_arguments(tmp_path):
         ({"options": {"engine": "python", "critical": False}}, "-O options"),
         ({"time_limit": 20}, "--time-limit"),
         ({"time_limit": None}, "--time-limit"),
+        ({"clock": "cpu"}, "the limit's clock"),
     ],
 )
 def test_resume_with_other_arguments_is_refused(tmp_path, change, argument):
@@ -178,6 +180,52 @@ def test_resume_with_other_arguments_is_refused(tmp_path, change, argument):
     message = str(exc.value)
     assert f"was made with {argument} " in message and "\n" not in message
     assert out.read_bytes() == before  # nothing written
+
+
+def _blocked_cycle_beside_free_pairs(pairs: int) -> Layout:
+    """Two stacks of two whose groups block each other, beside ``pairs`` free pairs, dealt
+    so that ``ref`` proves it unsolvable only after every order of the free pairs."""
+    return Layout([(0, 0, 0), (0, 0, 1), (0, 4, 0), (0, 4, 1)] + [(4, 4 * i, 0) for i in range(2 * pairs)])
+
+
+def test_a_cpu_limit_counts_cpu_seconds_and_is_in_the_header(tmp_path, monkeypatch):
+    from mjsat.runs import sample as sample_mod
+
+    lay = _blocked_cycle_beside_free_pairs(40)
+    hard = [0, 1, 1, 0] + [2 + i // 2 for i in range(80)]
+    monkeypatch.setattr(sample_mod.SeedRange, "board", lambda self, seed: MahjongBoard(lay, hard))
+    out = tmp_path / "cpu.jsonl"
+    rows = sample(lay, [0], out, method="ref", time_limit=0.3, clock="cpu")
+    assert rows[0]["status"] == "unknown" and rows[0]["cpu_seconds"] >= 0.3
+    assert _lines(out)[0]["clock"] == "cpu"
+    got, _ = read_sample(out)
+    assert got is not None and got.clock == "cpu"
+    with pytest.raises(SampleError, match="unknown clock"):
+        sample(lay, [0], tmp_path / "x.jsonl", method="ref", time_limit=0.3, clock="sundial")
+
+
+def test_cli_cpu_limit_and_a_header_without_a_clock(tmp_path):
+    out = tmp_path / "r.jsonl"
+    res = CliRunner().invoke(
+        cli, ["sample", "--layout", "row-4", "-n", "3", "--cpu-limit", "4", "--out", str(out), "--json"]
+    )
+    assert res.exit_code == 0, res.output
+    summary = json.loads(res.output[res.output.index("{") :])
+    assert summary["clock"] == "cpu" and summary["time_limit"] == 4.0
+    assert _lines(out)[0]["clock"] == "cpu" and _lines(out)[0]["time_limit"] == 4.0
+    res = CliRunner().invoke(cli, ["sample", "--layout", "row-4", "-n", "3", "--time-limit", "4", "--out", str(out)])
+    assert res.exit_code == 2 and "clock" in res.output and res.output.count("\n") == 1
+    res = CliRunner().invoke(
+        cli, ["sample", "--layout", "row-4", "-n", "3", "--time-limit", "4", "--cpu-limit", "4", "--out", str(out)]
+    )
+    assert res.exit_code == 2 and "not both" in res.output
+    old = tmp_path / "old.jsonl"  # a header written before headers recorded the clock: wall seconds
+    header = {k: v for k, v in _lines(out)[0].items() if k != "clock"}
+    old.write_text(json.dumps({**header, "time_limit": 10.0}) + "\n")
+    got, _ = read_sample(old)
+    assert got is not None and got.clock == "wall"
+    res = CliRunner().invoke(cli, ["sample", "--layout", "row-4", "-n", "2", "--out", str(old)])
+    assert res.exit_code == 0, res.output
 
 
 def test_files_without_a_header_are_read_but_not_appended_to(tmp_path):
