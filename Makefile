@@ -12,10 +12,13 @@ FORMAT_STRICT ?= 1
 
 .PHONY: install demo test check lint format-check typecheck format test-slow test-nojit bench docs clean
 
+# The editable install: setuptools' notice "Editable installation ... folders in your working
+# directory with the same name as your package" is filtered, because those folders (mjsat/,
+# search/, ...) are the package's own sources, mapped by pyproject.toml's package-dir.
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test,check,docs]'
+	PYTHONWARNINGS='ignore:Editable installation' $(BIN)/python -m pip install --quiet -e '.[test,check,docs]'
 	@command -v cadical >/dev/null || command -v minisat >/dev/null || (apt-get update -qq && apt-get install -y -qq cadical >/dev/null) || echo "warning: no DIMACS solver binary (cadical); tests/test_encoders_dimacs.py needs one"
 	@command -v chromium >/dev/null || (apt-get update -qq && apt-get install -y -qq chromium >/dev/null) || echo "warning: no chromium; the browser tests (tests/test_game_web.py) need Debian's chromium: apt-get install -y chromium"
 	@command -v node >/dev/null || (apt-get update -qq && apt-get install -y -qq nodejs >/dev/null) || echo "warning: no node; tests/test_bench_bondt.py needs Node.js: apt-get install -y nodejs"

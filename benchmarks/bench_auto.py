@@ -4,7 +4,7 @@
 
 Target (issue 7): over 10,000 seeded turtle deals, mean at most 5 ms and max at most 1 s
 on one core, none undecided. The figures, and those of other solvers beside them, are in
-benchmarks/README.md (sections auto and Other solvers). Writes ``benchmarks/results/auto.json``.
+benchmarks/README.md (section auto). Writes ``benchmarks/results/auto.json``.
 """
 
 from __future__ import annotations

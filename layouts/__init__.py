@@ -29,7 +29,7 @@ from pathlib import Path
 from mjsat.board import Layout
 
 from ._common import PathLike
-from .discover import SOURCES, SYSTEM_DIRS, LayoutInfo, discover_layouts, load_info
+from .discover import PACKAGES, SOURCES, SYSTEM_DIRS, LayoutInfo, discover_layouts, load_info
 from .files import FORMATS, parse_layout, read_layout, sniff_format
 from .gnome import GnomeMap, read_gnome, read_gnome_maps
 from .json_format import layout_to_json, read_layout_json, write_layout_json
@@ -120,6 +120,9 @@ def _unknown(spec: str, infos: list[LayoutInfo]) -> ValueError:
     known = [i.name for i in infos]
     close = difflib.get_close_matches(spec, known, n=3, cutoff=0.6)
     hint = f" Did you mean {', '.join(close)}?" if close else ""
+    source = spec.split(":", 1)[0]
+    if source in PACKAGES and not any(i.source == source for i in infos):
+        hint += f" No {source} layouts are installed (`apt-get install {PACKAGES[source]}`)."
     sample = [*SHIPPED, *FAMILIES]
     for source in SOURCES[1:]:
         sample += [i.name for i in infos if i.source == source][:2]

@@ -28,7 +28,7 @@ from .gnome import parse_gnome_maps
 from .kmahjongg import parse_kmahjongg
 from .xmahjongg import parse_xmahjongg
 
-__all__ = ["LayoutInfo", "SOURCES", "SYSTEM_DIRS", "MAX_FILE_BYTES", "discover_layouts", "load_info"]
+__all__ = ["LayoutInfo", "PACKAGES", "SOURCES", "SYSTEM_DIRS", "MAX_FILE_BYTES", "discover_layouts", "load_info"]
 
 SOURCES: tuple[str, ...] = ("shipped", "xmahjongg", "kmahjongg", "gnome")
 """The values of :attr:`LayoutInfo.source`."""
@@ -42,6 +42,9 @@ SYSTEM_DIRS: tuple[str, ...] = (
     "/usr/share/games/gnome-mahjongg",
 )
 """Where the Debian packages xmahjongg, kmahjongg and gnome-mahjongg install layouts."""
+
+PACKAGES: dict[str, str] = {"xmahjongg": "xmahjongg", "kmahjongg": "kmahjongg", "gnome": "gnome-mahjongg"}
+"""The Debian package that installs each source's layouts into :data:`SYSTEM_DIRS`."""
 
 MAX_FILE_BYTES = 1 << 20
 """Files larger than this are skipped by discovery."""

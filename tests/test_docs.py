@@ -69,6 +69,18 @@ def test_benchmarks_readme_names_no_path_of_a_machine():
     assert not re.search(r"/(home|root|Users|work)/\w", text)
 
 
+def test_limits_table_names_every_limit_with_its_default():
+    from mjsat import limits
+    from mjsat.encoders import errors
+
+    found = [v for module in (limits, errors) for v in vars(module).values() if isinstance(v, limits.Limit)]
+    text = (ROOT / "docs" / "guide" / "limits.md").read_text()
+    assert len(found) >= 11
+    assert all(f"| `{limit.env}` | {limit.default:,} |" in text for limit in found), [
+        limit.env for limit in found if f"| `{limit.env}` | {limit.default:,} |" not in text
+    ]
+
+
 def test_solve_help_names_every_method_and_encoding():
     from mjsat.encoders.encodings import ENCODINGS
     from mjsat.methods import METHODS

@@ -120,6 +120,21 @@ def test_unknown_name_lists_known_names(sources: Path) -> None:
     assert not isinstance(info.value, InputFileError)
 
 
+def test_a_games_layouts_not_installed_name_its_package(tmp_path: Path) -> None:
+    for spec, package in (("gnome:easy", "gnome-mahjongg"), ("xmahjongg:bridge", "xmahjongg")):
+        with pytest.raises(ValueError, match=rf"installed \(`apt-get install {package}`\)"):
+            load_layout(spec, dirs=[tmp_path])
+    with pytest.raises(ValueError) as info:
+        load_layout("turtel", dirs=[tmp_path])
+    assert "apt-get" not in str(info.value)
+
+
+def test_a_games_unknown_map_names_no_package_when_it_is_installed(sources: Path) -> None:
+    with pytest.raises(ValueError, match="unknown layout 'gnome:no-such-map'") as info:
+        load_layout("gnome:no-such-map", dirs=[sources])
+    assert "apt-get" not in str(info.value)
+
+
 # --------------------------------------------------------------------------- list_layouts
 
 
