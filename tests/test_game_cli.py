@@ -11,6 +11,7 @@ import time
 import urllib.request
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from mjsat.cli import cli
@@ -73,12 +74,18 @@ def test_a_stop_while_the_solver_warms_up_is_quiet():
             stderr=subprocess.PIPE,
             text=True,
             start_new_session=True,  # its own process group, as a shell's job
+            env={**os.environ, "PYTHONFAULTHANDLER": "1"},  # SIGABRT prints every thread's stack
         )
         try:
             line = proc.stdout.readline()
             assert "http://127.0.0.1:" in line
             os.killpg(proc.pid, sig)
-            _, err = proc.communicate(timeout=30)
+            try:
+                _, err = proc.communicate(timeout=30)
+            except subprocess.TimeoutExpired:
+                proc.send_signal(signal.SIGABRT)  # where it hangs, for the failure's message
+                _, err = proc.communicate(timeout=10)
+                pytest.fail(f"no exit 30 s after {sig!r}; its threads:\n{err[-6000:]}")
         finally:
             if proc.poll() is None:
                 os.killpg(proc.pid, signal.SIGKILL)
