@@ -409,13 +409,13 @@ def solve_small(board: Board, seed: int, options: SearchOptions) -> SolveResult 
     budget = CHUNK_NODES if options.node_limit is None else min(CHUNK_NODES, int(options.node_limit))
     row = np.array(board.groups, dtype=np.int64)
     KS._solve_small(kind, row, mj, sh, pt, rules, counts, np.uint64(playout_state(seed)), budget, moves, out)
-    code = int(out[KS.OUT_CODE])
+    got = out.tolist()
+    code, phase = got[KS.OUT_CODE], got[KS.OUT_PHASE]
     if code == KS.SMALL_UNDECIDED or code == KS.SMALL_TOO_LARGE:
         return None
-    phase = int(out[KS.OUT_PHASE])
     stats: dict[str, Any] = {
-        "engine": "numba", "driver": "small", "nodes": int(out[KS.OUT_NODES]), "scans": int(out[KS.OUT_SCANS]),
-        "attempts": int(out[KS.OUT_ATTEMPTS]), "guided": int(out[KS.OUT_GUIDED]), "pair_test": "cells",
+        "engine": "numba", "driver": "small", "nodes": got[KS.OUT_NODES], "scans": got[KS.OUT_SCANS],
+        "attempts": got[KS.OUT_ATTEMPTS], "guided": got[KS.OUT_GUIDED], "pair_test": "cells",
         "seconds_total": time.perf_counter() - t,
     }  # fmt: skip
     if code == KS.SMALL_UNSOLVABLE:
@@ -427,7 +427,7 @@ def solve_small(board: Board, seed: int, options: SearchOptions) -> SolveResult 
         reason = f"random attempt {stats['attempts']}"
     elif phase == KS.PHASE_GUIDED:
         reason = f"guided attempt {stats['guided']}"
-    return SolveResult(SOLVABLE, "search", moves=_moves(moves, int(out[KS.OUT_MOVES])), stats=stats, reason=reason)
+    return SolveResult(SOLVABLE, "search", moves=_moves(moves, got[KS.OUT_MOVES]), stats=stats, reason=reason)
 
 
 def _small_tables(board: Board) -> tuple[Any, ...]:
@@ -467,7 +467,7 @@ def _one_call_solver(layout: Layout, game: str, options: SearchOptions) -> Any:
 
     # by the layout's content (positions and rule flag, as its tables are shared,
     # :meth:`mjsat.board.Layout.memo`): a board read from a file finds a dealt board's solver
-    key = (layout._content, game, options, options.rules(MAHJONG).tobytes())
+    key = (layout._content, game, options, _rules_bytes(options))
     with _ONE_CALL_LOCK:
         hit = _ONE_CALL_SOLVERS.get(key)
         if hit is not None:
@@ -482,6 +482,12 @@ def _one_call_solver(layout: Layout, game: str, options: SearchOptions) -> Any:
 
 
 _ONE_CALL_LOCK = threading.Lock()
+
+
+@functools.lru_cache(maxsize=64)
+def _rules_bytes(options: SearchOptions) -> bytes:
+    """The kernels' rule array of ``options`` on Mahjong, as bytes (a key)."""
+    return options.rules(MAHJONG).tobytes()
 
 
 def _first_tile_of_group(groups: Sequence[int], g: int) -> int:
