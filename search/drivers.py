@@ -431,17 +431,16 @@ def solve_small(board: Board, seed: int, options: SearchOptions) -> SolveResult 
 
 
 def _small_tables(board: Board) -> tuple[Any, ...]:
-    """``(kind, mj, sh, pt)`` of the kernels on ``board``'s layout, kept by the layout."""
+    """``(kind, mj, sh, pt)`` of the kernels on ``board``'s grid (the layout's
+    :class:`~mjsat.board.GridTables`, kept by the layout; the grid's shape as plain ints,
+    which the kernels type as ``int64`` as they do ``numpy.int64``)."""
+    from mjsat.search.kernels import _NO_SIDES, _PTAB
+
     tables = board.rule_tables()
+    return _SHISEN_KIND, _NO_SIDES, (*tables.cell_arrays, *tables.shape), _PTAB
 
-    def build() -> tuple[Any, ...]:
-        from mjsat.search.kernels import _NO_SIDES, _PTAB
 
-        cy, cx = tables.cell_arrays
-        h, w = tables.shape
-        return (np.int64(SHISEN), _NO_SIDES, (cy, cx, np.int64(h), np.int64(w)), _PTAB)
-
-    return board.layout.memo(("search", "small", board.kind), build)
+_SHISEN_KIND = np.int64(SHISEN)
 
 
 @functools.lru_cache(maxsize=64)
