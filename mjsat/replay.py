@@ -209,7 +209,7 @@ def _clears_sides(board: Board, moves: Sequence[Sequence[int]]) -> bool:
         return False
     fast = _compiled()
     if fast is not None:
-        return bool(fast.clears_sides(np.array(board.groups, dtype=np.int64), arr, board.rule_tables().csr))
+        return bool(fast._clears_sides(np.array(board.groups, dtype=np.int64), arr, board.rule_tables().csr))
     flat = arr.reshape(-1).astype(np.intp)
     if flat.min() < 0 or flat.max() >= n or (np.bincount(flat, minlength=n) != 1).any():
         return False
@@ -256,7 +256,7 @@ def _clears_grid(board: Board, moves: Sequence[Sequence[int]]) -> bool:
         if arr is None:
             return False
         rows_cols = board.layout.memo(("replay-grid-masks", board.kind), lambda: _mask_arrays(tables.masks))
-        return bool(fast.clears_grid(np.array(groups, dtype=np.int64), arr, *tables.cell_arrays, *rows_cols))
+        return bool(fast._clears_grid(np.array(groups, dtype=np.int64), arr, *tables.cell_arrays, *rows_cols))
     rows, cols = list(full_rows), list(full_cols)
     present = bytearray(b"\x01") * n
     for m in moves:

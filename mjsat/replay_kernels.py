@@ -31,14 +31,14 @@ from numba import njit
 
 from mjsat.search.config import JIT_FLAGS
 
-__all__ = ["MAX_MASK_CELLS", "clears_sides", "clears_grid"]
+__all__ = ["MAX_MASK_CELLS"]
 
 MAX_MASK_CELLS = 62
-"""The widest and tallest grid (margin included) whose masks fit the ``int64`` of :func:`clears_grid`."""
+"""The widest and tallest grid (margin included) whose masks fit the ``int64`` of :func:`_clears_grid`."""
 
 
 @njit(**JIT_FLAGS)
-def clears_sides(groups, moves, csr):
+def _clears_sides(groups, moves, csr):
     """Whether ``moves`` clear a ``"sides"`` board: each move names two present tiles of one
     group, each with no present tile above it and no present tile on one of its sides
     (counters of the present tiles above and on each side, lowered per removal through the
@@ -89,7 +89,7 @@ def _clear_run(mask, p, size):
 
 
 @njit(**JIT_FLAGS)
-def clears_grid(groups, moves, cy, cx, rows, cols):
+def _clears_grid(groups, moves, cy, cx, rows, cols):
     """Whether ``moves`` clear a ``"grid-path"`` board: each move names two present tiles of
     one group joined by a path of at most three segments through empty cells (the test of
     :func:`mjsat.shisen.connectable_masks`), and every tile goes."""

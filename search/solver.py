@@ -145,8 +145,8 @@ def warm_up(board: Board | None = None, time_limit: float | None = None, **optio
 
     tiny = find_variant("shisen-sho")(line, [0, 1, 1, 0])
     moves = np.array([[1, 2], [0, 3]], dtype=np.int64)
-    R.clears_sides(np.array(board.groups, dtype=np.int64), moves, board.rule_tables().csr)
-    R.clears_grid(np.array(tiny.groups, dtype=np.int64), moves, *tiny.rule_tables().cell_arrays,
+    R._clears_sides(np.array(board.groups, dtype=np.int64), moves, board.rule_tables().csr)
+    R._clears_grid(np.array(tiny.groups, dtype=np.int64), moves, *tiny.rule_tables().cell_arrays,
                   *(np.array(m, dtype=np.int64) for m in tiny.rule_tables().masks))  # fmt: skip
 
 
