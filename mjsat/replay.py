@@ -187,7 +187,7 @@ def _move_array(moves: Sequence[Sequence[int]], n: int) -> np.ndarray | None:
         return None
     if any(t is bool or not issubclass(t, (int, np.integer)) for t in set(map(type, flat))):
         return None
-    return np.array(flat, dtype=np.int64).reshape(-1, 2)
+    return np.fromiter(flat, dtype=np.int64, count=n).reshape(-1, 2)
 
 
 def _clears_sides(board: Board, moves: Sequence[Sequence[int]]) -> bool:

@@ -375,7 +375,7 @@ def solve_one_call(board: Board, seed: int, options: SearchOptions) -> SolveResu
         elif phase == KB.BY_SCAN:
             reason = "pruning scan at the start"
         return SolveResult(UNSOLVABLE, "search", stats=stats, reason=reason)
-    moves = [(a, b) for a, b in out.moves[0, : int(out.nmoves[0])].tolist()]
+    moves = list(map(tuple, out.moves[0, : int(out.nmoves[0])].tolist()))
     reason = ""
     if phase == KB.BY_PLAIN:
         reason = f"random attempt {stats['attempts']}"
