@@ -618,7 +618,11 @@ class Layout:
         return bool(np.all(rc[aidx] == rc[rows]))
 
     def is_isolated_stacks(self) -> bool:
-        """True iff the tiles stand in columns (:meth:`is_columns`) and no two columns touch."""
+        """True iff the tiles stand in columns (:meth:`is_columns`) and no two columns touch
+        (kept with the layout's tables: the ``auto`` plan asks on every deal)."""
+        return self.memo(("isolated-stacks",), self._is_isolated_stacks)
+
+    def _is_isolated_stacks(self) -> bool:
         if any(self.csr(side)[0][-1] for side in ("left", "right", "front", "rear")):
             return False
         return self.is_columns()

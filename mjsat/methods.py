@@ -354,6 +354,11 @@ def _options_of(fn: Callable[..., Any]) -> frozenset[str]:
     )
 
 
+_PLAIN_CHECKED: set[str] = set()
+"""The methods whose check (:func:`check_options`) passed without options: :func:`solve`
+runs it once per process for them."""
+
+
 def solve(
     board: Board,
     method: str = "auto",
@@ -394,7 +399,10 @@ def solve(
         The method claimed a solution that replay rejects.
     """
     fn = get_method(method)
-    options = check_options(method, options)
+    if options or method not in _PLAIN_CHECKED:
+        options = check_options(method, options)
+        if not options:
+            _PLAIN_CHECKED.add(method)
     check_covers(method, board)
     _check_time_limit(time_limit)
     prepare(method, options, board, time_limit)

@@ -390,14 +390,16 @@ def run_plan(
             race.append(todo[i])
             i += 1
         runs: dict[str, Any] = {}
-        for member in race:  # a resumable method continues from slice to slice
-            prepare_step(member, None, dict(member.options))
-            run = start_run(member.method, board, seed=seed, **member.options)
-            if run is not None:
-                runs[member.label] = run
+        started: set[str] = set()
         factor = 1.0
         while race and not out_of_time:
             for member in list(race):
+                if member.label not in started:  # prepared and started just before its first slice
+                    started.add(member.label)
+                    prepare_step(member, None, dict(member.options))
+                    run = start_run(member.method, board, seed=seed, **member.options)
+                    if run is not None:  # a resumable method continues from slice to slice
+                        runs[member.label] = run
                 rest = left()
                 if rest is not None and rest <= 0:
                     out_of_time = True

@@ -20,14 +20,23 @@ True
 
 from __future__ import annotations
 
+import itertools
+import sys
+import threading
 from collections.abc import Iterable, Sequence
+from types import ModuleType
 
 import numpy as np
 
 from mjsat.board import Board, Move, normalize_move
 from mjsat.shisen import connectable_masks
 
-__all__ = ["InvalidSolutionError", "replay", "first_illegal", "check_solution"]
+__all__ = ["InvalidSolutionError", "replay", "first_illegal", "check_solution", "COMPILED_AFTER"]
+
+COMPILED_AFTER = 8
+"""The table checks run compiled (:mod:`mjsat.replay_kernels`) once numba is loaded and this
+process has checked this many solutions: a process that checks one answer does not pay for
+loading them, one that checks many pays a few microseconds a check instead of tens."""
 
 
 class InvalidSolutionError(ValueError):
@@ -119,6 +128,7 @@ def check_solution(board: Board, moves: Sequence[Sequence[int]]) -> None:
     relations; ``"grid-path"``: :math:`O(m (h + w)^2)`.
     """
     check = TABLE_CHECKS.get(board.kind)
+    _CHECKED[0] += 1
     if check is not None and check(board, moves):
         return
     replay(board, moves)
@@ -145,6 +155,41 @@ def _sides_tables(board: Board) -> tuple[tuple[np.ndarray, np.ndarray], ...]:
     return board.layout.memo(("replay-sides", tables.sides), build)
 
 
+_CHECKED = [0]
+"""Solutions checked by this process (a list: one counter, no lock needed for an estimate)."""
+_KERNELS: list[ModuleType] = []
+_KERNELS_LOCK = threading.Lock()
+
+
+def _compiled() -> ModuleType | None:
+    """:mod:`mjsat.replay_kernels` once numba is loaded and :data:`COMPILED_AFTER` solutions
+    were checked (see there), else ``None``."""
+    if _KERNELS:
+        return _KERNELS[0]
+    if _CHECKED[0] <= COMPILED_AFTER or "numba" not in sys.modules:
+        return None
+    with _KERNELS_LOCK:
+        if not _KERNELS:
+            from mjsat import replay_kernels
+
+            _KERNELS.append(replay_kernels)
+    return _KERNELS[0]
+
+
+def _move_array(moves: Sequence[Sequence[int]], n: int) -> np.ndarray | None:
+    """``moves`` as an ``int64[n // 2, 2]`` array, or ``None`` when they are not ``n // 2``
+    pairs of integers (the tiles are not checked here)."""
+    try:
+        if len(moves) != n // 2 or 2 * len(moves) != n or set(map(len, moves)) - {2}:
+            return None
+        flat = list(itertools.chain.from_iterable(moves))
+    except TypeError:  # not a sequence of pairs: replay names the move
+        return None
+    if any(t is bool or not issubclass(t, (int, np.integer)) for t in set(map(type, flat))):
+        return None
+    return np.fromiter(flat, dtype=np.int64, count=n).reshape(-1, 2)
+
+
 def _clears_sides(board: Board, moves: Sequence[Sequence[int]]) -> bool:
     """Whether ``moves`` clear a ``"sides"`` board: every tile goes once, each move's two
     tiles are of one group, and when a tile goes at step ``i`` every tile above it went
@@ -157,18 +202,16 @@ def _clears_sides(board: Board, moves: Sequence[Sequence[int]]) -> bool:
     relations: each tile's step, then the latest step over each tile's relations.
     """
     n = len(board.groups)
-    try:
-        arr = np.asarray(moves)
-    except (TypeError, ValueError):  # ragged or not numbers: replay names the move
-        return False
     if n == 0:
-        return arr.size == 0
-    if arr.shape != (n // 2, 2) or 2 * len(arr) != n or arr.dtype.kind not in "iu":
+        return len(moves) == 0
+    arr = _move_array(moves, n)
+    if arr is None:
         return False
+    fast = _compiled()
+    if fast is not None:
+        return bool(fast._clears_sides(np.array(board.groups, dtype=np.int64), arr, board.rule_tables().csr))
     flat = arr.reshape(-1).astype(np.intp)
-    if flat.min() < 0 or flat.max() >= n:
-        return False
-    if (np.bincount(flat, minlength=n) != 1).any():
+    if flat.min() < 0 or flat.max() >= n or (np.bincount(flat, minlength=n) != 1).any():
         return False
     groups = np.asarray(board.groups)
     if (groups[flat[0::2]] != groups[flat[1::2]]).any():
@@ -207,6 +250,13 @@ def _clears_grid(board: Board, moves: Sequence[Sequence[int]]) -> bool:
     groups = board.groups
     n = len(groups)
     full_rows, full_cols = tables.masks
+    fast = _compiled() if n and len(full_rows) <= _MAX_MASK_CELLS and len(full_cols) <= _MAX_MASK_CELLS else None
+    if fast is not None:
+        arr = _move_array(moves, n)
+        if arr is None:
+            return False
+        rows_cols = board.layout.memo(("replay-grid-masks", board.kind), lambda: _mask_arrays(tables.masks))
+        return bool(fast._clears_grid(np.array(groups, dtype=np.int64), arr, *tables.cell_arrays, *rows_cols))
     rows, cols = list(full_rows), list(full_cols)
     present = bytearray(b"\x01") * n
     for m in moves:
@@ -223,6 +273,16 @@ def _clears_grid(board: Board, moves: Sequence[Sequence[int]]) -> bool:
             return False
         present[a] = present[b] = 0
     return not any(present)
+
+
+_MAX_MASK_CELLS = 62
+"""As :data:`mjsat.replay_kernels.MAX_MASK_CELLS` (not imported: that module loads numba)."""
+
+
+def _mask_arrays(masks: tuple[tuple[int, ...], ...]) -> tuple[np.ndarray, np.ndarray]:
+    """The grid masks of :attr:`mjsat.board.GridTables.masks` as ``int64`` arrays."""
+    rows, cols = masks
+    return np.array(rows, dtype=np.int64), np.array(cols, dtype=np.int64)
 
 
 TABLE_CHECKS = {"sides": _clears_sides, "grid-path": _clears_grid}

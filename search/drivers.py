@@ -5,6 +5,10 @@ A *driver* runs the phases of :func:`mjsat.search.solver.solve_search` on one bo
 * ``python``: the pure-Python reference (:class:`mjsat.search.pairing.PythonSearch`);
 * ``one-call``: a Mahjong deal under a small node budget, every phase in one compiled call
   of the batch path's kernel (:class:`mjsat.search.batch.BatchSolver`), no clock looked at;
+* ``small``: a Shisen-Sho board of at most :data:`SMALL_MAX_TILES` tiles, every phase in one
+  compiled call (:func:`mjsat.search.kernels_small._solve_small`) under :data:`CHUNK_NODES`
+  search nodes, no clock looked at; a board the call leaves undecided runs the ``phases``
+  from the start (the same answer, moves and counts as if it had run them alone);
 * ``bondt``: the numba kernels, de Bondt's "pairing one, then two" tree after the playouts;
 * ``phases``: the numba kernels, phase by phase from Python, the critical-group search in
   chunks of nodes with the clock looked at between them.
@@ -16,6 +20,7 @@ options and the board runs (:func:`choose_driver`), and ``stats["driver"]`` name
 from __future__ import annotations
 
 import collections
+import functools
 import threading
 import time
 from collections.abc import Callable, Generator, Sequence
@@ -28,7 +33,7 @@ from mjsat.clock import now
 from mjsat.result import SOLVABLE, UNKNOWN, UNSOLVABLE, SolveResult
 from mjsat.search.config import N_STATS, S_MOVES, S_NODES, S_SCANS
 from mjsat.search.options import SearchOptions
-from mjsat.search.pairing import MAHJONG, SH3D, Geometry, PythonSearch, SearchLimit
+from mjsat.search.pairing import MAHJONG, SH3D, SHISEN, Geometry, PythonSearch, SearchLimit
 from mjsat.search.scratch import SCRATCH, Scratch, playout_state
 
 __all__ = [
@@ -38,10 +43,12 @@ __all__ = [
     "Clock",
     "choose_driver",
     "solve_one_call",
+    "solve_small",
     "batch_refusal",
     "CHUNK_NODES",
     "ONE_CALL_MIN_SECONDS",
     "ONE_CALL_MAX_TILES",
+    "SMALL_MAX_TILES",
 ]
 
 CHUNK_NODES = 200
@@ -54,6 +61,10 @@ a node limit of at most :data:`CHUNK_NODES`: it looks at no clock."""
 ONE_CALL_MAX_TILES = 2048
 """The largest board of the ``one-call`` driver: the batch path keeps an ``n x n`` table
 of the layout's cover order (4 MiB at this size)."""
+
+SMALL_MAX_TILES = 64
+"""The largest board of the ``small`` driver (a few dozen tiles: its one call, at most
+:data:`CHUNK_NODES` search nodes, costs less than a look at the clock between phases)."""
 
 
 def batch_refusal(options: SearchOptions, kind: int = MAHJONG) -> str:
@@ -88,6 +99,22 @@ def _one_call(options: SearchOptions, kind: int, n: int, time_limit: float | Non
         and n <= ONE_CALL_MAX_TILES
         and (time_limit is None or time_limit >= ONE_CALL_MIN_SECONDS)
         and not batch_refusal(options, kind)
+    )
+
+
+def _small(options: SearchOptions, kind: int, n: int, time_limit: float | None) -> bool:
+    """A Shisen-Sho board of at most :data:`SMALL_MAX_TILES` tiles, searched by the numba
+    engine's critical-group search with the playouts first (no ``presearch``, not ``bondt``)
+    and the pair test walking cells; no time limit or one of at least
+    :data:`ONE_CALL_MIN_SECONDS`."""
+    return (
+        kind == SHISEN
+        and n <= SMALL_MAX_TILES
+        and options.engine == "numba"
+        and not options.bondt
+        and options.presearch == 0
+        and options.pair_test_of(kind) == "cells"
+        and (time_limit is None or time_limit >= ONE_CALL_MIN_SECONDS)
     )
 
 
@@ -348,13 +375,81 @@ def solve_one_call(board: Board, seed: int, options: SearchOptions) -> SolveResu
         elif phase == KB.BY_SCAN:
             reason = "pruning scan at the start"
         return SolveResult(UNSOLVABLE, "search", stats=stats, reason=reason)
-    moves = [(a, b) for a, b in out.moves[0, : int(out.nmoves[0])].tolist()]
+    moves = list(map(tuple, out.moves[0, : int(out.nmoves[0])].tolist()))
     reason = ""
     if phase == KB.BY_PLAIN:
         reason = f"random attempt {stats['attempts']}"
     elif phase == KB.BY_GUIDED:
         reason = f"guided attempt {stats['guided']}"
     return SolveResult(SOLVABLE, "search", moves=moves, stats=stats, reason=reason)
+
+
+_SMALL_REASONS = {2: "random attempt {attempts}", 3: "guided attempt {guided}"}
+"""The reason of a ``solvable`` answer of the ``small`` driver by the phase that found it."""
+
+
+def solve_small(board: Board, seed: int, options: SearchOptions) -> SolveResult | None:
+    """:func:`~mjsat.search.solver.solve_search` on a small Shisen-Sho board in one compiled
+    call (:func:`mjsat.search.kernels_small._solve_small`, at most :data:`CHUNK_NODES`
+    search nodes); ``None`` when the call leaves the board undecided or a group is too large
+    for the kernels (the caller then runs the phases).
+
+    Notes
+    -----
+    The layout's kernel arrays are kept by the layout (:meth:`mjsat.layout.Layout.memo`).
+    """
+    from mjsat.search import kernels_small as KS
+
+    t = time.perf_counter()
+    kind, mj, sh, pt = _small_tables(board)
+    rules, counts = _small_rules(options)
+    n = len(board.groups)
+    moves = np.empty((n // 2 + 1, 2), dtype=np.int32)
+    out = np.empty(KS.N_OUT, dtype=np.int64)
+    budget = CHUNK_NODES if options.node_limit is None else min(CHUNK_NODES, int(options.node_limit))
+    row = np.array(board.groups, dtype=np.int64)
+    KS._solve_small(kind, row, mj, sh, pt, rules, counts, np.uint64(playout_state(seed)), budget, moves, out)
+    got = out.tolist()
+    code, phase = got[KS.OUT_CODE], got[KS.OUT_PHASE]
+    if code == KS.SMALL_UNDECIDED or code == KS.SMALL_TOO_LARGE:
+        return None
+    stats: dict[str, Any] = {
+        "engine": "numba", "driver": "small", "nodes": got[KS.OUT_NODES], "scans": got[KS.OUT_SCANS],
+        "attempts": got[KS.OUT_ATTEMPTS], "guided": got[KS.OUT_GUIDED], "pair_test": "cells",
+        "seconds_total": time.perf_counter() - t,
+    }  # fmt: skip
+    if code == KS.SMALL_UNSOLVABLE:
+        return SolveResult(
+            UNSOLVABLE, "search", stats=stats, reason="pruning scan at the start" if phase == KS.PHASE_SCAN else ""
+        )
+    reason = ""
+    if phase == KS.PHASE_PLAIN:
+        reason = f"random attempt {stats['attempts']}"
+    elif phase == KS.PHASE_GUIDED:
+        reason = f"guided attempt {stats['guided']}"
+    return SolveResult(SOLVABLE, "search", moves=_moves(moves, got[KS.OUT_MOVES]), stats=stats, reason=reason)
+
+
+def _small_tables(board: Board) -> tuple[Any, ...]:
+    """``(kind, mj, sh, pt)`` of the kernels on ``board``'s grid (the layout's
+    :class:`~mjsat.board.GridTables`, kept by the layout; the grid's shape as plain ints,
+    which the kernels type as ``int64`` as they do ``numpy.int64``)."""
+    from mjsat.search.kernels import _NO_SIDES, _PTAB
+
+    tables = board.rule_tables()
+    return _SHISEN_KIND, _NO_SIDES, (*tables.cell_arrays, *tables.shape), _PTAB
+
+
+_SHISEN_KIND = np.int64(SHISEN)
+
+
+@functools.lru_cache(maxsize=64)
+def _small_rules(options: SearchOptions) -> tuple[np.ndarray, np.ndarray]:
+    """The rule array and the playout counts (``plan`` of :func:`mjsat.search.kernels_batch.plan_array`)
+    of ``options`` on Shisen-Sho, kept per options (the kernels only read them)."""
+    from mjsat.search import kernels_batch as KB
+
+    return options.rules(SHISEN), KB.plan_array(options, incremental=False)
 
 
 _ONE_CALL_SOLVERS: collections.OrderedDict[tuple[Any, ...], Any] = collections.OrderedDict()
@@ -371,7 +466,7 @@ def _one_call_solver(layout: Layout, game: str, options: SearchOptions) -> Any:
 
     # by the layout's content (positions and rule flag, as its tables are shared,
     # :meth:`mjsat.board.Layout.memo`): a board read from a file finds a dealt board's solver
-    key = (layout._content, game, options, options.rules(MAHJONG).tobytes())
+    key = (layout._content, game, options, _rules_bytes(options))
     with _ONE_CALL_LOCK:
         hit = _ONE_CALL_SOLVERS.get(key)
         if hit is not None:
@@ -386,6 +481,12 @@ def _one_call_solver(layout: Layout, game: str, options: SearchOptions) -> Any:
 
 
 _ONE_CALL_LOCK = threading.Lock()
+
+
+@functools.lru_cache(maxsize=64)
+def _rules_bytes(options: SearchOptions) -> bytes:
+    """The kernels' rule array of ``options`` on Mahjong, as bytes (a key)."""
+    return options.rules(MAHJONG).tobytes()
 
 
 def _first_tile_of_group(groups: Sequence[int], g: int) -> int:
@@ -511,6 +612,7 @@ class Driver(NamedTuple):
 DRIVERS: tuple[Driver, ...] = (
     Driver("python", lambda o, kind, n, t: o.engine == "python", _run_python),
     Driver("one-call", _one_call, None),
+    Driver("small", _small, None),
     Driver("bondt", lambda o, kind, n, t: o.bondt, _run_numba),
     Driver("phases", lambda o, kind, n, t: True, _run_numba),
 )

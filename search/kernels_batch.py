@@ -146,10 +146,11 @@ NO_LIMIT = -1
 """``node_limit`` of a search without a node limit."""
 
 
-def plan_array(options: Any) -> np.ndarray:
+def plan_array(options: Any, *, incremental: bool = True) -> np.ndarray:
     """The ``plan`` of :func:`_solve_chunk` for ``options`` (a
-    :class:`~mjsat.search.options.SearchOptions`)."""
-    plain, guided = options.playout_rule(options.engine == "numba")
+    :class:`~mjsat.search.options.SearchOptions`); ``incremental``: the playout counts of
+    the incremental kernels (numba on Mahjong), else those of the other games."""
+    plain, guided = options.playout_rule(incremental and options.engine == "numba")
     return np.array([int(options.prior), *plain, *guided], dtype=np.int64)
 
 

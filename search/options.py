@@ -198,11 +198,24 @@ class SearchOptions:
         base = options if options is not None else _DEFAULT
         if not given:
             return base.check() if options is not None else base
+        if options is None:  # the options of a call by name: checked once per process
+            try:
+                key = tuple(sorted((name, type(v), v) for name, v in given.items()))
+                hit = _OF_GIVEN.get(key)
+            except TypeError:  # a value that is not hashable: checked below, not kept
+                key, hit = None, None
+            if hit is not None:
+                return hit
         names = option_names()
-        for key in given:
-            if key not in names:
-                raise SearchOptionError(f"the search takes no option {key!r} (known: {', '.join(sorted(names))})")
-        return dataclasses.replace(base, **given).check()
+        for name in given:
+            if name not in names:
+                raise SearchOptionError(f"the search takes no option {name!r} (known: {', '.join(sorted(names))})")
+        made = dataclasses.replace(base, **given).check()
+        if options is None and key is not None:
+            if len(_OF_GIVEN) >= _OF_GIVEN_KEEP:
+                _OF_GIVEN.clear()
+            _OF_GIVEN[key] = made
+        return made
 
     def check(self) -> SearchOptions:
         """Refuse a value that cannot work, before any board; return ``self``.
@@ -318,6 +331,10 @@ class SearchOptions:
 
 
 _DEFAULT = SearchOptions()
+_OF_GIVEN: dict[tuple[tuple[str, type, Any], ...], SearchOptions] = {}
+"""The options :meth:`SearchOptions.of` made from options by name, by their sorted
+``(name, type, value)`` (so ``1.0``, refused, never stands for ``1``, accepted)."""
+_OF_GIVEN_KEEP = 256
 _FAST_SHARE = (FAST_PLAIN_SHARE.numerator, FAST_PLAIN_SHARE.denominator)
 _COUNTS = ("node_limit", "attempts", "guided", "presearch")
 _SWITCHES = ("prior", "freeze", "loose", "scan", "critical", "bondt", "freeze_pair", "loose_pair", "joint")

@@ -46,6 +46,7 @@ from mjsat.search.drivers import (
     Clock,
     choose_driver,
     solve_one_call,
+    solve_small,
 )
 from mjsat.search.options import (
     DEFAULT_PAIR_TEST,
@@ -105,8 +106,8 @@ def warm_up(board: Board | None = None, time_limit: float | None = None, **optio
     measure the search and not the compiler.
 
     Without ``board``: every kernel (the Mahjong kernels: playouts, guided playouts, the
-    search, de Bondt's tree; those of Shisen-Sho on a grid and on the Mahjong grid, and the
-    batch path's, :mod:`mjsat.search.batch`). With ``board`` (and the options and time limit
+    search, de Bondt's tree; those of Shisen-Sho on a grid and on the Mahjong grid, the
+    batch path's, :mod:`mjsat.search.batch`, and the replay's, :mod:`mjsat.replay_kernels`). With ``board`` (and the options and time limit
     of a :func:`solve_search` call): only the kernels that call may run: the batch path's
     kernel when it decides the board in one compiled call, else the phase kernels, run on
     a four-tile board of the same game."""
@@ -120,6 +121,7 @@ def warm_up(board: Board | None = None, time_limit: float | None = None, **optio
             return
         rest = {k: v for k, v in options.items() if k not in ("node_limit", "attempts", "guided")}
         _call_phase_kernels(tiny)
+        _run_phases(tiny)
         solve_search(tiny, attempts=1, **rest)
         solve_search(tiny, attempts=0, guided=1, **rest)
         solve_search(tiny, attempts=0, guided=0, **rest)
@@ -135,9 +137,17 @@ def warm_up(board: Board | None = None, time_limit: float | None = None, **optio
     solve_search(board, attempts=0, guided=0, bondt=True)
     for game in ("shisen-sho", "shisen-sho-3d"):
         solve_search(find_variant(game)(line, [0, 1, 1, 0]), attempts=0, guided=0)
+        _run_phases(find_variant(game)(line, [0, 1, 1, 0]))
     from mjsat.search.batch import solve_batch
 
     solve_batch(line, np.array([[0, 1, 1, 0]]), tail=False)
+    from mjsat import replay_kernels as R
+
+    tiny = find_variant("shisen-sho")(line, [0, 1, 1, 0])
+    moves = np.array([[1, 2], [0, 3]], dtype=np.int64)
+    R._clears_sides(np.array(board.groups, dtype=np.int64), moves, board.rule_tables().csr)
+    R._clears_grid(np.array(tiny.groups, dtype=np.int64), moves, *tiny.rule_tables().cell_arrays,
+                  *(np.array(m, dtype=np.int64) for m in tiny.rule_tables().masks))  # fmt: skip
 
 
 def _call_phase_kernels(board: Board) -> None:
@@ -163,6 +173,18 @@ def _call_phase_kernels(board: Board) -> None:
         K._scan(kind, gr, mj, sh, pres, partner, moves, flags, ws)
     finally:
         SCRATCH.give_back(scratch)
+
+
+def _run_phases(board: Board) -> None:
+    """Run the ``phases`` driver's search on ``board`` from Python, without playouts (a small
+    board's search otherwise runs inside the ``small`` driver's one call)."""
+    geo = geometry(board)
+    opts = SearchOptions()
+    run = BY_NAME["phases"].run
+    assert run is not None
+    stats: dict[str, Any] = {"scans": 0}
+    for _ in run(geo, opts, opts.rules(geo.kind), (0, 0), 0, Clock(), stats):
+        pass
 
 
 _PREPARED: set[tuple[str, ...]] = set()
@@ -250,11 +272,17 @@ def solve_search(
     the Python between the phases; ``stats`` then has ``seconds_total`` alone of the times.
     """
     opts = SearchOptions.of(options, **given)
-    if choose_driver(opts, _KIND_OF.get(board.kind, -1), len(board), time_limit) == "one-call":
-        one = solve_one_call(board, seed, opts)
+    driver = choose_driver(opts, _KIND_OF.get(board.kind, -1), len(board), time_limit)
+    if driver in _ONE_CALLS:
+        one = _ONE_CALLS[driver](board, seed, opts)
         if one is not None:
             return one
     return SearchRun(board, opts, seed=seed).advance(time_limit)
+
+
+_ONE_CALLS = {"one-call": solve_one_call, "small": solve_small}
+"""The drivers that run a search in one compiled call, by name: ``fn(board, seed, options)``,
+``None`` when the board needs the ``phases`` after all."""
 
 
 class SearchRun:
@@ -300,6 +328,7 @@ class SearchRun:
         self._clock = Clock()
         self._seconds = 0.0
         self._done: SolveResult | None = None
+        self._first: tuple[Board, int] | None = (board, seed)
         self._steps = self._run(board, seed, self.options)
 
     def advance(self, time_limit: float | None = None) -> SolveResult:
@@ -314,6 +343,14 @@ class SearchRun:
         """
         if self._done is not None:
             return self._done
+        if self._first is not None:  # a small board: its first slice may be the whole search in one call
+            board, seed = self._first
+            self._first = None
+            if choose_driver(self.options, _KIND_OF.get(board.kind, -1), len(board), time_limit) == "small":
+                one = solve_small(board, seed, self.options)
+                if one is not None:
+                    self._done = one
+                    return one
         t0 = time.perf_counter()
         self._clock.deadline = None if time_limit is None else clock.now() + float(time_limit)
         try:

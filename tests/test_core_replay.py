@@ -154,3 +154,62 @@ def test_table_check_on_an_empty_board_and_on_odd_move_lists():
     for bad in ([(0, 3)], [(0, 3), (1, 2), (0, 3)], [(0, 3), (0, 3)], [(0, 3), (1, 4)], [(0, 3), ("1", "2")],
                 [(0, 3), (1, 2, 2)], [(1, 2), (0, 3)], [(0, 1), (2, 3)], [(-1, 3), (1, 2)]):  # fmt: skip
         assert not check(line, bad), bad
+
+
+@pytest.mark.parametrize("game", ["mahjong", "mahjong-transposed", "shisen-sho"])
+def test_the_compiled_table_checks_agree_with_the_python_ones_and_replay(game, monkeypatch):
+    """mjsat.replay_kernels (what check_solution runs once numba is loaded and a few
+    solutions were checked) accepts exactly what the numpy/Python table checks and replay
+    accept, on right and wrong move lists of small boards and turtle deals."""
+    import numpy as np
+
+    from mjsat import replay as R
+    from mjsat.deal import deal_random
+    from mjsat.generate import random_small_board
+    from mjsat.layouts import load_layout
+
+    rng = np.random.default_rng(29)
+    boards = [random_small_board(rng, game=game, max_tiles=16) for _ in range(100)]
+    if game != "shisen-sho":
+        boards += [deal_random(load_layout("turtle"), seed=s, game=game) for s in range(4)]
+    check = R.TABLE_CHECKS[boards[0].kind]
+    import numba  # noqa: F401  # the compiled checks run once numba is loaded
+
+    seen = {True: 0, False: 0}
+    ran = 0
+    for board in boards:
+        tries = _moves_to_try(board, rng)
+        r = solve(board, "auto") if len(board) > 16 else None
+        if r is not None and r.status == SOLVABLE:
+            tries += [list(r.moves), list(r.moves)[::-1], [(a, b + 1) for a, b in r.moves]]
+        for moves in tries:
+            monkeypatch.setattr(R, "_CHECKED", [0])
+            monkeypatch.setattr(R, "_KERNELS", [])
+            python = check(board, moves)
+            monkeypatch.setattr(R, "_CHECKED", [R.COMPILED_AFTER + 1])
+            compiled = check(board, moves)
+            ran += bool(R._KERNELS)
+            try:
+                replay(board, moves)
+                plain = True
+            except InvalidSolutionError:
+                plain = False
+            assert python == compiled == plain, (board, moves)
+            seen[plain] += 1
+    assert seen[True] > 20 and seen[False] > 100 and ran > 100, (seen, ran)
+
+
+def test_the_compiled_checks_refuse_what_is_not_a_list_of_integer_pairs(monkeypatch):
+    """Text, floats, booleans, triples and tiles out of range never pass the compiled check."""
+    from mjsat import replay as R
+
+    monkeypatch.setattr(R, "_CHECKED", [R.COMPILED_AFTER + 1])
+    import numba  # noqa: F401  # the compiled checks run once numba is loaded
+
+    line = MahjongBoard(Layout([(0, 0, 0), (0, 2, 0), (0, 4, 0), (0, 6, 0)]), [0, 1, 1, 0])
+    check = R.TABLE_CHECKS["sides"]
+    assert check(line, [(0, 3), (1, 2)])
+    for bad in ([(0, 3), ("1", "2")], [(0.0, 3), (1, 2)], [(False, 3), (1, 2)], [(0, 3, 1), (2,)],
+                [(0, 3), (1, 6)], [(-1, 3), (1, 2)], [(0, 3), (0, 3)], None, [3, 4]):  # fmt: skip
+        assert not check(line, bad), bad
+    assert R._KERNELS

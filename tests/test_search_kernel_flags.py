@@ -10,10 +10,12 @@ from pathlib import Path
 
 import pytest
 
+import mjsat
 from mjsat.search import config
 
 SEARCH = Path(config.__file__).parent
 KERNELS = sorted(SEARCH.glob("kernels*.py")) + sorted((SEARCH / "kernels").glob("*.py"))
+KERNELS.append(Path(mjsat.__file__).parent / "replay_kernels.py")  # the replay's, beside the core
 TESTS = Path(__file__).parent
 
 
@@ -24,7 +26,7 @@ def test_every_njit_reads_the_config_flags():
             if re.match(r"\s*@(numba\.)?(n)?jit\b", line):
                 assert line.strip() == "@njit(**JIT_FLAGS)", f"{path.name}: {line.strip()}"
                 seen += 1
-    assert len(KERNELS) == 13 and seen > 30
+    assert len(KERNELS) == 15 and all(p.is_file() for p in KERNELS) and seen > 30
 
 
 def test_slots_are_distinct_and_dense():

@@ -186,7 +186,8 @@ def test_stats_name_the_driver_that_ran():
     ):
         assert solve_search(board, **given).stats["driver"] == driver, given
     grid = ShisenShoBoard(LINE, [0, 1, 1, 0])
-    assert solve_search(grid).stats["driver"] == "phases"
+    assert solve_search(grid).stats["driver"] == "small"
+    assert solve_search(grid, presearch=2).stats["driver"] == "phases"
 
 
 def test_an_options_object_and_options_by_name_run_the_same():

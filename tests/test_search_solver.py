@@ -538,3 +538,63 @@ def test_one_call_path_leaves_big_groups_boards_and_short_limits_to_the_run():
     small = MahjongBoard(Layout([(0, 0, 0), (0, 2, 0), (0, 4, 0), (0, 6, 0)]), [0, 1, 1, 0])
     r = solve_search(small, node_limit=5, time_limit=ONE_CALL_MIN_SECONDS / 2)
     assert r.status == "solvable" and "seconds_prior" in r.stats
+
+
+def _phases_answer(board, seed, **options):
+    """The ``phases`` driver's answer on ``board`` (its generator run to the end, no clock)."""
+    from mjsat.search.drivers import BY_NAME, Clock
+    from mjsat.search.options import SearchOptions
+
+    opts = SearchOptions.of(**options)
+    geo = geometry(board)
+    plan = opts.resolve(geo)
+    stats = {"engine": "numba", "driver": "phases", "nodes": 0, "scans": 0, "attempts": 0, "guided": 0}
+    run = BY_NAME["phases"].run(geo, opts, plan.rules, (plan.attempts, plan.guided), seed, Clock(), stats)
+    while True:
+        try:
+            next(run)
+        except StopIteration as stop:
+            return stop.value
+
+
+def test_small_driver_answers_as_the_phases():
+    """A Shisen-Sho board of at most SMALL_MAX_TILES tiles is decided in one compiled call
+    (``stats["driver"] == "small"``), by ``solve_search`` and by a run's first slice: the same
+    status, moves, reason and counts as the phases driver, for several options and seeds;
+    every phase decides some board."""
+    from mjsat.search.drivers import SMALL_MAX_TILES
+
+    rng = np.random.default_rng(43)
+    boards = [random_grid_board(rng, max_width=8, max_height=8, max_tiles=SMALL_MAX_TILES) for _ in range(120)]
+    reasons = set()
+    for i, board in enumerate(boards):
+        for kw in ({}, {"attempts": 0}, {"attempts": 0, "guided": 2}, {"scan": False}, {"node_limit": 3}):
+            want = _phases_answer(board, i, **kw)
+            for got in (solve_search(board, seed=i, **kw), SearchRun(board, seed=i, **kw).advance(1.0)):
+                if got.stats["driver"] != "small":  # left undecided at the node budget: the phases ran
+                    assert got.status == "unknown" or got.stats["nodes"] > 0, repr(board)
+                assert (got.status, got.moves, got.reason) == (want.status, want.moves, want.reason), repr(board)
+                for key in ("nodes", "scans", "attempts", "guided"):
+                    assert got.stats[key] == want.stats[key], (key, kw, repr(board))
+            reasons.add(got.reason.split(" ")[0] if got.reason else got.status)
+    assert {"random", "guided", "pruning", "solvable", "unsolvable", "node"} <= reasons, reasons
+
+
+def test_small_driver_leaves_big_boards_short_limits_and_other_options_to_the_phases():
+    """More than SMALL_MAX_TILES tiles, a time limit below ONE_CALL_MIN_SECONDS, presearch,
+    bondt, the bits pair test, the Python engine and other games take another driver."""
+    from mjsat.search.drivers import ONE_CALL_MIN_SECONDS, SMALL_MAX_TILES, choose_driver
+    from mjsat.search.options import SearchOptions
+    from mjsat.search.pairing import MAHJONG, SH3D, SHISEN
+
+    o = SearchOptions()
+    assert choose_driver(o, SHISEN, SMALL_MAX_TILES) == "small"
+    assert choose_driver(o, SHISEN, SMALL_MAX_TILES + 2) == "phases"
+    assert choose_driver(o, SHISEN, 8, ONE_CALL_MIN_SECONDS / 2) == "phases"
+    for other in (SearchOptions(presearch=4), SearchOptions(pair_test="bits")):
+        assert choose_driver(other, SHISEN, 8) == "phases"
+    assert choose_driver(SearchOptions(bondt=True), SHISEN, 8) == "bondt"
+    assert choose_driver(SearchOptions(engine="python"), SHISEN, 8) == "python"
+    assert choose_driver(o, SH3D, 8) == "phases" and choose_driver(o, MAHJONG, 8) == "phases"
+    board = random_grid_board(np.random.default_rng(5), max_width=12, max_height=12, max_tiles=100)
+    assert len(board) > SMALL_MAX_TILES and solve_search(board).stats["driver"] == "phases"
