@@ -164,7 +164,7 @@ def test_the_compiled_table_checks_agree_with_the_python_ones_and_replay(game, m
     import numpy as np
 
     from mjsat import replay as R
-    from mjsat.deal import deal_random
+    from mjsat.deals import deal_random
     from mjsat.generate import random_small_board
     from mjsat.layouts import load_layout
 
