@@ -11,6 +11,7 @@ from typing import Any
 
 import click
 
+from mjsat.encoders.encodings import ENCODINGS
 from mjsat.fileio import write_text_atomic
 
 __all__ = ["reduce"]
@@ -57,6 +58,7 @@ def reduce() -> None:
     mjsat reduce explain f.cnf --html -o handout.html # the same as a printable page, with pictures
     mjsat render board.json -o board.svg              # every stack from the side, gadgets outlined
     mjsat reduce family random --n 20 --ratio 4.26 --seed 1 -o r.cnf
+    mjsat reduce family random --n 10 --count 6 -o fam/  # a benchmark folder: CNF files, boards, manifest
     """
 
 
@@ -384,7 +386,7 @@ def explain_cmd(cnf_file: str, target: str, as_json: bool, as_html: bool, output
 @click.option(
     "--encoding",
     "encodings",
-    type=click.Choice(["acyclic", "stacks", "layered", "parity", "order"]),
+    type=click.Choice(list(ENCODINGS)),
     multiple=True,
     help="With --count: the encodings tried on each board, repeatable (default: acyclic and stacks); "
     "one that does not apply or is above the memory bound is left out and reported.",
