@@ -195,6 +195,7 @@ def _bench_decide(
     give_up: int,
     out_path: Path | None,
     header: dict,
+    done: list[dict[str, Any]] | None = None,
 ) -> list[dict[str, Any]]:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -202,8 +203,9 @@ def _bench_decide(
     from mjsat.reductions.cnf import normalize_3cnf
     from mjsat.reductions.stacks import reduce_to_stacks
 
-    rows: list[dict[str, Any]] = []
+    rows: list[dict[str, Any]] = list(done or [])
     dropped: dict[str, int] = {}  # 'method sat|unsat' -> the n at which it was given up
+    finished = {(r["n"], r["seed"]) for r in rows}
     console = Console(stderr=True)
     with Progress(
         TextColumn("[bold]{task.description}"),
@@ -218,6 +220,9 @@ def _bench_decide(
             streak = {f"{m} {a}": 0 for m in methods for a in ("sat", "unsat")}
             bar.update(task, now=f"n={n}: drawing formulas")
             for seed, clauses, sat, cnf_cpu in pick_formulas(n, per_answer):
+                if (n, seed) in finished:
+                    bar.advance(task, len(methods))
+                    continue
                 board = reduce_to_stacks(normalize_3cnf(clauses, n_vars=n)).board
                 row: dict[str, Any] = {
                     "n": n,
@@ -372,6 +377,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--no-decide", action="store_true", help="Skip the comparison.")
     p.add_argument("--out", default=str(RESULTS / "reductions.json"))
     p.add_argument("--markdown", default=None, help="Also write the decide tables as Markdown to this file.")
+    p.add_argument(
+        "--resume", action="store_true", help="Keep the boards already decided in --out and run only the others."
+    )
     args = p.parse_args(argv)
     from rich.console import Console
     from rich.table import Table
@@ -426,7 +434,8 @@ def main(argv: list[str] | None = None) -> int:
     decide: list[dict[str, Any]] = []
     summary: list[dict[str, Any]] = []
     if not args.no_decide:
-        decide = _bench_decide(ns, per_answer, methods, limit, args.give_up, out_path, header)
+        done = json.loads(out_path.read_text()).get("decide", []) if args.resume and out_path.exists() else []
+        decide = _bench_decide(ns, per_answer, methods, limit, args.give_up, out_path, header, done)
         summary = _summary(decide, methods)
         t = Table(
             "n",
