@@ -1,23 +1,31 @@
 """Benchmark of the reductions: building boards, and deciding them next to the CNF itself.
 
 ``python -m benchmarks.run reductions [--quick]`` or
-``python -m benchmarks.bench_reductions [--quick] [--time-limit S] [--methods ...] [--ns ...]``.
+``python -m benchmarks.bench_reductions [--quick] [--time-limit S] [--methods ...] [--ns ...] [--limit-check N]``.
 
 1. Build: a random 3-CNF with 10,000 clauses (ratio 4.26) becomes a stack board and a
    rows board; the target is under 2 s. CPU time (``time.process_time``) and wall time,
    split into the reduction's own arrays and the board (of which the core's ``Layout``
    and ``MahjongBoard`` constructors, timed again alone on the same input).
-2. Decide: random 3-CNF at ratio 4.26 with n = 10, 20, 30, 40, 50 (10 formulas each,
-   seeds ``1000 n + k``; ``--quick``: n = 10, 20 with 3 formulas): CaDiCaL 1.9.5
-   (python-sat) on the CNF, then each exact method on the stack board: ``search``, ``sat``
-   with each encoding (``acyclic``, ``order``, ``layered``, ``parity``; the same CaDiCaL),
-   and ``cpsat``, each with a wall-clock time limit (the methods' own). Every answer is
-   checked against the CNF's (a disagreement fails the benchmark).
+2. Decide: random 3-CNF at ratio 4.26 with n = 10, 20, 30, 50, 100 (``--quick``: n = 10),
+   three satisfiable and three unsatisfiable formulas each (``--per-answer``: the first
+   of each answer among the seeds ``1000 n + k``). MiniSat 2.2 (python-sat's
+   ``minisat22``) decides the formula (its CPU averaged over repeated solves), then each
+   method decides the formula's stack board with a CPU-time limit (``clock="cpu"``,
+   default 60 s): the plans ``auto`` and ``exact``, ``sat`` with each encoding (the same
+   MiniSat), ``cpsat`` and ``search``. A cell is the CPU seconds of the whole call and
+   its ratio to MiniSat on the formula; ``>60`` is ``unknown`` at the limit, ``mem``
+   ``unknown`` because the model is above the memory bound (``MJSAT_MAX_CNF_LITERALS``),
+   ``n/a`` a method that refuses the board. Every answer is checked against the
+   formula's (a disagreement fails the benchmark).
 
    The CPU budget is kept by one rule, reported in the table: after ``--give-up``
-   (default 3) consecutive ``unknown`` answers at one n, a method is not run on the
-   remaining formulas of that n nor at larger n (those runs count as ``skipped``).
-   ``sat-order`` is skipped on boards above 600 tiles (:data:`MAX_TILES`).
+   (default 3) consecutive ``unknown`` answers on formulas of one answer (satisfiable
+   or not) at one n, a method is not run on the remaining formulas of that answer, at
+   that n nor at larger n (shown as ``-``).
+3. ``--limit-check N``: each method once on the board of the formula of seed ``1000 N``
+   with a CPU limit of 10 s, and the CPU it took to answer (the limits must hold: an
+   answer or ``unknown`` within about 11 s).
 
 Writes ``benchmarks/results/reductions.json`` (after every formula, so a stopped run
 keeps what it measured).
@@ -35,9 +43,11 @@ from typing import Any
 
 RESULTS = Path(__file__).resolve().parent / "results"
 
-CNF_SOLVER = "cadical195"
+CNF_SOLVER = "minisat22"
 
 METHODS: dict[str, tuple[str, dict[str, Any]]] = {
+    "auto": ("auto", {}),
+    "exact": ("exact", {}),
     "search": ("search", {}),
     "sat-acyclic": ("sat", {"encoding": "acyclic", "solver": CNF_SOLVER}),
     "sat-stacks": ("sat", {"encoding": "stacks", "solver": CNF_SOLVER}),
@@ -47,15 +57,10 @@ METHODS: dict[str, tuple[str, dict[str, Any]]] = {
     "sat-auto": ("sat", {"solver": CNF_SOLVER}),
     "cpsat": ("cpsat", {}),
 }
-"""Benchmark labels -> (method, options). ``sat-auto`` (parity first, then acyclic) is
-not in the default list: it repeats two of the encodings."""
+"""Benchmark labels -> (method, options). ``sat-auto`` (parity first, then acyclic) and
+``exact`` (the same as ``sat-acyclic`` on these boards) are not in the default list."""
 
-DEFAULT_METHODS = "search,sat-acyclic,sat-order,sat-layered,sat-parity,cpsat"
-
-MAX_TILES: dict[str, int] = {"sat-order": 600}
-"""Boards above this size are not given to a method: the order encoding has
-:math:`O(n^3)` clauses (about 2.4 billion for the 1,932 tiles of n = 10) and its build
-does not watch the time limit."""
+DEFAULT_METHODS = "auto,sat-acyclic,sat-stacks,cpsat,search,sat-layered,sat-parity,sat-order"
 
 
 def _clock() -> tuple[float, float]:
@@ -132,29 +137,75 @@ def _core_seconds(Layout: Any, MahjongBoard: Any, pos: list, groups: list, names
     return {"core_layout_cpu_seconds": t1 - t0, "core_board_cpu_seconds": t2 - t1}
 
 
-def _decide_cnf(clauses: list[list[int]]) -> tuple[bool, float, float]:
+def _minisat(clauses: list[list[int]]) -> tuple[bool, float]:
+    """The formula's answer and MiniSat 2.2's CPU seconds per solve (python-sat's
+    ``minisat22``): solved again until 0.05 s of CPU have gone, and averaged, since a
+    single solve of these formulas takes well under a millisecond."""
     from pysat.solvers import Solver
 
+    runs, spent, sat = 0, 0.0, False
+    while spent < 0.05 or runs < 3:
+        c0 = time.process_time()
+        with Solver(name=CNF_SOLVER, bootstrap_with=clauses) as s:
+            sat = bool(s.solve())
+        spent += time.process_time() - c0
+        runs += 1
+    return sat, spent / runs
+
+
+def pick_formulas(n: int, per_answer: int, *, max_draws: int = 400) -> list[tuple[int, list[list[int]], bool, float]]:
+    """The first ``per_answer`` satisfiable and ``per_answer`` unsatisfiable random 3-CNF
+    at ratio 4.26 over ``n`` variables among the seeds ``1000 n + k``, ``k = 0, 1, ...``:
+    ``[(seed, clauses, satisfiable, minisat_cpu_seconds), ...]``, satisfiable ones first."""
+    from mjsat.reductions.families import random_3cnf
+
+    picked: dict[bool, list[tuple[int, list[list[int]], bool, float]]] = {True: [], False: []}
+    for k in range(max_draws):
+        seed = 1000 * n + k
+        clauses = random_3cnf(n, ratio=4.26, rng=seed)
+        sat, cpu = _minisat(clauses)
+        if len(picked[sat]) < per_answer:
+            picked[sat].append((seed, clauses, sat, cpu))
+        if all(len(v) >= per_answer for v in picked.values()):
+            break
+    return picked[True] + picked[False]
+
+
+def _run(board: Any, label: str, limit: float) -> dict[str, Any]:
+    """One method on one board with a CPU-time limit; the CPU of the whole call
+    (kernels loaded on the way included)."""
+    from mjsat.methods import solve
+    from mjsat.result import MethodNotApplicableError
+
+    name, options = METHODS[label]
     c0, w0 = _clock()
-    with Solver(name=CNF_SOLVER, bootstrap_with=clauses) as s:
-        sat = s.solve()
+    try:
+        res = solve(board, name, time_limit=limit, clock="cpu", **options)
+    except MethodNotApplicableError as exc:
+        return {"status": "n/a", "reason": str(exc)}
     c1, w1 = _clock()
-    return bool(sat), c1 - c0, w1 - w0
+    return {"status": res.status, "cpu_seconds": c1 - c0, "seconds": w1 - w0, "reason": res.reason or ""}
 
 
 def _bench_decide(
-    ns: list[int], per_n: int, methods: list[str], time_limit: float, give_up: int, out_path: Path | None, header: dict
+    ns: list[int],
+    per_answer: int,
+    methods: list[str],
+    time_limit: float,
+    give_up: int,
+    out_path: Path | None,
+    header: dict,
+    done: list[dict[str, Any]] | None = None,
 ) -> list[dict[str, Any]]:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from mjsat.methods import METHODS as REGISTERED, solve
     from mjsat.reductions.cnf import normalize_3cnf
-    from mjsat.reductions.families import random_3cnf
     from mjsat.reductions.stacks import reduce_to_stacks
 
-    rows: list[dict[str, Any]] = []
-    dropped: dict[str, int] = {}  # method -> the n at which it was given up
+    rows: list[dict[str, Any]] = list(done or [])
+    dropped: dict[str, int] = {}  # 'method sat|unsat' -> the n at which it was given up
+    finished = {(r["n"], r["seed"]) for r in rows}
     console = Console(stderr=True)
     with Progress(
         TextColumn("[bold]{task.description}"),
@@ -164,13 +215,14 @@ def _bench_decide(
         TextColumn("{task.fields[now]}"),
         console=console,
     ) as bar:
-        task = bar.add_task("deciding boards", total=len(ns) * per_n * len(methods), now="")
+        task = bar.add_task("deciding boards", total=len(ns) * 2 * per_answer * len(methods), now="")
         for n in ns:
-            streak = dict.fromkeys(methods, 0)
-            for k in range(per_n):
-                seed = 1000 * n + k
-                clauses = random_3cnf(n, ratio=4.26, rng=seed)
-                sat, cnf_cpu, cnf_wall = _decide_cnf(clauses)
+            streak = {f"{m} {a}": 0 for m in methods for a in ("sat", "unsat")}
+            bar.update(task, now=f"n={n}: drawing formulas")
+            for seed, clauses, sat, cnf_cpu in pick_formulas(n, per_answer):
+                if (n, seed) in finished:
+                    bar.advance(task, len(methods))
+                    continue
                 board = reduce_to_stacks(normalize_3cnf(clauses, n_vars=n)).board
                 row: dict[str, Any] = {
                     "n": n,
@@ -178,83 +230,113 @@ def _bench_decide(
                     "seed": seed,
                     "satisfiable": sat,
                     "tiles": len(board),
-                    "cnf_cpu_seconds": cnf_cpu,
-                    "cnf_seconds": cnf_wall,
+                    "minisat_cpu_seconds": cnf_cpu,
                 }
+                answer = "sat" if sat else "unsat"
                 for label in methods:
-                    name, options = METHODS[label]
-                    if name not in REGISTERED or label in dropped or len(board) > MAX_TILES.get(label, len(board)):
+                    key = f"{label} {answer}"
+                    if key in dropped:
                         row[label] = {"status": "skipped"}
                         bar.advance(task)
                         continue
-                    bar.update(task, now=f"n={n} #{k} {label}")
-                    c0, w0 = _clock()
-                    res = solve(board, name, time_limit=time_limit, **options)
-                    c1, w1 = _clock()
-                    if res.status != "unknown" and (res.status == "solvable") != sat:
-                        raise AssertionError(f"{label} says {res.status} on n={n} seed {seed}, the CNF is sat={sat}")
-                    row[label] = {"status": res.status, "cpu_seconds": c1 - c0, "seconds": w1 - w0}
-                    streak[label] = streak[label] + 1 if res.status == "unknown" else 0
-                    if streak[label] >= give_up:
-                        dropped[label] = n
+                    bar.update(task, now=f"n={n} seed {seed} {label}")
+                    got = _run(board, label, time_limit)
+                    if got["status"] in ("solvable", "unsolvable") and (got["status"] == "solvable") != sat:
+                        raise AssertionError(f"{label} says {got['status']} on n={n} seed {seed}, the CNF is sat={sat}")
+                    row[label] = got
+                    streak[key] = streak[key] + 1 if got["status"] == "unknown" else 0
+                    if streak[key] >= give_up:
+                        dropped[key] = n
                     bar.advance(task)
-                cells = " ".join(
-                    f"{m}={row[m]['status']}" + (f"/{row[m]['cpu_seconds']:.1f}s" if "cpu_seconds" in row[m] else "")
-                    for m in methods
+                bar.console.print(
+                    f"n={n} seed={seed} sat={sat} tiles={len(board)} minisat={cnf_cpu * 1e3:.3f} ms "
+                    + " ".join(f"{m}={_cell(row[m], row, time_limit)}" for m in methods)
                 )
-                bar.console.print(f"n={n} seed={seed} sat={sat} tiles={len(board)} cnf={cnf_cpu:.4f}s {cells}")
                 rows.append(row)
                 if out_path is not None:
                     _write(out_path, {**header, "decide": rows, "dropped": dropped})
     return rows
 
 
+def _cell(got: dict[str, Any], row: dict[str, Any], limit: float) -> str:
+    """A method's cell: CPU seconds and the ratio to MiniSat on the formula, ``>LIMIT``
+    for ``unknown`` (``mem`` when the model was above the memory bound), ``n/a``, ``-``."""
+    status = got["status"]
+    if status in ("solvable", "unsolvable"):
+        return f"{got['cpu_seconds']:.2f} (x{got['cpu_seconds'] / max(row['minisat_cpu_seconds'], 1e-9):,.0f})"
+    if status == "unknown":
+        if "memory bound" in got.get("reason", ""):
+            return f"mem ({got['cpu_seconds']:.1f})"
+        return f">{limit:g}"
+    return {"n/a": "n/a", "skipped": "-"}.get(status, status)
+
+
 def _summary(decide: list[dict[str, Any]], methods: list[str]) -> list[dict[str, Any]]:
+    """Per n and answer: the median MiniSat CPU, and per method the boards decided and the
+    median ratio of the decided ones to MiniSat."""
     out = []
     for n in sorted({r["n"] for r in decide}):
-        rs = [r for r in decide if r["n"] == n]
-        cnf_med = statistics.median(r["cnf_cpu_seconds"] for r in rs)
-        entry: dict[str, Any] = {
-            "n": n,
-            "m": rs[0]["m"],
-            "formulas": len(rs),
-            "satisfiable": sum(r["satisfiable"] for r in rs),
-            "tiles": rs[0]["tiles"],
-            "cnf_cpu_median": cnf_med,
-            "cnf_cpu_max": max(r["cnf_cpu_seconds"] for r in rs),
-        }
-        for m in methods:
-            got = [r[m] for r in rs if m in r]
-            ran = [g for g in got if g["status"] != "skipped"]
-            decided = [(g, r) for r in rs for g in [r.get(m)] if g and g["status"] in ("solvable", "unsolvable")]
-            e: dict[str, Any] = {
-                "run": len(ran),
-                "skipped": len(got) - len(ran),
-                "decided": len(decided),
-                "unknown": sum(g["status"] == "unknown" for g in ran),
-                "decided_sat": sum(g["status"] == "solvable" for g, _ in decided),
-                "decided_unsat": sum(g["status"] == "unsolvable" for g, _ in decided),
+        for sat in (True, False):
+            rs = [r for r in decide if r["n"] == n and r["satisfiable"] == sat]
+            if not rs:
+                continue
+            entry: dict[str, Any] = {
+                "n": n,
+                "satisfiable": sat,
+                "formulas": len(rs),
+                "minisat_cpu_median": statistics.median(r["minisat_cpu_seconds"] for r in rs),
             }
-            if decided:
-                e["cpu_median"] = statistics.median(g["cpu_seconds"] for g, _ in decided)
-                e["cpu_max"] = max(g["cpu_seconds"] for g, _ in decided)
-                e["ratio_median"] = statistics.median(
-                    g["cpu_seconds"] / max(r["cnf_cpu_seconds"], 1e-9) for g, r in decided
-                )
-            entry[m] = e
-        out.append(entry)
+            for m in methods:
+                decided = [r for r in rs if r[m]["status"] in ("solvable", "unsolvable")]
+                e: dict[str, Any] = {
+                    "decided": len(decided),
+                    "run": sum(r[m]["status"] not in ("skipped", "n/a") for r in rs),
+                }
+                if decided:
+                    e["cpu_median"] = statistics.median(r[m]["cpu_seconds"] for r in decided)
+                    e["ratio_median"] = statistics.median(
+                        r[m]["cpu_seconds"] / max(r["minisat_cpu_seconds"], 1e-9) for r in decided
+                    )
+                entry[m] = e
+            out.append(entry)
     return out
 
 
-def _cell(e: dict[str, Any]) -> str:
-    if e["run"] == 0:
-        return "not run"
-    text = f"{e['decided']}/{e['run']}"
-    if e["decided"]:
-        text += f" {e['cpu_median']:.2f} s (x{e['ratio_median']:,.0f})"
-    if e["skipped"]:
-        text += f", {e['skipped']} skipped"
-    return text
+def markdown_tables(
+    decide: list[dict[str, Any]], summary: list[dict[str, Any]], methods: list[str], limit: float
+) -> str:
+    """The per-board table and the summary as Markdown (the cells of the printed tables)."""
+    head = ["n", "seed", "answer", "tiles", "MiniSat ms", *methods]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for r in decide:
+        cells = [str(r["n"]), str(r["seed"]), "sat" if r["satisfiable"] else "unsat", f"{r['tiles']:,}"]
+        cells += [f"{r['minisat_cpu_seconds'] * 1e3:.3f}", *[_cell(r[m], r, limit) for m in methods]]
+        lines.append("| " + " | ".join(cells) + " |")
+    lines += ["", "| n | answer | MiniSat ms | " + " | ".join(methods) + " |", "|" + "---|" * (3 + len(methods))]
+    for e in summary:
+        cells = [str(e["n"]), "sat" if e["satisfiable"] else "unsat", f"{e['minisat_cpu_median'] * 1e3:.3f}"]
+        for m in methods:
+            x = e[m]
+            cells.append(f"{x['decided']}/{x['run']}" + (f" x{x['ratio_median']:,.0f}" if x["decided"] else ""))
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def _limit_check(n: int, limit: float, methods: list[str]) -> list[dict[str, Any]]:
+    """Each method once on the stack board of the first formula of ``n`` variables
+    (seed ``1000 n``) with a CPU limit of ``limit`` seconds: the CPU it took to answer."""
+    from mjsat.reductions.cnf import normalize_3cnf
+    from mjsat.reductions.families import random_3cnf
+    from mjsat.reductions.stacks import reduce_to_stacks
+
+    clauses = random_3cnf(n, ratio=4.26, rng=1000 * n)
+    board = reduce_to_stacks(normalize_3cnf(clauses, n_vars=n)).board
+    out = []
+    for label in methods:
+        got = _run(board, label, limit)
+        out.append({"method": label, "n": n, "tiles": len(board), "limit": limit, **got})
+        print(f"limit check n={n} {label}: {got['status']} after {got.get('cpu_seconds', 0.0):.2f} s CPU")
+    return out
 
 
 def _write(path: Path, data: dict[str, Any]) -> None:
@@ -268,35 +350,54 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="bench_reductions")
     p.add_argument("--quick", action="store_true")
     p.add_argument(
-        "--time-limit", type=float, default=None, help="Seconds per method and board (default 30; quick 10)."
+        "--time-limit", type=float, default=None, help="CPU seconds per method and board (default 60; quick 10)."
     )
     p.add_argument("--methods", default=DEFAULT_METHODS, help=f"Comma-separated, of: {', '.join(METHODS)}.")
-    p.add_argument("--ns", default=None, help="Comma-separated numbers of variables (default 10,...,50; quick 10,20).")
-    p.add_argument("--per-n", type=int, default=None, help="Formulas per n (default 10; quick 3).")
+    p.add_argument(
+        "--ns", default=None, help="Comma-separated numbers of variables (default 10,20,30,50,100; quick 10)."
+    )
+    p.add_argument(
+        "--per-answer",
+        type=int,
+        default=None,
+        help="Satisfiable and unsatisfiable formulas per n (default 3; quick 1).",
+    )
     p.add_argument("--give-up", type=int, default=3, help="Consecutive unknowns after which a method is dropped.")
     p.add_argument(
         "--build-clauses", type=int, default=None, help="Clauses of the build benchmark (default 10,000; quick 2,000)."
     )
+    p.add_argument(
+        "--limit-check",
+        type=int,
+        default=None,
+        metavar="N",
+        help="Also run each method once with a CPU limit of 10 s on the board of N variables (e.g. 50).",
+    )
     p.add_argument("--no-build", action="store_true", help="Skip the build benchmark.")
     p.add_argument("--no-decide", action="store_true", help="Skip the comparison.")
     p.add_argument("--out", default=str(RESULTS / "reductions.json"))
+    p.add_argument("--markdown", default=None, help="Also write the decide tables as Markdown to this file.")
+    p.add_argument(
+        "--resume", action="store_true", help="Keep the boards already decided in --out and run only the others."
+    )
     args = p.parse_args(argv)
     from rich.console import Console
     from rich.table import Table
 
     quick = args.quick
-    limit = args.time_limit or (10.0 if quick else 30.0)
+    limit = args.time_limit or (10.0 if quick else 60.0)
     methods = [m for m in args.methods.split(",") if m]
     unknown = [m for m in methods if m not in METHODS]
     if unknown:
         p.error(f"unknown method {unknown[0]!r} (known: {', '.join(METHODS)})")
-    ns = [int(x) for x in args.ns.split(",")] if args.ns else ([10, 20] if quick else [10, 20, 30, 40, 50])
-    per_n = args.per_n or (3 if quick else 10)
+    ns = [int(x) for x in args.ns.split(",")] if args.ns else ([10] if quick else [10, 20, 30, 50, 100])
+    per_answer = args.per_answer or (1 if quick else 3)
     out_path = Path(args.out)
-    console = Console()
+    console = Console(width=max(Console().width, 200))
     header: dict[str, Any] = {
         "quick": quick,
         "time_limit": limit,
+        "clock": "cpu",
         "methods": methods,
         "give_up": args.give_up,
         "cnf_solver": CNF_SOLVER,
@@ -327,30 +428,49 @@ def main(argv: list[str] | None = None) -> int:
         console.print(t)
         header["build"] = build
         _write(out_path, header)
+    if args.limit_check:
+        header["limit_check"] = _limit_check(args.limit_check, 10.0, methods)
+        _write(out_path, header)
     decide: list[dict[str, Any]] = []
     summary: list[dict[str, Any]] = []
     if not args.no_decide:
-        decide = _bench_decide(ns, per_n, methods, limit, args.give_up, out_path, header)
+        done = json.loads(out_path.read_text()).get("decide", []) if args.resume and out_path.exists() else []
+        decide = _bench_decide(ns, per_answer, methods, limit, args.give_up, out_path, header, done)
         summary = _summary(decide, methods)
         t = Table(
             "n",
-            "m",
-            "sat/unsat",
+            "seed",
+            "sat",
             "tiles",
-            "CNF CPU s",
+            "MiniSat ms",
             *methods,
-            title=f"decided/run, median CPU s of the decided (x median ratio to the CNF); ratio 4.26, limit {limit:g} s",
+            title=f"CPU s per board (x ratio to MiniSat 2.2 on the formula); random 3-CNF at ratio 4.26, "
+            f"CPU limit {limit:g} s (>{limit:g}: unknown; mem: above the memory bound; -: given up)",
         )
+        for r in decide:
+            t.add_row(
+                str(r["n"]),
+                str(r["seed"]),
+                "sat" if r["satisfiable"] else "unsat",
+                f"{r['tiles']:,}",
+                f"{r['minisat_cpu_seconds'] * 1e3:.3f}",
+                *[_cell(r[m], r, limit) for m in methods],
+            )
+        console.print(t)
+        t = Table("n", "answer", "MiniSat ms", *methods, title="median ratio to MiniSat of the decided boards")
         for e in summary:
             t.add_row(
                 str(e["n"]),
-                str(e["m"]),
-                f"{e['satisfiable']}/{e['formulas'] - e['satisfiable']}",
-                f"{e['tiles']:,}",
-                f"{e['cnf_cpu_median']:.4f}",
-                *[_cell(e[m]) for m in methods],
+                "sat" if e["satisfiable"] else "unsat",
+                f"{e['minisat_cpu_median'] * 1e3:.3f}",
+                *[
+                    f"{e[m]['decided']}/{e[m]['run']}" + (f" x{e[m]['ratio_median']:,.0f}" if e[m]["decided"] else "")
+                    for m in methods
+                ],
             )
         console.print(t)
+        if args.markdown:
+            Path(args.markdown).write_text(markdown_tables(decide, summary, methods, limit))
     _write(out_path, {**header, "decide": decide, "summary": summary})
     console.print(f"wrote {out_path}")
     return 0

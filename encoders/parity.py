@@ -55,8 +55,8 @@ from pysat.formula import CNF, IDPool
 
 from mjsat.board import Board, Move
 from mjsat.encoders.decoding import Decoded, Decoder, InvalidMapError, is_map_int, true_set
-from mjsat.encoders.errors import EncodingError, check_deadline
-from mjsat.encoders.layered import encode_layered, step_bound, step_windows
+from mjsat.encoders.errors import EncodingError, check_build_size, check_deadline
+from mjsat.encoders.layered import encode_layered, step_bound, step_windows, stepped_literals
 from mjsat.encoders.requirements import Requirements, requirements
 
 __all__ = ["encode_parity", "ParityDecoder", "first_parity_steps", "layout_windows", "xor_zero_clauses"]
@@ -295,6 +295,7 @@ def encode_parity(
     T = bound if steps is None else int(steps)
     if T < 1:
         raise EncodingError(f"the parity encoding needs at least one step, got {T}")
+    check_build_size(stepped_literals(req, T), "parity encoding")
     tpl = _template(board, req, T, deadline)
     lit = tpl.lit
     n = req.n

@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from collections.abc import Sequence
 from typing import Any
 
 from pysat.formula import CNF
@@ -56,15 +57,20 @@ def default_map_path(cnf_path: str | os.PathLike[str]) -> str:
     return (root if ext else str(cnf_path)) + ".map"
 
 
-def encoded_cnf_text(cnf: CNF, board: Board, decoder: Decoder) -> str:
+def encoded_cnf_text(cnf: CNF, board: Board, decoder: Decoder, *, comments: Sequence[str] = ()) -> str:
     """The DIMACS text :func:`write_cnf` writes: the provenance (mjsat version, the
-    board's game, size and digest, the encoding and its parameters), then the CNF."""
+    board's game, size and digest, the encoding and its parameters), any further
+    ``comments`` lines, then the CNF."""
     params = " ".join(f"{k}={v}" for k, v in sorted(decoder.params.items()) if not isinstance(v, (list, dict)))
     return dimacs_text(
         cnf.clauses,
         cnf.nv,
         source=f"{board.game} board of {len(board)} tiles, digest {board_digest(board)}",
-        comments=[f"encoding {decoder.encoding} {params}", "decode a model with: mjsat decode BOARD MAP SOLVER_OUTPUT"],
+        comments=[
+            f"encoding {decoder.encoding} {params}",
+            "decode a model with: mjsat decode BOARD MAP SOLVER_OUTPUT",
+            *comments,
+        ],
     )
 
 

@@ -11,6 +11,7 @@ from typing import Any
 
 import click
 
+from mjsat.encoders.encodings import ENCODINGS
 from mjsat.fileio import write_text_atomic
 
 __all__ = ["reduce"]
@@ -57,6 +58,7 @@ def reduce() -> None:
     mjsat reduce explain f.cnf --html -o handout.html # the same as a printable page, with pictures
     mjsat render board.json -o board.svg              # every stack from the side, gadgets outlined
     mjsat reduce family random --n 20 --ratio 4.26 --seed 1 -o r.cnf
+    mjsat reduce family random --n 10 --count 6 -o fam/  # a benchmark folder: CNF files, boards, manifest
     """
 
 
@@ -366,19 +368,94 @@ def explain_cmd(cnf_file: str, target: str, as_json: bool, as_html: bool, output
 @click.option(
     "--holes", type=int, default=2, show_default=True, help="Holes of the pigeonhole formula (holes+1 pigeons)."
 )
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the random choices.")
-@click.option("-o", "--output", type=click.Path(dir_okay=False), help="DIMACS file to write (else stdout).")
-def family(kind: str, n: int, ratio: float, m: int | None, k: int, holes: int, seed: int, output: str | None) -> None:
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the random choices (the first seed).")
+@click.option(
+    "--count",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Write a benchmark folder of this many formulas (-o names the folder): each formula, its boards, "
+    "the boards' CNF files with their expected answers, and manifest.csv.",
+)
+@click.option(
+    "--to",
+    "targets",
+    type=click.Choice(["stacks", "rows", "shisen-sho", "shisen-rows"]),
+    multiple=True,
+    help="With --count: the boards, repeatable (default: stacks and rows).",
+)
+@click.option(
+    "--encoding",
+    "encodings",
+    type=click.Choice(list(ENCODINGS)),
+    multiple=True,
+    help="With --count: the encodings tried on each board, repeatable (default: acyclic and stacks); "
+    "one that does not apply or is above the memory bound is left out and reported.",
+)
+@click.option(
+    "--answer",
+    type=click.Choice(["any", "sat", "unsat", "balanced"]),
+    default="any",
+    show_default=True,
+    help="With --count: keep formulas of this answer (balanced: half and half).",
+)
+@click.option(
+    "--playouts",
+    type=click.IntRange(min=0),
+    default=100,
+    show_default=True,
+    help="With --count: a satisfiable formula of fewer than 10 variables is kept only when this many random "
+    "playouts clear none of its boards (0: keep it).",
+)
+@click.option(
+    "-o", "--output", type=click.Path(), help="DIMACS file to write (else stdout); with --count, a new folder."
+)
+@click.option("--json", "as_json", is_flag=True, help="With --count: print a JSON summary.")
+def family(
+    kind: str,
+    n: int,
+    ratio: float,
+    m: int | None,
+    k: int,
+    holes: int,
+    seed: int,
+    count: int | None,
+    targets: tuple[str, ...],
+    encodings: tuple[str, ...],
+    answer: str,
+    playouts: int,
+    output: str | None,
+    as_json: bool,
+) -> None:
     """Write a formula of a family as DIMACS: random 3-CNF, planted 3-CNF (satisfiable),
     all 2^k clauses over k variables, or the pigeonhole principle (unsatisfiable).
+
+    With --count K, write a benchmark folder instead: K formulas (seeds from --seed on),
+    each reduced to its boards and encoded, every CNF file headed by its expected answer
+    (the formula's, decided by MiniSat) and its provenance, with manifest.csv listing
+    file, family, n, m, seed, target, encoding, board, tiles, variables, clauses and the
+    expected answer. Small satisfiable formulas that random play clears are left out.
 
     \b
     mjsat reduce family random --n 20 --ratio 4.26 --seed 3 -o r.cnf
     mjsat reduce family complete --k 3 -o all8.cnf
+    mjsat reduce family random --n 10 --count 6 --answer balanced -o fam10/
+    mjsat reduce family random --n 5 --count 4 --to stacks --to shisen-sho --json -o fam5/
+    mjsat reduce family pigeonhole --holes 3 --count 1 --encoding acyclic -o php/
     """
     from mjsat.encoders.dimacs import dimacs_text
     from mjsat.reductions import families as F
 
+    if count is None:
+        given = [opt for opt, value in (("--to", targets), ("--encoding", encodings), ("--json", as_json)) if value]
+        if given:
+            raise click.UsageError(f"{given[0]} needs --count (a benchmark folder)")
+        if answer != "any" or playouts != 100:
+            raise click.UsageError(
+                f"{'--answer' if answer != 'any' else '--playouts'} needs --count (a benchmark folder)"
+            )
+    else:
+        _family_folder(kind, n, ratio, m, k, holes, seed, count, targets, encodings, answer, playouts, output, as_json)
+        return
     comments = [f"command line: {_command_line()}"]
     if kind == "random":
         clauses, nv = F.random_3cnf(n, ratio=ratio, m=m, rng=seed), n
@@ -397,3 +474,58 @@ def family(kind: str, n: int, ratio: float, m: int | None, k: int, holes: int, s
         click.echo(f"wrote {output}: {nv} variables, {len(clauses)} clauses", err=True)
     else:
         click.echo(text, nl=False)
+
+
+def _family_folder(
+    kind: str,
+    n: int,
+    ratio: float,
+    m: int | None,
+    k: int,
+    holes: int,
+    seed: int,
+    count: int,
+    targets: tuple[str, ...],
+    encodings: tuple[str, ...],
+    answer: str,
+    playouts: int,
+    output: str | None,
+    as_json: bool,
+) -> None:
+    from mjsat.reductions.benchmark_family import (
+        DEFAULT_ENCODINGS,
+        DEFAULT_TARGETS,
+        FamilySpec,
+        left_out_lines,
+        write_family,
+    )
+
+    if not output:
+        raise click.UsageError("--count writes a folder: name it with -o")
+    spec = FamilySpec(
+        kind=kind,
+        n=n,
+        ratio=ratio,
+        m=m,
+        k=k,
+        holes=holes,
+        count=count,
+        seed=seed,
+        targets=tuple(dict.fromkeys(targets)) or DEFAULT_TARGETS,
+        encodings=tuple(dict.fromkeys(encodings)) or DEFAULT_ENCODINGS,
+        answer=answer,
+        playouts=playouts,
+    )
+    with _Bars() as bars:
+        result = write_family(output, spec, command_line=_command_line(), progress=bars)
+    info = result.to_json()
+    if as_json:
+        click.echo(json.dumps(info))
+        return
+    click.echo(
+        f"wrote {output}: {info['formulas']} formulas ({info['satisfiable']} satisfiable), {info['cnf_files']} CNF "
+        f"files, manifest.csv ({info['drawn']} candidates drawn)",
+        err=True,
+    )
+    for line in left_out_lines(result.skipped):
+        click.echo(f"left out: {line}", err=True)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings, strategies as st
 
 from mjsat.encoders.layered import encode_layered, first_steps, step_bound, step_windows
@@ -117,3 +118,24 @@ def test_step_windows_are_sound():
             assert bound >= T
             solvable += 1
     assert solvable >= 10  # the windows were checked on plans
+
+
+def test_the_stepped_encodings_count_their_literals_first_and_stop_at_the_memory_bound(monkeypatch):
+    from mjsat.encoders.errors import BuildSizeLimit
+    from mjsat.encoders.layered import stepped_literals
+    from mjsat.encoders.parity import encode_parity
+    from mjsat.encoders.requirements import requirements
+    from mjsat.reductions.cnf import normalize_3cnf
+    from mjsat.reductions.families import random_3cnf
+    from mjsat.reductions.stacks import reduce_to_stacks
+
+    board = reduce_to_stacks(normalize_3cnf(random_3cnf(3, rng=1), n_vars=3)).board
+    req = requirements(board)
+    cnf, dec = encode_layered(board, steps=40)
+    built = sum(map(len, cnf.clauses))
+    assert abs(stepped_literals(req, 40) - built) <= 0.01 * built
+    monkeypatch.setenv("MJSAT_MAX_CNF_LITERALS", str(stepped_literals(req, 40) - 1))
+    for encoder in (encode_layered, encode_parity):
+        with pytest.raises(BuildSizeLimit, match="memory bound"):
+            encoder(board, steps=40)
+        encoder(board, steps=20)  # half the steps fit
