@@ -134,9 +134,11 @@ def test_a_killed_worker_loses_nothing_and_doubles_nothing(tmp_path, turtle):
 
 
 def test_a_stopped_client_resumes_to_the_uninterrupted_file(tmp_path, cluster, turtle):
-    n = 2000  # ten tasks of 200 deals (DEFAULT_CHUNK) on two workers: the stop lands between tasks
+    # eight tasks of 50 deals on two workers, each deal decided by `sat` (tens of ms, where the
+    # search takes one): the whole run lasts seconds, so Ctrl-C after the first task lands in it
+    n = 400
     whole = tmp_path / "whole.jsonl"
-    sample(turtle, range(n), whole, time_limit=10)
+    sample(turtle, range(n), whole, method="sat", time_limit=10)
     out = tmp_path / "stopped.jsonl"
     args = [
         sys.executable,
@@ -147,6 +149,8 @@ def test_a_stopped_client_resumes_to_the_uninterrupted_file(tmp_path, cluster, t
         "turtle",
         "-n",
         str(n),
+        "--method",
+        "sat",
         "--out",
         str(out),
         "--scheduler",
