@@ -525,11 +525,6 @@ def serve(session: Session, *, port: int | None = None, open_browser: bool = Tru
 
     sock = bind_loopback(port)
     url = f"http://{LOOPBACK}:{sock.getsockname()[1]}/"
-    echo(f"mjsat game: {url}  (Ctrl-C stops the server)")
-    if open_browser:
-        import webbrowser
-
-        threading.Timer(0.5, webbrowser.open, args=(url,)).start()
     server = uvicorn.Server(uvicorn.Config(create_app(session), log_level="warning", lifespan="off"))
     caught: list[int] = []
 
@@ -538,8 +533,14 @@ def serve(session: Session, *, port: int | None = None, open_browser: bool = Tru
         server.should_exit = True
 
     main = threading.current_thread() is threading.main_thread()
+    # the handlers stand before the address is printed: a Ctrl-C right after it stops the server
     saved = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)} if main else {}
     try:
+        echo(f"mjsat game: {url}  (Ctrl-C stops the server)")
+        if open_browser:
+            import webbrowser
+
+            threading.Timer(0.5, webbrowser.open, args=(url,)).start()
         server.run(sockets=[sock])
     finally:
         for sig, handler in saved.items():
