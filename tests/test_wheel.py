@@ -11,6 +11,7 @@ environment, as ``pip install`` of the sdist would.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import subprocess
@@ -31,7 +32,12 @@ def _run(args: list[str], **kw) -> subprocess.CompletedProcess[str]:
 @pytest.fixture(scope="module")
 def dist(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("dist")
-    build = _run([sys.executable, "-m", "build", "--outdir", str(out), str(ROOT)])
+    # one build at a time in the source tree: each xdist worker that runs this module builds,
+    # and the sdist step makes and removes mjsat-VERSION/ and the egg-info in the tree itself
+    lock = tmp_path_factory.getbasetemp().parent / "mjsat-build.lock"
+    with open(lock, "a") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        build = _run([sys.executable, "-m", "build", "--outdir", str(out), str(ROOT)])
     assert build.returncode == 0, build.stdout[-3000:] + build.stderr[-3000:]
     assert "BuildBackendWarning" not in build.stdout + build.stderr
     return out
