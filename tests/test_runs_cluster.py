@@ -133,10 +133,12 @@ def test_a_killed_worker_loses_nothing_and_doubles_nothing(tmp_path, turtle):
     assert _decided(rows) == local
 
 
+@pytest.mark.slow
 def test_a_stopped_client_resumes_to_the_uninterrupted_file(tmp_path, cluster, turtle):
-    # eight tasks of 50 deals on two workers, each deal decided by `sat` (tens of ms, where the
-    # search takes one): the whole run lasts seconds, so Ctrl-C after the first task lands in it
-    n = 400
+    # ten tasks of 200 deals on two workers, each deal decided by `sat` (tens of ms): up to six
+    # tasks are in flight, and Ctrl-C after the first task leaves the last ones undone. Slow
+    # (about a minute): with fewer deals, a loaded machine saw every task end before the stop
+    n = 2000
     whole = tmp_path / "whole.jsonl"
     sample(turtle, range(n), whole, method="sat", time_limit=10)
     out = tmp_path / "stopped.jsonl"
