@@ -183,7 +183,7 @@ def _attempts(kind, gr, mj, sh, opts, count, rng, pres, partner, moves, ws):
     A failed playout is stuck with about 60 of the turtle's 144 tiles left; the position
     half way through its random moves is still clearable often enough that a playout from
     there, at about half the cost, clears a deal for less work than one from the start
-    (benchmarks/README.md, "The batch path", 28 Nov).
+    (benchmarks/README.md, the "batch" section).
     """
     return _plain_playouts(True, kind, gr, mj, sh, opts, count, rng, pres, partner, moves, ws)
 
